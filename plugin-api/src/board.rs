@@ -1,0 +1,690 @@
+//! Squares, colours, board cells and the [`Position`] every plugin reads and writes.
+
+use abi_stable::{std_types::RVec, StableAbi};
+
+/// Widest board a position can hold (files a..p).
+pub const MAX_FILES: u8 = 16;
+/// Tallest board a position can hold (ranks 1..15).
+pub const MAX_RANKS: u8 = 15;
+/// Number of cells in [`Position`]'s board array (16 files x 16 rows; row 15 is never used).
+pub const CELLS: usize = 256;
+
+/// One of the two players.
+#[repr(u8)]
+#[derive(StableAbi, Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Color {
+    /// The side that moves first in the standard start positions.
+    White = 0,
+    /// The other side.
+    Black = 1,
+}
+
+impl Color {
+    /// The other colour.
+    #[inline]
+    pub const fn opposite(self) -> Color {
+        match self {
+            Color::White => Color::Black,
+            Color::Black => Color::White,
+        }
+    }
+    /// 0 for White, 1 for Black: an index into per-colour arrays.
+    #[inline]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+    /// White for 0, Black otherwise.
+    #[inline]
+    pub const fn from_index(i: usize) -> Color {
+        if i == 0 {
+            Color::White
+        } else {
+            Color::Black
+        }
+    }
+    /// `"white"` or `"black"`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Color::White => "white",
+            Color::Black => "black",
+        }
+    }
+    /// `'w'` or `'b'`, as in FEN.
+    pub const fn fen_char(self) -> char {
+        match self {
+            Color::White => 'w',
+            Color::Black => 'b',
+        }
+    }
+    /// +1 for White (towards higher ranks), -1 for Black.
+    #[inline]
+    pub const fn forward(self) -> i8 {
+        match self {
+            Color::White => 1,
+            Color::Black => -1,
+        }
+    }
+}
+
+/// A square of the board: file in the low 4 bits, rank in the high 4 bits (a1 = 0, b1 = 1,
+/// a2 = 16). [`Square::NONE`] stands for "no square".
+#[repr(transparent)]
+#[derive(StableAbi, Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Square(pub u8);
+
+impl Square {
+    /// "No square" (rank 15 does not exist on any board).
+    pub const NONE: Square = Square(0xFF);
+
+    /// The square on `file` (0 = a) and `rank` (0 = rank 1).
+    #[inline]
+    pub const fn new(file: u8, rank: u8) -> Square {
+        Square((rank << 4) | (file & 15))
+    }
+    /// File index, 0 = a.
+    #[inline]
+    pub const fn file(self) -> u8 {
+        self.0 & 15
+    }
+    /// Rank index, 0 = rank 1.
+    #[inline]
+    pub const fn rank(self) -> u8 {
+        self.0 >> 4
+    }
+    /// Index into [`Position`]'s cell array.
+    #[inline]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+    /// Whether this is [`Square::NONE`].
+    #[inline]
+    pub const fn is_none(self) -> bool {
+        self.0 == 0xFF
+    }
+    /// `Some(self)` unless this is [`Square::NONE`].
+    #[inline]
+    pub const fn to_option(self) -> Option<Square> {
+        if self.is_none() {
+            None
+        } else {
+            Some(self)
+        }
+    }
+    /// The square `df` files and `dr` ranks away, if it lies within `files` x `ranks`.
+    /// Holes are not considered here; see [`Position::offset`].
+    #[inline]
+    pub const fn offset_within(self, df: i8, dr: i8, files: u8, ranks: u8) -> Option<Square> {
+        let f = self.file() as i16 + df as i16;
+        let r = self.rank() as i16 + dr as i16;
+        if f < 0 || r < 0 || f >= files as i16 || r >= ranks as i16 {
+            None
+        } else {
+            Some(Square::new(f as u8, r as u8))
+        }
+    }
+    /// Algebraic name, e.g. `e4`, `j10`.
+    pub fn name(self) -> String {
+        if self.is_none() {
+            return "-".to_string();
+        }
+        format!("{}{}", (b'a' + self.file()) as char, self.rank() as u32 + 1)
+    }
+    /// Parses an algebraic square name (`e4`, `j10`); `None` if malformed or off the
+    /// maximal board.
+    pub fn parse(s: &str) -> Option<Square> {
+        let b = s.as_bytes();
+        if b.len() < 2 || b.len() > 3 || !b[0].is_ascii_lowercase() {
+            return None;
+        }
+        let file = b[0] - b'a';
+        let rank: u8 = s[1..].parse().ok()?;
+        if file >= MAX_FILES || rank == 0 || rank > MAX_RANKS || s[1..].starts_with('0') {
+            return None;
+        }
+        Some(Square::new(file, rank - 1))
+    }
+}
+
+impl std::fmt::Display for Square {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.name())
+    }
+}
+
+/// What stands on one cell of the board: nothing, a hole (off-board), or a piece given by its
+/// kind (index into the variant's piece table, below 127) and colour.
+#[repr(transparent)]
+#[derive(StableAbi, Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Cell(pub u8);
+
+impl Cell {
+    /// An empty square.
+    pub const EMPTY: Cell = Cell(0);
+    /// A hole: not part of the board. Stops slides and steps; nothing lands there.
+    pub const HOLE: Cell = Cell(1);
+
+    /// A piece of `kind` (index into the piece table) and `color`.
+    #[inline]
+    pub const fn piece(kind: u8, color: Color) -> Cell {
+        Cell(2 + (kind << 1) + color as u8)
+    }
+    /// Whether the cell is an empty square.
+    #[inline]
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+    /// Whether the cell is a hole.
+    #[inline]
+    pub const fn is_hole(self) -> bool {
+        self.0 == 1
+    }
+    /// Whether a piece stands here.
+    #[inline]
+    pub const fn is_piece(self) -> bool {
+        self.0 >= 2
+    }
+    /// Piece kind, if a piece stands here.
+    #[inline]
+    pub const fn kind(self) -> Option<u8> {
+        if self.0 >= 2 {
+            Some((self.0 - 2) >> 1)
+        } else {
+            None
+        }
+    }
+    /// Piece colour, if a piece stands here.
+    #[inline]
+    pub const fn color(self) -> Option<Color> {
+        if self.0 >= 2 {
+            Some(if (self.0 - 2) & 1 == 0 {
+                Color::White
+            } else {
+                Color::Black
+            })
+        } else {
+            None
+        }
+    }
+    /// Whether a piece of `color` stands here.
+    #[inline]
+    pub const fn is_color(self, color: Color) -> bool {
+        self.0 >= 2 && ((self.0 - 2) & 1) == color as u8
+    }
+}
+
+/// A set of squares (one bit per cell of the 256-cell array).
+#[repr(C)]
+#[derive(StableAbi, Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct SquareSet(pub [u64; 4]);
+
+impl SquareSet {
+    /// The empty set.
+    pub const EMPTY: SquareSet = SquareSet([0; 4]);
+    /// Adds a square.
+    #[inline]
+    pub fn insert(&mut self, sq: Square) {
+        self.0[sq.index() >> 6] |= 1u64 << (sq.index() & 63);
+    }
+    /// Removes a square.
+    #[inline]
+    pub fn remove(&mut self, sq: Square) {
+        self.0[sq.index() >> 6] &= !(1u64 << (sq.index() & 63));
+    }
+    /// Membership test.
+    #[inline]
+    pub fn contains(&self, sq: Square) -> bool {
+        !sq.is_none() && self.0[sq.index() >> 6] & (1u64 << (sq.index() & 63)) != 0
+    }
+    /// Whether no square is in the set.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.0 == [0; 4]
+    }
+    /// Number of squares in the set.
+    pub fn len(&self) -> usize {
+        self.0.iter().map(|w| w.count_ones() as usize).sum()
+    }
+    /// The squares, in increasing order.
+    pub fn iter(&self) -> impl Iterator<Item = Square> + '_ {
+        (0..4).flat_map(move |w| {
+            let mut bits = self.0[w];
+            std::iter::from_fn(move || {
+                if bits == 0 {
+                    None
+                } else {
+                    let b = bits.trailing_zeros();
+                    bits &= bits - 1;
+                    Some(Square((w as u32 * 64 + b) as u8))
+                }
+            })
+        })
+    }
+}
+
+impl FromIterator<Square> for SquareSet {
+    fn from_iter<I: IntoIterator<Item = Square>>(iter: I) -> Self {
+        let mut s = SquareSet::EMPTY;
+        for sq in iter {
+            s.insert(sq);
+        }
+        s
+    }
+}
+
+/// A short ASCII name stored inline (at most 31 bytes): attribute names such as `Hp`, and the
+/// owners and keys of plugin state. Inline so that copying a position never allocates for it.
+#[repr(C)]
+#[derive(StableAbi, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Name {
+    len: u8,
+    bytes: [u8; 31],
+}
+
+impl Name {
+    /// Builds a name; `None` if it is longer than 31 bytes or not ASCII.
+    pub const fn new(s: &str) -> Option<Name> {
+        let b = s.as_bytes();
+        if b.len() > 31 {
+            return None;
+        }
+        let mut bytes = [0u8; 31];
+        let mut i = 0;
+        while i < b.len() {
+            if !b[i].is_ascii() {
+                return None;
+            }
+            bytes[i] = b[i];
+            i += 1;
+        }
+        Some(Name {
+            len: b.len() as u8,
+            bytes,
+        })
+    }
+    /// Builds a name from a literal known to be valid; panics at compile time otherwise.
+    pub const fn lit(s: &str) -> Name {
+        match Name::new(s) {
+            Some(n) => n,
+            None => panic!("name longer than 31 bytes or not ASCII"),
+        }
+    }
+    /// The name as a string slice.
+    pub fn as_str(&self) -> &str {
+        // Only ASCII bytes are ever stored.
+        std::str::from_utf8(&self.bytes[..self.len as usize]).unwrap_or("")
+    }
+}
+
+impl std::fmt::Debug for Name {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:?}", self.as_str())
+    }
+}
+
+/// Well-known attribute names with a meaning shared by several plugins.
+pub mod attr {
+    use super::Name;
+    /// Hit points (piece-hp): a piece whose Hp reaches 0 is removed.
+    pub const HP: Name = Name::lit("Hp");
+    /// Stable piece identity, given to every piece at game start when a plugin asks for it.
+    pub const ID: Name = Name::lit("Id");
+    /// Set to 1 once a piece has moved (any move), for rules about first moves.
+    pub const MOVED: Name = Name::lit("Moved");
+}
+
+/// An integer attribute of the piece standing on `square` (hit points, "has moved", counters
+/// of custom modifiers ...). Attributes travel with their piece through
+/// [`Position::move_piece`] and vanish with it through [`Position::clear`].
+#[repr(C)]
+#[derive(StableAbi, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Attribute {
+    /// Where the piece stands.
+    pub square: Square,
+    /// Attribute name.
+    pub name: Name,
+    /// Value.
+    pub value: i32,
+}
+
+/// A value of plugin state that is part of the position (and so of its FEN and of repetition):
+/// e.g. "first promotion already happened". `owner` is the plugin-defined owner (preset id).
+#[repr(C)]
+#[derive(StableAbi, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct StateEntry {
+    /// Preset or variant id that owns the entry.
+    pub owner: Name,
+    /// Key within the owner.
+    pub key: Name,
+    /// Value.
+    pub value: i64,
+}
+
+/// Castling right slots of [`Position::castling`]: the square of the rook that may still castle.
+pub mod castle_slot {
+    /// White, towards the h-side.
+    pub const WHITE_KING_SIDE: usize = 0;
+    /// White, towards the a-side.
+    pub const WHITE_QUEEN_SIDE: usize = 1;
+    /// Black, towards the h-side.
+    pub const BLACK_KING_SIDE: usize = 2;
+    /// Black, towards the a-side.
+    pub const BLACK_QUEEN_SIDE: usize = 3;
+}
+
+/// Private words a variant may use to cache a faster representation of the board (bitboards).
+/// Every generic mutation of [`Position`] marks the cache stale; the variant re-derives it.
+#[repr(C, align(8))]
+#[derive(StableAbi, Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Accel {
+    /// Raw words, meaningful only to the variant that wrote them.
+    pub words: [u64; 16],
+}
+
+/// A game position, as exchanged between the host and every plugin.
+///
+/// The board is an array of 256 [`Cell`]s indexed by [`Square`]; only the `files` x `ranks`
+/// rectangle is used, and holes inside it are [`Cell::HOLE`]. The rest is the usual state of a
+/// chess-like game (side to move, castling rights as rook squares, en passant squares, clocks,
+/// hands) plus open-ended, copy-cheap extension data: per-piece [`Attribute`]s and plugin
+/// [`StateEntry`]s. Copying a position never allocates unless attributes or state are in use.
+///
+/// Mutate the board through the methods ([`Position::set`], [`Position::move_piece`],
+/// [`Position::clear`]): they keep attributes attached to their pieces and mark the variant's
+/// acceleration cache stale.
+#[repr(C)]
+#[derive(StableAbi, Clone, PartialEq, Eq, Debug)]
+pub struct Position {
+    cells: [Cell; CELLS],
+    files: u8,
+    ranks: u8,
+    /// Side to move.
+    pub side_to_move: Color,
+    /// Which half-move of a multi-move turn comes next (0 = the first). Written in FEN by
+    /// presets that give several half-moves per turn.
+    pub turn_phase: u8,
+    /// Castling rights: the rook squares (see [`castle_slot`]); [`Square::NONE`] if lost.
+    pub castling: [Square; 4],
+    /// En passant: the square passed over by the last double step, or [`Square::NONE`].
+    pub ep_passed: Square,
+    /// En passant: where the piece that may be taken en passant stands (the landing square).
+    pub ep_victim: Square,
+    /// Half-moves since the last capture or pawn move (n-move rule).
+    pub halfmove_clock: u16,
+    /// Full-move number, starting at 1, incremented after Black's turn.
+    pub fullmove_number: u16,
+    /// Pieces in hand, by colour and piece kind (kinds 0..31).
+    pub hands: [[u8; 32]; 2],
+    /// Small variant-defined state (e.g. pistol shots left), part of the position.
+    pub variant_state: [u32; 4],
+    accel_valid: u8,
+    accel: Accel,
+    attributes: RVec<Attribute>,
+    state: RVec<StateEntry>,
+}
+
+impl Position {
+    /// An empty `files` x `ranks` board (clamped to the maximum), White to move, no rights.
+    pub fn empty(files: u8, ranks: u8) -> Position {
+        Position {
+            cells: [Cell::EMPTY; CELLS],
+            files: files.clamp(1, MAX_FILES),
+            ranks: ranks.clamp(1, MAX_RANKS),
+            side_to_move: Color::White,
+            turn_phase: 0,
+            castling: [Square::NONE; 4],
+            ep_passed: Square::NONE,
+            ep_victim: Square::NONE,
+            halfmove_clock: 0,
+            fullmove_number: 1,
+            hands: [[0; 32]; 2],
+            variant_state: [0; 4],
+            accel_valid: 0,
+            accel: Accel { words: [0; 16] },
+            attributes: RVec::new(),
+            state: RVec::new(),
+        }
+    }
+
+    /// Number of files.
+    #[inline]
+    pub fn files(&self) -> u8 {
+        self.files
+    }
+    /// Number of ranks.
+    #[inline]
+    pub fn ranks(&self) -> u8 {
+        self.ranks
+    }
+    /// Whether `sq` is a square of the board (inside the rectangle and not a hole).
+    #[inline]
+    pub fn on_board(&self, sq: Square) -> bool {
+        !sq.is_none()
+            && sq.file() < self.files
+            && sq.rank() < self.ranks
+            && !self.cells[sq.index()].is_hole()
+    }
+    /// The square `df` files and `dr` ranks from `sq`, if it is on the board (not a hole).
+    #[inline]
+    pub fn offset(&self, sq: Square, df: i8, dr: i8) -> Option<Square> {
+        let to = sq.offset_within(df, dr, self.files, self.ranks)?;
+        if self.cells[to.index()].is_hole() {
+            None
+        } else {
+            Some(to)
+        }
+    }
+    /// Every square of the board (holes excluded), a1 first, rank by rank.
+    pub fn squares(&self) -> impl Iterator<Item = Square> + '_ {
+        (0..self.ranks).flat_map(move |r| {
+            (0..self.files)
+                .map(move |f| Square::new(f, r))
+                .filter(move |sq| !self.cells[sq.index()].is_hole())
+        })
+    }
+    /// What stands on `sq` ([`Cell::HOLE`] for squares off the board).
+    #[inline]
+    pub fn get(&self, sq: Square) -> Cell {
+        if sq.is_none() || sq.file() >= self.files || sq.rank() >= self.ranks {
+            Cell::HOLE
+        } else {
+            self.cells[sq.index()]
+        }
+    }
+    /// The raw cell array (256 cells, indexed by [`Square`]).
+    #[inline]
+    pub fn cells(&self) -> &[Cell; CELLS] {
+        &self.cells
+    }
+    /// Puts `cell` on `sq` (a piece, [`Cell::EMPTY`] or [`Cell::HOLE`]). Attributes of a piece
+    /// that stood there are dropped.
+    pub fn set(&mut self, sq: Square, cell: Cell) {
+        if sq.is_none() || sq.file() >= self.files || sq.rank() >= self.ranks {
+            return;
+        }
+        self.accel_valid = 0;
+        if !self.attributes.is_empty() {
+            self.attributes.retain(|a| a.square != sq);
+        }
+        self.cells[sq.index()] = cell;
+    }
+    /// Empties `sq`, dropping the attributes of the piece there; returns what stood there.
+    pub fn clear(&mut self, sq: Square) -> Cell {
+        let old = self.get(sq);
+        if old.is_piece() {
+            self.set(sq, Cell::EMPTY);
+        }
+        old
+    }
+    /// Moves the piece on `from` to `to` with its attributes. Whatever stood on `to` is
+    /// removed (with its attributes).
+    pub fn move_piece(&mut self, from: Square, to: Square) {
+        if from == to {
+            return;
+        }
+        let cell = self.get(from);
+        self.set(to, cell);
+        self.cells[from.index()] = Cell::EMPTY;
+        for a in self.attributes.iter_mut() {
+            if a.square == from {
+                a.square = to;
+            }
+        }
+    }
+    /// Writes a cell without touching attributes or the acceleration cache. For variants
+    /// that keep their cache in step themselves (see [`Position::accel_mut`]).
+    #[inline]
+    pub fn set_raw(&mut self, sq: Square, cell: Cell) {
+        self.cells[sq.index()] = cell;
+    }
+    /// Whether per-piece attributes are in use (then variants must move them with pieces).
+    #[inline]
+    pub fn has_attributes(&self) -> bool {
+        !self.attributes.is_empty()
+    }
+
+    /// All attributes.
+    pub fn attributes(&self) -> &[Attribute] {
+        &self.attributes
+    }
+    /// The attribute `name` of the piece on `sq`.
+    pub fn attribute(&self, sq: Square, name: Name) -> Option<i32> {
+        self.attributes
+            .iter()
+            .find(|a| a.square == sq && a.name == name)
+            .map(|a| a.value)
+    }
+    /// Sets the attribute `name` of the piece on `sq`.
+    pub fn set_attribute(&mut self, sq: Square, name: Name, value: i32) {
+        if let Some(a) = self
+            .attributes
+            .iter_mut()
+            .find(|a| a.square == sq && a.name == name)
+        {
+            a.value = value;
+        } else {
+            self.attributes.push(Attribute {
+                square: sq,
+                name,
+                value,
+            });
+        }
+    }
+    /// Removes the attribute `name` of the piece on `sq`.
+    pub fn remove_attribute(&mut self, sq: Square, name: Name) {
+        self.attributes
+            .retain(|a| !(a.square == sq && a.name == name));
+    }
+    /// Moves attributes of `from` to `to` (dropping those already on `to`). For variants
+    /// that move cells with [`Position::set_raw`].
+    pub fn move_attributes(&mut self, from: Square, to: Square) {
+        if self.attributes.is_empty() || from == to {
+            return;
+        }
+        self.attributes.retain(|a| a.square != to);
+        for a in self.attributes.iter_mut() {
+            if a.square == from {
+                a.square = to;
+            }
+        }
+    }
+    /// Drops every attribute of the piece on `sq`.
+    pub fn drop_attributes(&mut self, sq: Square) {
+        if !self.attributes.is_empty() {
+            self.attributes.retain(|a| a.square != sq);
+        }
+    }
+
+    /// All plugin state entries.
+    pub fn state(&self) -> &[StateEntry] {
+        &self.state
+    }
+    /// A plugin state value.
+    pub fn state_value(&self, owner: Name, key: Name) -> Option<i64> {
+        self.state
+            .iter()
+            .find(|e| e.owner == owner && e.key == key)
+            .map(|e| e.value)
+    }
+    /// Sets a plugin state value.
+    pub fn set_state_value(&mut self, owner: Name, key: Name, value: i64) {
+        if let Some(e) = self
+            .state
+            .iter_mut()
+            .find(|e| e.owner == owner && e.key == key)
+        {
+            e.value = value;
+        } else {
+            self.state.push(StateEntry { owner, key, value });
+        }
+    }
+
+    /// Pieces of `kind` in `color`'s hand.
+    #[inline]
+    pub fn in_hand(&self, color: Color, kind: u8) -> u8 {
+        self.hands[color.index()][kind as usize & 31]
+    }
+
+    /// The variant's cache, if it is valid.
+    #[inline]
+    pub fn accel(&self) -> Option<&Accel> {
+        if self.accel_valid != 0 {
+            Some(&self.accel)
+        } else {
+            None
+        }
+    }
+    /// Writable access to the cache; the caller promises to leave it consistent with the
+    /// cells, and it is marked valid.
+    #[inline]
+    pub fn accel_mut(&mut self) -> &mut Accel {
+        self.accel_valid = 1;
+        &mut self.accel
+    }
+    /// Marks the cache stale.
+    #[inline]
+    pub fn invalidate_accel(&mut self) {
+        self.accel_valid = 0;
+    }
+
+    /// Squares holding a piece of `color`.
+    pub fn pieces_of(&self, color: Color) -> impl Iterator<Item = (Square, u8)> + '_ {
+        self.squares().filter_map(move |sq| {
+            let c = self.cells[sq.index()];
+            if c.is_color(color) {
+                c.kind().map(|k| (sq, k))
+            } else {
+                None
+            }
+        })
+    }
+
+    /// Whether two positions are the same for repetition: board, side, phase, castling,
+    /// en passant, hands, variant state, attributes and plugin state (clocks excluded).
+    pub fn same_for_repetition(&self, other: &Position) -> bool {
+        self.cells == other.cells
+            && self.side_to_move == other.side_to_move
+            && self.turn_phase == other.turn_phase
+            && self.castling == other.castling
+            && self.ep_passed == other.ep_passed
+            && self.hands == other.hands
+            && self.variant_state == other.variant_state
+            && self.attributes.as_slice() == other.attributes.as_slice()
+            && self.state.as_slice() == other.state.as_slice()
+    }
+
+    /// A 64-bit hash of what [`Position::same_for_repetition`] compares.
+    pub fn repetition_hash(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.cells.hash(&mut h);
+        self.side_to_move.hash(&mut h);
+        self.turn_phase.hash(&mut h);
+        self.castling.hash(&mut h);
+        self.ep_passed.hash(&mut h);
+        self.hands.hash(&mut h);
+        self.variant_state.hash(&mut h);
+        self.attributes.as_slice().hash(&mut h);
+        self.state.as_slice().hash(&mut h);
+        h.finish()
+    }
+}

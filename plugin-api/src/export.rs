@@ -1,0 +1,152 @@
+//! The root module every plugin library exports, and the [`export_plugin!`] macro.
+
+use crate::hooks::{guard, Options, PresetBox, VariantBox};
+use crate::manifest::{OptionValue, PluginManifest};
+use crate::outcome::PluginError;
+use abi_stable::{
+    declare_root_module_statics,
+    library::RootModule,
+    package_version_strings,
+    sabi_types::VersionStrings,
+    std_types::{RResult, RStr, RVec},
+    StableAbi,
+};
+use std::cell::RefCell;
+
+/// The functions a plugin library exports. A prefix type: later API versions may add fields
+/// after the last one, and older plugins stay loadable.
+#[repr(C)]
+#[derive(StableAbi)]
+#[sabi(kind(Prefix(prefix_ref = PluginModuleRef)))]
+pub struct PluginModule {
+    /// What the library provides.
+    pub manifest: extern "C" fn() -> RResult<PluginManifest, PluginError>,
+    /// Creates the variant `id`.
+    pub new_variant: extern "C" fn(id: RStr<'_>) -> RResult<VariantBox, PluginError>,
+    /// Creates the preset `id` with validated options (every option, defaults filled in).
+    #[sabi(last_prefix_field)]
+    pub new_preset:
+        extern "C" fn(id: RStr<'_>, options: RVec<OptionValue>) -> RResult<PresetBox, PluginError>,
+}
+
+impl RootModule for PluginModuleRef {
+    declare_root_module_statics! {PluginModuleRef}
+    const BASE_NAME: &'static str = "houserules_plugin";
+    const NAME: &'static str = "houserules_plugin";
+    const VERSION_STRINGS: VersionStrings = package_version_strings!();
+}
+
+/// What a plugin library implements; [`export_plugin!`] turns it into the exported root module.
+pub trait Plugin {
+    /// The manifest: variants, presets and their metadata.
+    fn manifest() -> PluginManifest;
+    /// Creates a variant by id (`None`: not provided here).
+    fn new_variant(id: &str) -> Option<VariantBox> {
+        let _ = id;
+        None
+    }
+    /// Creates a preset by id with its options (`Err`: why not).
+    fn new_preset(id: &str, options: &Options) -> Result<PresetBox, String> {
+        let _ = options;
+        Err(format!("this plugin provides no preset `{id}`"))
+    }
+}
+
+thread_local! {
+    static PANIC_LOCATION: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
+/// Installs (once per library) a panic hook that records where a panic happened instead of
+/// printing it; [`guard`] adds the location to the error it returns. Called by the exported
+/// root module of a plugin library, never in-process.
+pub fn install_panic_hook() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        std::panic::set_hook(Box::new(|info| {
+            let loc = info
+                .location()
+                .map(|l| format!(" at {}:{}:{}", l.file(), l.line(), l.column()));
+            PANIC_LOCATION.with(|p| *p.borrow_mut() = loc);
+        }));
+    });
+}
+
+/// The location recorded by the panic hook, if any (taken).
+pub(crate) fn take_panic_location() -> String {
+    PANIC_LOCATION
+        .with(|p| p.borrow_mut().take())
+        .unwrap_or_default()
+}
+
+#[doc(hidden)]
+pub fn root_manifest<P: Plugin>() -> RResult<PluginManifest, PluginError> {
+    guard("manifest", P::manifest)
+}
+
+#[doc(hidden)]
+pub fn root_new_variant<P: Plugin>(id: RStr<'_>) -> RResult<VariantBox, PluginError> {
+    match guard("new_variant", || P::new_variant(id.as_str())) {
+        RResult::ROk(Some(v)) => RResult::ROk(v),
+        RResult::ROk(None) => RResult::RErr(PluginError::new(format!(
+            "this plugin provides no variant `{id}`"
+        ))),
+        RResult::RErr(e) => RResult::RErr(e),
+    }
+}
+
+#[doc(hidden)]
+pub fn root_new_preset<P: Plugin>(
+    id: RStr<'_>,
+    options: RVec<OptionValue>,
+) -> RResult<PresetBox, PluginError> {
+    let opts = Options::from_values(&options);
+    match guard("new_preset", || P::new_preset(id.as_str(), &opts)) {
+        RResult::ROk(Ok(p)) => RResult::ROk(p),
+        RResult::ROk(Err(e)) => RResult::RErr(PluginError::new(e)),
+        RResult::RErr(e) => RResult::RErr(e),
+    }
+}
+
+/// Builds the root module for `P` (used by [`export_plugin!`], and by tests that load a
+/// plugin in-process).
+pub fn root_module<P: Plugin + 'static>() -> PluginModuleRef {
+    use abi_stable::prefix_type::PrefixTypeTrait;
+    extern "C" fn manifest<P: Plugin>() -> RResult<PluginManifest, PluginError> {
+        root_manifest::<P>()
+    }
+    extern "C" fn new_variant<P: Plugin>(id: RStr<'_>) -> RResult<VariantBox, PluginError> {
+        root_new_variant::<P>(id)
+    }
+    extern "C" fn new_preset<P: Plugin>(
+        id: RStr<'_>,
+        options: RVec<OptionValue>,
+    ) -> RResult<PresetBox, PluginError> {
+        root_new_preset::<P>(id, options)
+    }
+    PluginModule {
+        manifest: manifest::<P>,
+        new_variant: new_variant::<P>,
+        new_preset: new_preset::<P>,
+    }
+    .leak_into_prefix()
+}
+
+/// Exports a [`Plugin`] implementation as the library's root module. Put this once in the
+/// `lib.rs` of a `cdylib` crate:
+///
+/// ```ignore
+/// struct MyPlugin;
+/// impl houserules_plugin_api::Plugin for MyPlugin { /* ... */ }
+/// houserules_plugin_api::export_plugin!(MyPlugin);
+/// ```
+#[macro_export]
+macro_rules! export_plugin {
+    ($plugin:ty) => {
+        /// The root module of this plugin library (called by the host's loader).
+        #[$crate::abi_stable::export_root_module]
+        pub fn houserules_plugin_root() -> $crate::PluginModuleRef {
+            $crate::install_panic_hook();
+            $crate::root_module::<$plugin>()
+        }
+    };
+}

@@ -1,0 +1,244 @@
+//! Safe helpers for plugin authors: rays, leaps and the board part of FEN.
+
+use crate::board::{Cell, Color, Position, Square};
+use crate::moves::{Move, MoveFlags};
+use crate::outcome::FenError;
+use crate::manifest::PieceType;
+use abi_stable::std_types::RVec;
+
+/// The four orthogonal directions (file step, rank step): N, E, S, W.
+pub const ORTHOGONAL: [(i8, i8); 4] = [(0, 1), (1, 0), (0, -1), (-1, 0)];
+/// The four diagonal directions: NE, SE, SW, NW.
+pub const DIAGONAL: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, -1), (-1, 1)];
+/// The eight king directions clockwise from N (N, NE, E, SE, S, SW, W, NW), as the catalogue
+/// searches adjacent squares.
+pub const CLOCKWISE: [(i8, i8); 8] = [
+    (0, 1),
+    (1, 1),
+    (1, 0),
+    (1, -1),
+    (0, -1),
+    (-1, -1),
+    (-1, 0),
+    (-1, 1),
+];
+/// The eight knight leaps.
+pub const KNIGHT: [(i8, i8); 8] = [
+    (1, 2),
+    (2, 1),
+    (2, -1),
+    (1, -2),
+    (-1, -2),
+    (-2, -1),
+    (-2, 1),
+    (-1, 2),
+];
+
+/// Pushes the moves of a piece of `color` sliding from `from` in direction `d`: quiet moves to
+/// empty squares, then a capture of the first enemy; stops at friends and holes.
+pub fn slide(pos: &Position, from: Square, d: (i8, i8), color: Color, out: &mut RVec<Move>) {
+    let mut sq = from;
+    while let Some(to) = pos.offset(sq, d.0, d.1) {
+        let c = pos.get(to);
+        if c.is_empty() {
+            out.push(Move::new(from, to, MoveFlags::NONE));
+        } else {
+            if c.is_color(color.opposite()) {
+                out.push(Move::new(from, to, MoveFlags::CAPTURE));
+            }
+            break;
+        }
+        sq = to;
+    }
+}
+
+/// Pushes the move of a piece of `color` leaping from `from` by `d`, if the target is empty
+/// (quiet) or an enemy (capture).
+pub fn leap(pos: &Position, from: Square, d: (i8, i8), color: Color, out: &mut RVec<Move>) {
+    if let Some(to) = pos.offset(from, d.0, d.1) {
+        let c = pos.get(to);
+        if c.is_empty() {
+            out.push(Move::new(from, to, MoveFlags::NONE));
+        } else if c.is_color(color.opposite()) {
+            out.push(Move::new(from, to, MoveFlags::CAPTURE));
+        }
+    }
+}
+
+/// The first square along `d` from `from` that is not empty, if any (holes and the edge end
+/// the ray).
+pub fn first_piece(pos: &Position, from: Square, d: (i8, i8)) -> Option<Square> {
+    let mut sq = from;
+    while let Some(to) = pos.offset(sq, d.0, d.1) {
+        if pos.get(to).is_piece() {
+            return Some(to);
+        }
+        sq = to;
+    }
+    None
+}
+
+/// The kind (index in `pieces`) whose letter is `letter` (case-insensitive).
+pub fn kind_of_letter(pieces: &[PieceType], letter: char) -> Option<u8> {
+    let up = letter.to_ascii_uppercase();
+    pieces
+        .iter()
+        .position(|p| p.letter() == up)
+        .map(|i| i as u8)
+}
+
+/// The FEN character of a piece cell (upper case for White).
+pub fn piece_char(pieces: &[PieceType], cell: Cell) -> Option<char> {
+    let kind = cell.kind()? as usize;
+    let letter = pieces.get(kind)?.letter();
+    Some(if cell.color() == Some(Color::White) {
+        letter.to_ascii_uppercase()
+    } else {
+        letter.to_ascii_lowercase()
+    })
+}
+
+/// Reads the board field of a FEN (ranks from the top, `/`-separated, digits for empty runs,
+/// `*` for holes, `+X` for promoted pieces) and, if present, a pocket `[...]` right after it.
+/// `offset` is the column of the field within the whole FEN (for error columns).
+pub fn parse_fen_board(
+    text: &str,
+    offset: usize,
+    files: u8,
+    ranks: u8,
+    pieces: &[PieceType],
+) -> Result<Position, FenError> {
+    let mut pos = Position::empty(files, ranks);
+    let (board, pocket) = match text.find('[') {
+        Some(i) => {
+            if !text.ends_with(']') {
+                return Err(FenError::new(0, (offset + text.len()) as u32, "pocket `[` is not closed by `]`"));
+            }
+            (&text[..i], Some((i, &text[i + 1..text.len() - 1])))
+        }
+        None => (text, None),
+    };
+    let rows: Vec<&str> = board.split('/').collect();
+    if rows.len() != ranks as usize {
+        return Err(FenError::new(
+            0,
+            offset as u32,
+            format!("the board has {} ranks, expected {}", rows.len(), ranks),
+        ));
+    }
+    let mut col = offset;
+    for (i, row) in rows.iter().enumerate() {
+        let rank = ranks - 1 - i as u8;
+        let mut file: u32 = 0;
+        let mut chars = row.char_indices().peekable();
+        let mut promoted = false;
+        while let Some((j, ch)) = chars.next() {
+            let here = (col + j) as u32;
+            if ch.is_ascii_digit() {
+                let mut n = ch.to_digit(10).unwrap_or(0);
+                while let Some(&(_, d)) = chars.peek() {
+                    if let Some(v) = d.to_digit(10) {
+                        n = n * 10 + v;
+                        chars.next();
+                    } else {
+                        break;
+                    }
+                }
+                if n == 0 {
+                    return Err(FenError::new(0, here, "an empty run of 0 squares"));
+                }
+                file += n;
+            } else if ch == '+' {
+                promoted = true;
+                continue;
+            } else {
+                if file >= files as u32 {
+                    return Err(FenError::new(0, here, format!("rank {} has more than {} files", rank + 1, files)));
+                }
+                let sq = Square::new(file as u8, rank);
+                if ch == '*' {
+                    pos.set(sq, Cell::HOLE);
+                } else {
+                    let kind = pieces
+                        .iter()
+                        .position(|p| p.letter() == ch.to_ascii_uppercase() && p.promoted_prefix == promoted)
+                        .ok_or_else(|| FenError::new(0, here, format!("unknown piece letter `{}{ch}`", if promoted { "+" } else { "" })))?;
+                    let color = if ch.is_ascii_uppercase() { Color::White } else { Color::Black };
+                    pos.set(sq, Cell::piece(kind as u8, color));
+                }
+                file += 1;
+            }
+            promoted = false;
+            if file > files as u32 {
+                return Err(FenError::new(0, here, format!("rank {} has more than {} files", rank + 1, files)));
+            }
+        }
+        if file != files as u32 {
+            return Err(FenError::new(
+                0,
+                (col + row.len()) as u32,
+                format!("rank {} has {} files, expected {}", rank + 1, file, files),
+            ));
+        }
+        col += row.len() + 1;
+    }
+    if let Some((start, pocket)) = pocket {
+        for (j, ch) in pocket.char_indices() {
+            if ch == '-' {
+                continue;
+            }
+            let kind = kind_of_letter(pieces, ch)
+                .filter(|k| *k < 32)
+                .ok_or_else(|| FenError::new(0, (offset + start + 1 + j) as u32, format!("unknown piece `{ch}` in the pocket")))?;
+            let color = if ch.is_ascii_uppercase() { Color::White } else { Color::Black };
+            pos.hands[color.index()][kind as usize] += 1;
+        }
+    }
+    Ok(pos)
+}
+
+/// Writes the board field of a FEN; with `pockets`, appends the hands as `[...]` (White's
+/// pieces first, in piece-table order).
+pub fn write_fen_board(pos: &Position, pieces: &[PieceType], pockets: bool) -> String {
+    let mut s = String::new();
+    for rank in (0..pos.ranks()).rev() {
+        let mut empty = 0;
+        for file in 0..pos.files() {
+            let c = pos.get(Square::new(file, rank));
+            if c.is_empty() {
+                empty += 1;
+                continue;
+            }
+            if empty > 0 {
+                s.push_str(&empty.to_string());
+                empty = 0;
+            }
+            if c.is_hole() {
+                s.push('*');
+            } else {
+                if c.kind().and_then(|k| pieces.get(k as usize)).is_some_and(|p| p.promoted_prefix) {
+                    s.push('+');
+                }
+                s.push(piece_char(pieces, c).unwrap_or('?'));
+            }
+        }
+        if empty > 0 {
+            s.push_str(&empty.to_string());
+        }
+        if rank > 0 {
+            s.push('/');
+        }
+    }
+    if pockets {
+        s.push('[');
+        for color in [Color::White, Color::Black] {
+            for (k, p) in pieces.iter().enumerate().take(32) {
+                for _ in 0..pos.hands[color.index()][k] {
+                    s.push(if color == Color::White { p.letter().to_ascii_uppercase() } else { p.letter().to_ascii_lowercase() });
+                }
+            }
+        }
+        s.push(']');
+    }
+    s
+}

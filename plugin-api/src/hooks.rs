@@ -1,0 +1,554 @@
+//! The two traits a plugin author implements — [`VariantRules`] and [`PresetRules`] — and
+//! their ABI-stable counterparts that cross the library boundary.
+//!
+//! Authors implement the plain Rust traits. [`variant_object`] and [`preset_object`] wrap an
+//! implementation into the boundary object, catching panics: a panic in a plugin becomes a
+//! [`PluginError`] for that game, never a crash of the host.
+
+use crate::board::{Color, Position, Square, SquareSet};
+use crate::manifest::{OptionValue, VariantInfo};
+use crate::moves::{Move, MoveEffects};
+use crate::outcome::{Decision, FenError, Outcome, OutcomeContext, PluginError, ResultDecision};
+use abi_stable::{
+    sabi_trait,
+    sabi_trait::prelude::TD_Opaque,
+    std_types::{RBox, ROption, RResult, RStr, RString, RVec},
+    StableAbi,
+};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+/// What moves the host asks a variant for.
+#[repr(C)]
+#[derive(StableAbi, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GenRequest {
+    /// The side whose moves are wanted (may be the side not to move, for attack tests).
+    pub side: Color,
+    /// `true`: fully legal moves of the side to move (the variant's own self-check filter
+    /// included); only asked when no preset changes movement or royalty. `false`:
+    /// pseudo-legal moves — every rule of the variant except leaving royals attacked and
+    /// castling out of or through attacked squares, which the host checks through the pipeline.
+    pub legal: bool,
+    /// Pieces whose moves a preset has taken over: generate nothing for them.
+    pub skip: SquareSet,
+}
+
+/// A variant: a whole game. Implement this, then export it with [`crate::export_plugin!`].
+///
+/// Every method receives the position it is about; a variant keeps no per-game state of its
+/// own (it may be used by several threads at once).
+pub trait VariantRules: Send + Sync + 'static {
+    /// Board, pieces, layouts and rules of the host (n-move, n-fold).
+    fn info(&self) -> VariantInfo;
+    /// Reads a FEN (with whatever extensions the variant defines).
+    fn parse_fen(&self, fen: &str) -> Result<Position, FenError>;
+    /// Writes a FEN that [`VariantRules::parse_fen`] reads back to the same position.
+    fn write_fen(&self, pos: &Position) -> String;
+    /// Appends the moves `req` asks for to `out`.
+    fn generate(&self, pos: &Position, req: &GenRequest, out: &mut RVec<Move>);
+    /// Number of legal moves of the side to move (bulk counting in perft). Override for speed.
+    fn legal_move_count(&self, pos: &Position) -> u64 {
+        let mut v = RVec::new();
+        self.generate(
+            pos,
+            &GenRequest {
+                side: pos.side_to_move,
+                legal: true,
+                skip: SquareSet::EMPTY,
+            },
+            &mut v,
+        );
+        v.len() as u64
+    }
+    /// Applies `mv` (generated for this position) and hands the turn to the other side.
+    /// Records captures in `fx`; updates castling rights, en passant and clocks.
+    fn apply(&self, pos: &mut Position, mv: Move, fx: &mut MoveEffects);
+    /// Whether a piece of `by` attacks `sq` (could capture a piece standing there).
+    fn is_attacked(&self, pos: &Position, sq: Square, by: Color) -> bool;
+    /// The variant's own result in `pos`, if the game is over (checkmate, stalemate value,
+    /// connect-N, insufficient material ...). `ctx` is computed through the whole pipeline.
+    fn outcome(&self, pos: &Position, ctx: &OutcomeContext) -> Option<Outcome>;
+    /// SAN of a special move (`MoveFlags::SPECIAL`); `None` lets the host write it.
+    fn special_san(&self, _pos: &Position, _mv: Move) -> Option<String> {
+        None
+    }
+}
+
+/// A preset: a modification of the pipeline through hooks. Every method has a default body
+/// meaning "no opinion"; the host calls only the hooks listed in the preset's
+/// [`crate::PresetInfo::hooks`].
+#[allow(unused_variables)]
+pub trait PresetRules: Send + Sync + 'static {
+    /// Seeds attributes or state at game start (e.g. hit points).
+    fn setup_position(&self, pos: &mut Position) {}
+    /// Sets `royals` to the royal pieces of `color` and answers YES, or DEFERs.
+    fn get_royal_pieces(&self, pos: &Position, color: Color, royals: &mut SquareSet) -> Decision {
+        Decision::DEFER
+    }
+    /// Whether moves of `color` that leave a royal attacked are dropped (NO turns it off).
+    fn should_filter_self_check(&self, pos: &Position, color: Color) -> Decision {
+        Decision::DEFER
+    }
+    /// Takes over the moves of some pieces of `color`: add their squares to `claimed` and
+    /// push their (pseudo-legal) moves to `out`.
+    fn override_piece_moves(
+        &self,
+        pos: &Position,
+        color: Color,
+        claimed: &mut SquareSet,
+        out: &mut RVec<Move>,
+    ) {
+    }
+    /// Adds pseudo-legal moves of `color`.
+    fn get_extra_moves(&self, pos: &Position, color: Color, out: &mut RVec<Move>) {}
+    /// Transforms the pseudo-legal moves of `color` (remove, change, add).
+    fn get_legal_move_modifiers(&self, pos: &Position, color: Color, moves: &mut RVec<Move>) {}
+    /// Whether a piece of `by` attacks `sq` beyond what its moves show (YES), or DEFER.
+    fn is_attacked(&self, pos: &Position, sq: Square, by: Color) -> Decision {
+        Decision::DEFER
+    }
+    /// Filters the legal moves of the side to move (e.g. compulsory capture).
+    fn filter_legal_moves(&self, pos: &Position, moves: &mut RVec<Move>) {}
+    /// Runs before the move is applied.
+    fn on_before_move(&self, pos: &mut Position, mv: Move, fx: &mut MoveEffects) {}
+    /// Applies a move this preset generated itself and the variant cannot (YES), or DEFERs.
+    fn apply_move(&self, pos: &mut Position, mv: Move, fx: &mut MoveEffects) -> Decision {
+        Decision::DEFER
+    }
+    /// Runs after the move at `stage` (see [`crate::stage`]); `before` is the position before
+    /// the move.
+    fn on_after_move(
+        &self,
+        pos: &mut Position,
+        before: &Position,
+        mv: Move,
+        stage: u8,
+        fx: &mut MoveEffects,
+    ) {
+    }
+    /// Whether the turn passes to the other side after `mv` (NO keeps it with the mover).
+    fn should_advance_turn(&self, pos: &Position, mv: Move, fx: &MoveEffects) -> Decision {
+        Decision::DEFER
+    }
+    /// Declares, suppresses or replaces the result found so far (`current`).
+    fn on_check_game_result(
+        &self,
+        pos: &Position,
+        ctx: &OutcomeContext,
+        current: Option<&Outcome>,
+    ) -> ResultDecision {
+        ResultDecision::defer()
+    }
+}
+
+/// The boundary form of [`VariantRules`]. Methods after the `last_prefix_field` may be added
+/// in later API versions; hosts treat missing ones as "no opinion".
+#[sabi_trait]
+pub trait VariantFfi: Send + Sync {
+    /// See [`VariantRules::info`].
+    fn info(&self) -> RResult<VariantInfo, PluginError>;
+    /// See [`VariantRules::parse_fen`].
+    fn parse_fen(&self, fen: RStr<'_>) -> RResult<RResult<Position, FenError>, PluginError>;
+    /// See [`VariantRules::write_fen`].
+    fn write_fen(&self, pos: &Position) -> RResult<RString, PluginError>;
+    /// See [`VariantRules::generate`].
+    fn generate(
+        &self,
+        pos: &Position,
+        req: &GenRequest,
+        out: &mut RVec<Move>,
+    ) -> RResult<(), PluginError>;
+    /// See [`VariantRules::legal_move_count`].
+    fn legal_move_count(&self, pos: &Position) -> RResult<u64, PluginError>;
+    /// See [`VariantRules::apply`].
+    fn apply(&self, pos: &mut Position, mv: Move, fx: &mut MoveEffects)
+        -> RResult<(), PluginError>;
+    /// See [`VariantRules::is_attacked`].
+    fn is_attacked(&self, pos: &Position, sq: Square, by: Color) -> RResult<bool, PluginError>;
+    /// See [`VariantRules::outcome`].
+    fn outcome(
+        &self,
+        pos: &Position,
+        ctx: &OutcomeContext,
+    ) -> RResult<ROption<Outcome>, PluginError>;
+    /// See [`VariantRules::special_san`].
+    #[sabi(last_prefix_field)]
+    fn special_san(&self, pos: &Position, mv: Move) -> RResult<ROption<RString>, PluginError>;
+}
+
+/// The boundary form of [`PresetRules`].
+#[sabi_trait]
+pub trait PresetFfi: Send + Sync {
+    /// See [`PresetRules::setup_position`].
+    fn setup_position(&self, pos: &mut Position) -> RResult<(), PluginError>;
+    /// See [`PresetRules::get_royal_pieces`].
+    fn get_royal_pieces(
+        &self,
+        pos: &Position,
+        color: Color,
+        royals: &mut SquareSet,
+    ) -> RResult<Decision, PluginError>;
+    /// See [`PresetRules::should_filter_self_check`].
+    fn should_filter_self_check(
+        &self,
+        pos: &Position,
+        color: Color,
+    ) -> RResult<Decision, PluginError>;
+    /// See [`PresetRules::override_piece_moves`].
+    fn override_piece_moves(
+        &self,
+        pos: &Position,
+        color: Color,
+        claimed: &mut SquareSet,
+        out: &mut RVec<Move>,
+    ) -> RResult<(), PluginError>;
+    /// See [`PresetRules::get_extra_moves`].
+    fn get_extra_moves(
+        &self,
+        pos: &Position,
+        color: Color,
+        out: &mut RVec<Move>,
+    ) -> RResult<(), PluginError>;
+    /// See [`PresetRules::get_legal_move_modifiers`].
+    fn get_legal_move_modifiers(
+        &self,
+        pos: &Position,
+        color: Color,
+        moves: &mut RVec<Move>,
+    ) -> RResult<(), PluginError>;
+    /// See [`PresetRules::is_attacked`].
+    fn is_attacked(
+        &self,
+        pos: &Position,
+        sq: Square,
+        by: Color,
+    ) -> RResult<Decision, PluginError>;
+    /// See [`PresetRules::filter_legal_moves`].
+    fn filter_legal_moves(
+        &self,
+        pos: &Position,
+        moves: &mut RVec<Move>,
+    ) -> RResult<(), PluginError>;
+    /// See [`PresetRules::on_before_move`].
+    fn on_before_move(
+        &self,
+        pos: &mut Position,
+        mv: Move,
+        fx: &mut MoveEffects,
+    ) -> RResult<(), PluginError>;
+    /// See [`PresetRules::apply_move`].
+    fn apply_move(
+        &self,
+        pos: &mut Position,
+        mv: Move,
+        fx: &mut MoveEffects,
+    ) -> RResult<Decision, PluginError>;
+    /// See [`PresetRules::on_after_move`].
+    fn on_after_move(
+        &self,
+        pos: &mut Position,
+        before: &Position,
+        mv: Move,
+        stage: u8,
+        fx: &mut MoveEffects,
+    ) -> RResult<(), PluginError>;
+    /// See [`PresetRules::should_advance_turn`].
+    fn should_advance_turn(
+        &self,
+        pos: &Position,
+        mv: Move,
+        fx: &MoveEffects,
+    ) -> RResult<Decision, PluginError>;
+    /// See [`PresetRules::on_check_game_result`].
+    #[sabi(last_prefix_field)]
+    fn on_check_game_result(
+        &self,
+        pos: &Position,
+        ctx: &OutcomeContext,
+        current: ROption<&Outcome>,
+    ) -> RResult<ResultDecision, PluginError>;
+}
+
+/// A variant object as it crosses the boundary.
+pub type VariantBox = VariantFfi_TO<'static, RBox<()>>;
+/// A preset object as it crosses the boundary.
+pub type PresetBox = PresetFfi_TO<'static, RBox<()>>;
+
+/// Runs `f`, turning a panic into a [`PluginError`].
+pub fn guard<R>(what: &str, f: impl FnOnce() -> R) -> RResult<R, PluginError> {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(r) => RResult::ROk(r),
+        Err(payload) => {
+            let msg = if let Some(s) = payload.downcast_ref::<&str>() {
+                (*s).to_string()
+            } else if let Some(s) = payload.downcast_ref::<String>() {
+                s.clone()
+            } else {
+                "unknown panic".to_string()
+            };
+            let location = crate::export::take_panic_location();
+            RResult::RErr(PluginError::new(format!(
+                "plugin panicked in {what}{location}: {msg}"
+            )))
+        }
+    }
+}
+
+struct VariantAdapter<T>(T);
+
+impl<T: VariantRules> VariantFfi for VariantAdapter<T> {
+    fn info(&self) -> RResult<VariantInfo, PluginError> {
+        guard("info", || self.0.info())
+    }
+    fn parse_fen(&self, fen: RStr<'_>) -> RResult<RResult<Position, FenError>, PluginError> {
+        guard("parse_fen", || self.0.parse_fen(fen.as_str()).into())
+    }
+    fn write_fen(&self, pos: &Position) -> RResult<RString, PluginError> {
+        guard("write_fen", || self.0.write_fen(pos).into())
+    }
+    fn generate(
+        &self,
+        pos: &Position,
+        req: &GenRequest,
+        out: &mut RVec<Move>,
+    ) -> RResult<(), PluginError> {
+        guard("generate", || self.0.generate(pos, req, out))
+    }
+    fn legal_move_count(&self, pos: &Position) -> RResult<u64, PluginError> {
+        guard("legal_move_count", || self.0.legal_move_count(pos))
+    }
+    fn apply(
+        &self,
+        pos: &mut Position,
+        mv: Move,
+        fx: &mut MoveEffects,
+    ) -> RResult<(), PluginError> {
+        guard("apply", || self.0.apply(pos, mv, fx))
+    }
+    fn is_attacked(&self, pos: &Position, sq: Square, by: Color) -> RResult<bool, PluginError> {
+        guard("is_attacked", || self.0.is_attacked(pos, sq, by))
+    }
+    fn outcome(
+        &self,
+        pos: &Position,
+        ctx: &OutcomeContext,
+    ) -> RResult<ROption<Outcome>, PluginError> {
+        guard("outcome", || self.0.outcome(pos, ctx).into())
+    }
+    fn special_san(&self, pos: &Position, mv: Move) -> RResult<ROption<RString>, PluginError> {
+        guard("special_san", || {
+            self.0.special_san(pos, mv).map(RString::from).into()
+        })
+    }
+}
+
+struct PresetAdapter<T>(T);
+
+impl<T: PresetRules> PresetFfi for PresetAdapter<T> {
+    fn setup_position(&self, pos: &mut Position) -> RResult<(), PluginError> {
+        guard("setup_position", || self.0.setup_position(pos))
+    }
+    fn get_royal_pieces(
+        &self,
+        pos: &Position,
+        color: Color,
+        royals: &mut SquareSet,
+    ) -> RResult<Decision, PluginError> {
+        guard("get_royal_pieces", || {
+            self.0.get_royal_pieces(pos, color, royals)
+        })
+    }
+    fn should_filter_self_check(
+        &self,
+        pos: &Position,
+        color: Color,
+    ) -> RResult<Decision, PluginError> {
+        guard("should_filter_self_check", || {
+            self.0.should_filter_self_check(pos, color)
+        })
+    }
+    fn override_piece_moves(
+        &self,
+        pos: &Position,
+        color: Color,
+        claimed: &mut SquareSet,
+        out: &mut RVec<Move>,
+    ) -> RResult<(), PluginError> {
+        guard("override_piece_moves", || {
+            self.0.override_piece_moves(pos, color, claimed, out)
+        })
+    }
+    fn get_extra_moves(
+        &self,
+        pos: &Position,
+        color: Color,
+        out: &mut RVec<Move>,
+    ) -> RResult<(), PluginError> {
+        guard("get_extra_moves", || self.0.get_extra_moves(pos, color, out))
+    }
+    fn get_legal_move_modifiers(
+        &self,
+        pos: &Position,
+        color: Color,
+        moves: &mut RVec<Move>,
+    ) -> RResult<(), PluginError> {
+        guard("get_legal_move_modifiers", || {
+            self.0.get_legal_move_modifiers(pos, color, moves)
+        })
+    }
+    fn is_attacked(
+        &self,
+        pos: &Position,
+        sq: Square,
+        by: Color,
+    ) -> RResult<Decision, PluginError> {
+        guard("is_attacked", || self.0.is_attacked(pos, sq, by))
+    }
+    fn filter_legal_moves(
+        &self,
+        pos: &Position,
+        moves: &mut RVec<Move>,
+    ) -> RResult<(), PluginError> {
+        guard("filter_legal_moves", || self.0.filter_legal_moves(pos, moves))
+    }
+    fn on_before_move(
+        &self,
+        pos: &mut Position,
+        mv: Move,
+        fx: &mut MoveEffects,
+    ) -> RResult<(), PluginError> {
+        guard("on_before_move", || self.0.on_before_move(pos, mv, fx))
+    }
+    fn apply_move(
+        &self,
+        pos: &mut Position,
+        mv: Move,
+        fx: &mut MoveEffects,
+    ) -> RResult<Decision, PluginError> {
+        guard("apply_move", || self.0.apply_move(pos, mv, fx))
+    }
+    fn on_after_move(
+        &self,
+        pos: &mut Position,
+        before: &Position,
+        mv: Move,
+        stage: u8,
+        fx: &mut MoveEffects,
+    ) -> RResult<(), PluginError> {
+        guard("on_after_move", || {
+            self.0.on_after_move(pos, before, mv, stage, fx)
+        })
+    }
+    fn should_advance_turn(
+        &self,
+        pos: &Position,
+        mv: Move,
+        fx: &MoveEffects,
+    ) -> RResult<Decision, PluginError> {
+        guard("should_advance_turn", || {
+            self.0.should_advance_turn(pos, mv, fx)
+        })
+    }
+    fn on_check_game_result(
+        &self,
+        pos: &Position,
+        ctx: &OutcomeContext,
+        current: ROption<&Outcome>,
+    ) -> RResult<ResultDecision, PluginError> {
+        guard("on_check_game_result", || {
+            self.0.on_check_game_result(pos, ctx, current.into_option())
+        })
+    }
+}
+
+/// Wraps a [`VariantRules`] implementation into the object that crosses the boundary.
+pub fn variant_object<T: VariantRules>(rules: T) -> VariantBox {
+    VariantFfi_TO::from_value(VariantAdapter(rules), TD_Opaque)
+}
+
+/// Wraps a [`PresetRules`] implementation into the object that crosses the boundary.
+pub fn preset_object<T: PresetRules>(rules: T) -> PresetBox {
+    PresetFfi_TO::from_value(PresetAdapter(rules), TD_Opaque)
+}
+
+/// Validated options handed to a preset constructor, with helpers to read them.
+#[derive(Debug, Clone, Default)]
+pub struct Options(pub Vec<(String, String)>);
+
+impl Options {
+    /// Builds options from boundary values.
+    pub fn from_values(values: &[OptionValue]) -> Options {
+        Options(
+            values
+                .iter()
+                .map(|v| (v.key.to_string(), v.value.to_string()))
+                .collect(),
+        )
+    }
+    /// The value of `key`, if given.
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.0
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+    /// The `scope` option as a [`Scope`] (default: both).
+    pub fn scope(&self) -> Scope {
+        match self.get("scope") {
+            Some("white") => Scope::White,
+            Some("black") => Scope::Black,
+            _ => Scope::Both,
+        }
+    }
+}
+
+/// Which side(s) a scope-aware preset applies to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    /// White only.
+    White,
+    /// Black only.
+    Black,
+    /// Both sides.
+    Both,
+}
+
+impl Scope {
+    /// Whether the rule applies to `color`.
+    pub fn applies(self, color: Color) -> bool {
+        matches!(
+            (self, color),
+            (Scope::Both, _) | (Scope::White, Color::White) | (Scope::Black, Color::Black)
+        )
+    }
+}
+
+/// The stages of `on_after_move`, in the order the host runs them (the catalogue's dispatch
+/// order). A preset's [`crate::PresetInfo`] lists in `after_move_stages` which it handles.
+pub mod stage {
+    /// Auras recomputed.
+    pub const AURA: u8 = 1;
+    /// Damage detection (hit points dropped).
+    pub const DAMAGED: u8 = 2;
+    /// Capture resolution, on the attacker (piece-hp turns a capture into damage here).
+    pub const CAPTURE: u8 = 3;
+    /// On the captured piece.
+    pub const CAPTURED: u8 = 4;
+    /// Promotion.
+    pub const PROMOTION: u8 = 5;
+    /// Pieces that moved.
+    pub const MOVE: u8 = 6;
+    /// Pieces that ended on a watched square.
+    pub const MOVED_ONTO_SQUARE: u8 = 7;
+    /// Royal newly in check.
+    pub const CHECK_RECEIVED: u8 = 8;
+    /// Piece newly giving check.
+    pub const CHECK_DELIVERED: u8 = 9;
+    /// Conditional effects.
+    pub const CONDITIONAL: u8 = 10;
+    /// End of the mover's turn (poison, then healing).
+    pub const TURN_END: u8 = 11;
+    /// Start of the next side's turn.
+    pub const TURN_START: u8 = 12;
+    /// Every stage, in order.
+    pub const ALL: [u8; 12] = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
+}

@@ -1,0 +1,431 @@
+//! What a plugin library declares about itself: its variants, presets, options and hooks.
+
+use abi_stable::{
+    std_types::{ROption, RString, RVec},
+    StableAbi,
+};
+
+/// Version of the houserules plugin API a plugin was built against. The host refuses plugins
+/// with a different major number. Bumped (minor) when items are added compatibly.
+pub const API_VERSION: ApiVersion = ApiVersion { major: 1, minor: 0 };
+
+/// A plugin API version.
+#[repr(C)]
+#[derive(StableAbi, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ApiVersion {
+    /// Incompatible changes bump this.
+    pub major: u16,
+    /// Compatible additions bump this.
+    pub minor: u16,
+}
+
+impl std::fmt::Display for ApiVersion {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}.{}", self.major, self.minor)
+    }
+}
+
+/// The role of a piece type: what presets and generic code (SAN, results) know it as.
+/// Open-ended: a variant may use [`Role::OTHER`] or new constants.
+#[repr(transparent)]
+#[derive(StableAbi, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Role(pub u8);
+
+impl Role {
+    /// A piece with no shared meaning.
+    pub const OTHER: Role = Role(0);
+    /// Pawn (SAN omits its letter).
+    pub const PAWN: Role = Role(1);
+    /// Knight.
+    pub const KNIGHT: Role = Role(2);
+    /// Bishop.
+    pub const BISHOP: Role = Role(3);
+    /// Rook.
+    pub const ROOK: Role = Role(4);
+    /// Queen.
+    pub const QUEEN: Role = Role(5);
+    /// King.
+    pub const KING: Role = Role(6);
+    /// Commoner (a non-royal king).
+    pub const COMMONER: Role = Role(7);
+
+    /// Lower-case name (`"knight"`), as used in preset options.
+    pub fn name(self) -> &'static str {
+        match self.0 {
+            1 => "pawn",
+            2 => "knight",
+            3 => "bishop",
+            4 => "rook",
+            5 => "queen",
+            6 => "king",
+            7 => "commoner",
+            _ => "other",
+        }
+    }
+    /// Parses a role name.
+    pub fn parse(s: &str) -> Option<Role> {
+        Some(match s {
+            "pawn" => Role::PAWN,
+            "knight" => Role::KNIGHT,
+            "bishop" => Role::BISHOP,
+            "rook" => Role::ROOK,
+            "queen" => Role::QUEEN,
+            "king" => Role::KING,
+            "commoner" => Role::COMMONER,
+            "other" => Role::OTHER,
+            _ => return None,
+        })
+    }
+}
+
+/// One entry of a variant's piece table. Its index in the table is the piece *kind* used in
+/// [`crate::Cell`] and [`crate::Move`].
+#[repr(C)]
+#[derive(StableAbi, Debug, Clone, PartialEq, Eq)]
+pub struct PieceType {
+    /// FEN / SAN letter, an upper-case ASCII byte (FEN writes Black in lower case).
+    pub letter: u8,
+    /// Name (`"knight"`).
+    pub name: RString,
+    /// Role.
+    pub role: Role,
+    /// Material value in centipawns (for random players and displays).
+    pub value: i32,
+    /// Whether pieces of this type are royal by default (the royal set).
+    pub royal: bool,
+    /// Whether FEN writes this piece with a `+` prefix (promoted form, as Fairy-Stockfish).
+    pub promoted_prefix: bool,
+}
+
+impl PieceType {
+    /// A piece type with the common defaults (not royal, no `+` prefix).
+    pub fn new(letter: char, name: &str, role: Role, value: i32) -> PieceType {
+        PieceType {
+            letter: letter.to_ascii_uppercase() as u8,
+            name: name.into(),
+            role,
+            value,
+            royal: false,
+            promoted_prefix: false,
+        }
+    }
+    /// The letter as a `char` (upper case).
+    pub fn letter(&self) -> char {
+        self.letter as char
+    }
+}
+
+/// A starting layout of a variant.
+#[repr(C)]
+#[derive(StableAbi, Debug, Clone, PartialEq, Eq)]
+pub struct Layout {
+    /// Id used with `--layout` and the `Layout` tag.
+    pub id: RString,
+    /// Human name.
+    pub name: RString,
+    /// Start position.
+    pub fen: RString,
+}
+
+/// Capability bits of a variant.
+#[repr(transparent)]
+#[derive(StableAbi, Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct VariantFlags(pub u32);
+
+impl VariantFlags {
+    /// The variant can end a game in a position that still has legal moves (connect-N ...):
+    /// the host then asks [`crate::VariantRules::outcome`] at every node.
+    pub const STATIC_RESULTS: VariantFlags = VariantFlags(1);
+    /// The variant has hands and drops.
+    pub const DROPS: VariantFlags = VariantFlags(2);
+    /// The variant's en passant field needs two squares (custom pawns), FSF style.
+    pub const TWO_SQUARE_EP: VariantFlags = VariantFlags(4);
+    /// The host asks [`crate::VariantRules::special_san`] for the SAN of every move, not only
+    /// of special moves.
+    pub const CUSTOM_SAN: VariantFlags = VariantFlags(8);
+
+    /// Whether all bits of `o` are set.
+    pub const fn contains(self, o: VariantFlags) -> bool {
+        self.0 & o.0 == o.0
+    }
+}
+
+/// Everything the host needs to know about a variant, given once.
+#[repr(C)]
+#[derive(StableAbi, Debug, Clone, PartialEq, Eq)]
+pub struct VariantInfo {
+    /// Id (`"chess"`).
+    pub id: RString,
+    /// Human name.
+    pub name: RString,
+    /// One-paragraph description.
+    pub description: RString,
+    /// Board width.
+    pub files: u8,
+    /// Board height.
+    pub ranks: u8,
+    /// The piece table.
+    pub pieces: RVec<PieceType>,
+    /// Layouts; the first is the default.
+    pub layouts: RVec<Layout>,
+    /// n-move rule in full moves (50 in chess): from here a draw may be claimed. 0 = none.
+    /// Applied by the host.
+    pub n_move_rule: u32,
+    /// Full moves after which the n-move draw is automatic (75 in FIDE chess; equal to
+    /// `n_move_rule` where the rule is automatic, as in Fairy-Stockfish). 0 = never.
+    pub n_move_automatic: u32,
+    /// n-fold repetition (3 in chess): from here a draw may be claimed. 0 = none. Applied by
+    /// the host unless the variant reports repetition results itself.
+    pub n_fold_rule: u32,
+    /// Repetition count at which the draw is automatic (5 in FIDE chess). 0 = never.
+    pub n_fold_automatic: u32,
+    /// Capabilities.
+    pub flags: VariantFlags,
+}
+
+/// Where a preset sits in the catalogue.
+#[repr(C)]
+#[derive(StableAbi, Debug, Clone, PartialEq, Eq)]
+pub struct PresetInfo {
+    /// Kebab-case id (`"piece-hp"`).
+    pub id: RString,
+    /// Human name.
+    pub name: RString,
+    /// Category (`"Movement Modifier"`).
+    pub category: RString,
+    /// Mode (`"additive"`, `"override"`, `"hybrid"`, `"hooks"`).
+    pub mode: RString,
+    /// One-paragraph description.
+    pub description: RString,
+    /// Ids of presets that must also be active.
+    pub requires: RVec<RString>,
+    /// Ids of presets that may not be active together with this one.
+    pub incompatible_with: RVec<RString>,
+    /// Whether the preset takes a `scope` option (white | black | both).
+    pub scope_aware: bool,
+    /// Options.
+    pub options: RVec<OptionSpec>,
+    /// The hooks the preset implements: the host calls no others.
+    pub hooks: HookSet,
+    /// The layout to use when the user names none.
+    pub preferred_layout: ROption<RString>,
+    /// The `on_after_move` stages the preset handles (bit `1 << stage`, see [`crate::stage`]).
+    pub after_move_stages: u16,
+    /// Order within a stage: lower runs first (poison before healing).
+    pub priority: i32,
+}
+
+/// A set of hooks (one bit each). Open-ended.
+#[repr(transparent)]
+#[derive(StableAbi, Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct HookSet(pub u64);
+
+impl HookSet {
+    /// `get_royal_pieces`.
+    pub const GET_ROYAL_PIECES: HookSet = HookSet(1 << 0);
+    /// `filter_legal_moves`.
+    pub const FILTER_LEGAL_MOVES: HookSet = HookSet(1 << 1);
+    /// `should_filter_self_check`.
+    pub const SHOULD_FILTER_SELF_CHECK: HookSet = HookSet(1 << 2);
+    /// `on_check_game_result`.
+    pub const ON_CHECK_GAME_RESULT: HookSet = HookSet(1 << 3);
+    /// `should_advance_turn`.
+    pub const SHOULD_ADVANCE_TURN: HookSet = HookSet(1 << 4);
+    /// `on_before_move`.
+    pub const ON_BEFORE_MOVE: HookSet = HookSet(1 << 5);
+    /// `on_after_move`.
+    pub const ON_AFTER_MOVE: HookSet = HookSet(1 << 6);
+    /// `override_piece_moves`.
+    pub const OVERRIDE_PIECE_MOVES: HookSet = HookSet(1 << 7);
+    /// `get_extra_moves`.
+    pub const GET_EXTRA_MOVES: HookSet = HookSet(1 << 8);
+    /// `get_legal_move_modifiers`.
+    pub const GET_LEGAL_MOVE_MODIFIERS: HookSet = HookSet(1 << 9);
+    /// `setup_position` (seed attributes and state at game start).
+    pub const SETUP_POSITION: HookSet = HookSet(1 << 10);
+    /// `is_attacked` (extra attacks for check detection).
+    pub const IS_ATTACKED: HookSet = HookSet(1 << 11);
+    /// `apply_move` (the preset applies moves it generated itself).
+    pub const APPLY_MOVE: HookSet = HookSet(1 << 12);
+
+    /// Every hook that changes which moves exist or what they attack: when one is present
+    /// the host cannot use the variant's own legal generator or attack test.
+    pub const MOVEMENT: HookSet = HookSet((1 << 7) | (1 << 8) | (1 << 9));
+
+    /// Whether any bit of `o` is set.
+    #[inline]
+    pub const fn intersects(self, o: HookSet) -> bool {
+        self.0 & o.0 != 0
+    }
+    /// Whether all bits of `o` are set.
+    #[inline]
+    pub const fn contains(self, o: HookSet) -> bool {
+        self.0 & o.0 == o.0
+    }
+    /// Union.
+    #[inline]
+    pub const fn with(self, o: HookSet) -> HookSet {
+        HookSet(self.0 | o.0)
+    }
+    /// Names of the hooks in the set, for `houserules list`.
+    pub fn names(self) -> Vec<&'static str> {
+        const NAMES: [&str; 13] = [
+            "get_royal_pieces",
+            "filter_legal_moves",
+            "should_filter_self_check",
+            "on_check_game_result",
+            "should_advance_turn",
+            "on_before_move",
+            "on_after_move",
+            "override_piece_moves",
+            "get_extra_moves",
+            "get_legal_move_modifiers",
+            "setup_position",
+            "is_attacked",
+            "apply_move",
+        ];
+        NAMES
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| self.0 & (1 << i) != 0)
+            .map(|(_, n)| *n)
+            .collect()
+    }
+}
+
+/// The type of an option value. Open-ended.
+#[repr(transparent)]
+#[derive(StableAbi, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OptionKind(pub u8);
+
+impl OptionKind {
+    /// A whole number within `min..=max`.
+    pub const INT: OptionKind = OptionKind(0);
+    /// `true` / `false`.
+    pub const BOOL: OptionKind = OptionKind(1);
+    /// One of `choices`.
+    pub const CHOICE: OptionKind = OptionKind(2);
+    /// A piece role name (`pawn`, `knight` ...).
+    pub const ROLE: OptionKind = OptionKind(3);
+    /// Free text.
+    pub const TEXT: OptionKind = OptionKind(4);
+
+    /// Name for listings.
+    pub fn name(self) -> &'static str {
+        match self.0 {
+            0 => "int",
+            1 => "bool",
+            2 => "choice",
+            3 => "role",
+            _ => "text",
+        }
+    }
+}
+
+/// A typed option of a preset, with its default.
+#[repr(C)]
+#[derive(StableAbi, Debug, Clone, PartialEq, Eq)]
+pub struct OptionSpec {
+    /// Key (`scope`).
+    pub key: RString,
+    /// Type.
+    pub kind: OptionKind,
+    /// Default value, written as the user would.
+    pub default: RString,
+    /// Allowed values of a choice.
+    pub choices: RVec<RString>,
+    /// Bounds of an int.
+    pub min: i64,
+    /// Bounds of an int.
+    pub max: i64,
+    /// What it does.
+    pub description: RString,
+}
+
+impl OptionSpec {
+    /// The `scope` option of scope-aware presets (white | black | both, default both).
+    pub fn scope(default: &str) -> OptionSpec {
+        OptionSpec {
+            key: "scope".into(),
+            kind: OptionKind::CHOICE,
+            default: default.into(),
+            choices: ["white", "black", "both"]
+                .iter()
+                .map(|s| RString::from(*s))
+                .collect(),
+            min: 0,
+            max: 0,
+            description: "which side's pieces the rule applies to".into(),
+        }
+    }
+    /// Checks a user value against the spec; the error says why.
+    pub fn validate(&self, value: &str) -> Result<(), String> {
+        match self.kind {
+            OptionKind::INT => match value.parse::<i64>() {
+                Ok(v) if v >= self.min && v <= self.max => Ok(()),
+                Ok(v) => Err(format!("{v} is outside {}..={}", self.min, self.max)),
+                Err(_) => Err(format!("`{value}` is not a whole number")),
+            },
+            OptionKind::BOOL => match value {
+                "true" | "false" => Ok(()),
+                _ => Err(format!("`{value}` is not true or false")),
+            },
+            OptionKind::CHOICE => {
+                if self.choices.iter().any(|c| c.as_str() == value) {
+                    Ok(())
+                } else {
+                    let list: Vec<&str> = self.choices.iter().map(|c| c.as_str()).collect();
+                    Err(format!("`{value}` is not one of {}", list.join(", ")))
+                }
+            }
+            OptionKind::ROLE => {
+                if Role::parse(value).is_some() {
+                    Ok(())
+                } else {
+                    Err(format!(
+                        "`{value}` is not a piece role (pawn, knight, bishop, rook, queen, king, commoner)"
+                    ))
+                }
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+/// A validated option value handed to a preset on creation.
+#[repr(C)]
+#[derive(StableAbi, Debug, Clone, PartialEq, Eq)]
+pub struct OptionValue {
+    /// Option key.
+    pub key: RString,
+    /// Value, as text (already validated against the spec).
+    pub value: RString,
+}
+
+/// A summary of one variant in a manifest (the full [`VariantInfo`] comes from the variant).
+#[repr(C)]
+#[derive(StableAbi, Debug, Clone, PartialEq, Eq)]
+pub struct VariantSummary {
+    /// Id.
+    pub id: RString,
+    /// Human name.
+    pub name: RString,
+}
+
+/// What a plugin library provides.
+#[repr(C)]
+#[derive(StableAbi, Debug, Clone, PartialEq, Eq)]
+pub struct PluginManifest {
+    /// API version the plugin was built against ([`API_VERSION`]).
+    pub api_version: ApiVersion,
+    /// Plugin id (`"chess"`).
+    pub id: RString,
+    /// Plugin version (its crate version).
+    pub version: RString,
+    /// One line about the plugin.
+    pub description: RString,
+    /// Variants it provides.
+    pub variants: RVec<VariantSummary>,
+    /// Presets it provides.
+    pub presets: RVec<PresetInfo>,
+}

@@ -1,0 +1,215 @@
+//! Game results, decisions of hooks, errors crossing the plugin boundary.
+
+use crate::board::Color;
+use abi_stable::{std_types::RString, StableAbi};
+
+/// Who won, or a draw.
+#[repr(transparent)]
+#[derive(StableAbi, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Winner(pub u8);
+
+impl Winner {
+    /// White won.
+    pub const WHITE: Winner = Winner(0);
+    /// Black won.
+    pub const BLACK: Winner = Winner(1);
+    /// Draw.
+    pub const DRAW: Winner = Winner(2);
+
+    /// The winner `color`.
+    pub const fn color(color: Color) -> Winner {
+        Winner(color as u8)
+    }
+    /// The PGN result token (`1-0`, `0-1`, `1/2-1/2`).
+    pub fn pgn(self) -> &'static str {
+        match self.0 {
+            0 => "1-0",
+            1 => "0-1",
+            _ => "1/2-1/2",
+        }
+    }
+    /// The winning colour, if any.
+    pub fn winning_color(self) -> Option<Color> {
+        match self.0 {
+            0 => Some(Color::White),
+            1 => Some(Color::Black),
+            _ => None,
+        }
+    }
+}
+
+/// A finished game: who won and why (`checkmate`, `stalemate`, `connect-5` ...).
+#[repr(C)]
+#[derive(StableAbi, Debug, Clone, PartialEq, Eq)]
+pub struct Outcome {
+    /// Result.
+    pub winner: Winner,
+    /// Short kebab-case reason, used as the termination in analysis.
+    pub reason: RString,
+}
+
+impl Outcome {
+    /// A win for `color`.
+    pub fn win(color: Color, reason: &str) -> Outcome {
+        Outcome {
+            winner: Winner::color(color),
+            reason: reason.into(),
+        }
+    }
+    /// A draw.
+    pub fn draw(reason: &str) -> Outcome {
+        Outcome {
+            winner: Winner::DRAW,
+            reason: reason.into(),
+        }
+    }
+}
+
+/// What the host knows when it asks for a result: computed through the whole pipeline.
+#[repr(C)]
+#[derive(StableAbi, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OutcomeContext {
+    /// Whether the side to move has a legal move.
+    pub has_legal_moves: bool,
+    /// Whether a royal piece of the side to move is attacked.
+    pub in_check: bool,
+    /// Number of royal pieces of White and Black (per the pipeline's royal sets).
+    pub royals: [u16; 2],
+    /// Whether any piece type is royal at all in this pipeline (false: royals never count).
+    pub has_royalty: bool,
+}
+
+/// A yes/no answer that may also say "no opinion" (the next preset, or the default, decides).
+#[repr(transparent)]
+#[derive(StableAbi, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Decision(pub u8);
+
+impl Decision {
+    /// No opinion.
+    pub const DEFER: Decision = Decision(0);
+    /// Yes.
+    pub const YES: Decision = Decision(1);
+    /// No.
+    pub const NO: Decision = Decision(2);
+
+    /// `YES` or `NO`.
+    pub const fn from_bool(b: bool) -> Decision {
+        if b {
+            Decision::YES
+        } else {
+            Decision::NO
+        }
+    }
+    /// `Some(true)` for YES, `Some(false)` for NO, `None` for DEFER.
+    pub const fn to_option(self) -> Option<bool> {
+        match self.0 {
+            1 => Some(true),
+            2 => Some(false),
+            _ => None,
+        }
+    }
+}
+
+/// What a preset's `on_check_game_result` says.
+#[repr(C)]
+#[derive(StableAbi, Debug, Clone, PartialEq, Eq)]
+pub struct ResultDecision {
+    /// 0 = defer, 1 = declare `outcome`, 2 = suppress the result found so far (the game goes
+    /// on), 3 = replace it with `outcome`.
+    pub action: u8,
+    /// The declared outcome when `action` is 1 or 3.
+    pub outcome: Outcome,
+}
+
+impl ResultDecision {
+    /// No opinion.
+    pub fn defer() -> ResultDecision {
+        ResultDecision {
+            action: 0,
+            outcome: Outcome::draw(""),
+        }
+    }
+    /// Declare (or replace with) `outcome`.
+    pub fn declare(outcome: Outcome) -> ResultDecision {
+        ResultDecision { action: 3, outcome }
+    }
+    /// The game is not over, whatever was found so far.
+    pub fn suppress() -> ResultDecision {
+        ResultDecision {
+            action: 2,
+            outcome: Outcome::draw(""),
+        }
+    }
+}
+
+/// An error raised inside a plugin (including a caught panic).
+#[repr(C)]
+#[derive(StableAbi, Debug, Clone, PartialEq, Eq)]
+pub struct PluginError {
+    /// What went wrong.
+    pub message: RString,
+}
+
+impl PluginError {
+    /// An error with a message.
+    pub fn new(message: impl Into<String>) -> PluginError {
+        PluginError {
+            message: RString::from(message.into()),
+        }
+    }
+}
+
+impl std::fmt::Display for PluginError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// A FEN the variant could not read: which field (0-based, space-separated), at which
+/// character column (0-based, within the whole FEN), and why.
+#[repr(C)]
+#[derive(StableAbi, Debug, Clone, PartialEq, Eq)]
+pub struct FenError {
+    /// Index of the offending field (0 = board).
+    pub field: u32,
+    /// Character offset of the problem within the FEN string.
+    pub column: u32,
+    /// What is wrong.
+    pub message: RString,
+}
+
+impl FenError {
+    /// A FEN error.
+    pub fn new(field: u32, column: u32, message: impl Into<String>) -> FenError {
+        FenError {
+            field,
+            column,
+            message: RString::from(message.into()),
+        }
+    }
+    /// The name of a standard FEN field by index.
+    pub fn field_name(field: u32) -> &'static str {
+        match field {
+            0 => "board",
+            1 => "side to move",
+            2 => "castling",
+            3 => "en passant",
+            4 => "halfmove clock",
+            5 => "fullmove number",
+            _ => "extension",
+        }
+    }
+}
+
+impl std::fmt::Display for FenError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "FEN field {} ({}), column {}: {}",
+            self.field + 1,
+            FenError::field_name(self.field),
+            self.column + 1,
+            self.message
+        )
+    }
+}
