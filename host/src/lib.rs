@@ -1,1 +1,17 @@
+//! The houserules host library: plugin loading, pipeline assembly, the game loop, notation and
+//! perft. It holds no game rules: every rule comes from a plugin.
+#![deny(missing_docs)]
 
+pub mod error;
+pub mod fen;
+pub mod game;
+pub mod loader;
+pub mod notation;
+pub mod perft;
+pub mod pipeline;
+
+pub use error::HostError;
+pub use game::{Game, Status};
+pub use loader::{load_plugin, LoadedPlugin, PluginSearch, Registry};
+pub use perft::{perft, PerftResult};
+pub use pipeline::{parse_preset_list, Pipeline, PresetSpec};

@@ -277,6 +277,9 @@ pub struct MoveEffects {
     pub captured_len: u8,
     /// Whether analysis events should be recorded (off in perft and search).
     pub record_events: bool,
+    /// Whether the move gives check (an enemy royal attacked afterwards). Computed by the host
+    /// before `should_advance_turn`, only when a preset implements that hook.
+    pub gives_check: bool,
     /// Recorded events (only when `record_events`).
     pub events: RVec<Event>,
 }
@@ -292,6 +295,7 @@ impl MoveEffects {
             }; 8],
             captured_len: 0,
             record_events,
+            gives_check: false,
             events: RVec::new(),
         }
     }

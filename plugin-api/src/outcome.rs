@@ -75,8 +75,11 @@ pub struct OutcomeContext {
     pub in_check: bool,
     /// Number of royal pieces of White and Black (per the pipeline's royal sets).
     pub royals: [u16; 2],
-    /// Whether any piece type is royal at all in this pipeline (false: royals never count).
+    /// Whether the side to move has royalty at all (false: royals never count for it).
     pub has_royalty: bool,
+    /// The host is counting move paths (perft): report only results that take the legal
+    /// moves away (connect-N, extinction ...), not dead-position draws.
+    pub counting: bool,
 }
 
 /// A yes/no answer that may also say "no opinion" (the next preset, or the default, decides).

@@ -146,18 +146,34 @@ perft_tests! {
     // Well-known Chess960 perft positions.
     perft_960_a: "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9", 4, 326672;
     perft_960_b: "2nnrbkr/p1qppppp/8/1ppb4/6PP/3PP3/PPP2P2/BQNNRBKR w HEhe - 1 9", 4, 667366;
-    perft_960_c: "b1q1rrkb/pppppppp/3nn3/8/P7/1PPP4/4PPPP/BQNNRKRB w GE - 1 9", 4, 309319;
-    perft_960_d: "qbbnnrkr/2pp2pp/p7/1p2pp2/8/P3PP2/1PPP1KPP/QBBNNR1R w hf - 0 9", 4, 265547;
-    perft_960_e: "1nbbnrkr/p1p1ppp1/3p4/1p3P1p/3Pq2P/8/PPP1P1P1/QNBBNRKR w HFhf - 0 9", 4, 1101018;
-    // King on b1 with rook on a1 (king moves right to c1), king on g1 with rook on h1 (king stays).
-    perft_960_king_b1: "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/RK4RR w GAga - 0 1", 3, PERFT_960_KING_B1_3;
+    perft_960_c: "b1q1rrkb/pppppppp/3nn3/8/P7/1PPP4/4PPPP/BQNNRKRB w GE - 1 9", 4, 273318;
+    perft_960_d: "qbbnnrkr/2pp2pp/p7/1p2pp2/8/P3PP2/1PPP1KPP/QBBNNR1R w hf - 0 9", 4, 382958;
+    perft_960_e: "1nbbnrkr/p1p1ppp1/3p4/1p3P1p/3Pq2P/8/PPP1P1P1/QNBBNRKR w HFhf - 0 9", 4, 1171749;
+    // King on b1 with rook on a1 (king moves right to c1), rook on g1 next
+    // to a non-castling rook on h1; black king e8 with rooks b8/g8.
+    perft_960_king_b1_3: "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/RK4RR w GAgb - 0 1", 3, 13231;
+    perft_960_king_b1_4: "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/RK4RR w GAgb - 0 1", 4, 320270;
     // King destination square occupied by the castling rook itself (king f1, rook g1).
-    perft_960_rook_on_dest: "4k3/8/8/8/8/8/8/4RKR1 w G - 0 1", 3, PERFT_960_ROOK_ON_DEST_3;
+    perft_960_rook_on_dest: "k7/8/8/8/8/8/8/4RKR1 w G - 0 1", 3, 1560;
+    perft_960_rook_on_dest_2: "4k3/8/8/8/8/8/8/5KR1 w G - 0 1", 3, 1033;
+    // Castling rook shields the king's destination from an enemy rook.
+    perft_960_shield_1: "4k3/8/8/8/8/8/8/rR2K3 w B - 0 1", 3, 1400;
+    perft_960_shield_2: "4k3/8/8/8/8/8/8/rRK5 w B - 0 1", 3, 821;
 }
 
-// Values from python-chess (chess960=True) for the handmade positions.
-const PERFT_960_KING_B1_3: u64 = 0;
-const PERFT_960_ROOK_ON_DEST_3: u64 = 0;
+// En passant edge cases (values from python-chess).
+perft_tests! {
+    perft_ep_no_pin_1: "8/8/8/3pP3/8/8/8/b3K2k w - d6 0 1", 3, 332;
+    perft_ep_no_pin_2: "7k/8/8/3pP3/8/2K5/8/7b w - d6 0 1", 3, 500;
+    perft_ep_diag_pin_along_ray: "7k/2b5/8/3pP3/8/6K1/8/8 w - d6 0 1", 3, 626;
+    perft_ep_diag_pin_off_ray: "7k/6b1/8/3pP3/8/2K5/8/8 w - d6 0 1", 3, 350;
+    perft_ep_captured_pawn_uncovers_diagonal: "8/8/5k2/8/3Pp3/8/1B6/4K3 b - d3 0 1", 3, 629;
+    perft_ep_capture_checker: "8/8/8/2k5/3Pp3/8/8/4K3 b - d3 0 1", 3, 379;
+    perft_ep_slider_check: "8/8/8/8/k2Pp2R/8/8/4K3 b - d3 0 1", 3, 640;
+    perft_ep_diag_exposed: "8/8/8/8/1k1Pp3/8/8/4K2B b - d3 0 1", 3, 617;
+    perft_ep_knight_check: "8/8/8/8/2kPp3/1N6/8/4K3 b - d3 0 1", 3, 476;
+    perft_ep_horizontal_pin: "8/8/8/K2pP2r/8/8/8/7k w - d6 0 1", 3, 528;
+}
 
 fn moves_of(b: &Board) -> Vec<ChessMove> {
     let mut l = MoveList::new();
@@ -249,35 +265,49 @@ fn ep_horizontal_discovered_check() {
 
 #[test]
 fn ep_edge_cases() {
-    // Diagonally pinned capturer can capture along the pin ray.
-    let b = fen("8/8/8/3pP3/8/8/8/b3K2k w - d6 0 1");
-    let _ = b;
-    // Capturer pinned diagonally off the ep ray: illegal.
-    let b = fen("7k/8/8/3pP3/8/2K5/8/7b w - d6 0 1");
-    b.validate().unwrap();
-    let _ = b;
+    // Capturer pinned on the g3-c7 diagonal: exd6 stays on the ray, legal.
+    let b = fen("7k/2b5/8/3pP3/8/6K1/8/8 w - d6 0 1");
+    assert!(has_move(&b, "e5", "d6", MoveKind::EnPassant));
+    // Capturer pinned on the c3-g7 diagonal: exd6 leaves the ray, illegal.
+    let b = fen("7k/6b1/8/3pP3/8/2K5/8/8 w - d6 0 1");
+    assert!(!has_move(&b, "e5", "d6", MoveKind::EnPassant));
     // Pawn giving check can be captured en passant.
     let b = fen("8/8/8/2k5/3Pp3/8/8/4K3 b - d3 0 1");
     assert!(b.is_check());
     assert!(has_move(&b, "e4", "d3", MoveKind::EnPassant));
-    // Check by a slider: ep capture that does not block is illegal.
+    // Check by a rook through the double-pushed pawn's rank: capturing
+    // removes d4, the e4 pawn leaves: the rook still checks along rank 4.
     let b = fen("8/8/8/8/k2Pp2R/8/8/4K3 b - d3 0 1");
-    let _ = b;
-    // Captured pawn removal exposes a diagonal.
-    let b = fen("8/8/8/8/1k1Pp3/8/8/4K2B b - d3 0 1");
-    let _ = b;
-    // Black king in check from the ep pawn, and knight check: no ep.
+    assert!(!has_move(&b, "e4", "d3", MoveKind::EnPassant));
+    // Removing the captured d4 pawn opens the b2-f6 diagonal (unreachable
+    // position, but generation must still be exact).
+    let b = fen("8/8/5k2/8/3Pp3/8/1B6/4K3 b - d3 0 1");
+    assert!(!has_move(&b, "e4", "d3", MoveKind::EnPassant));
+    assert_eq!(b.count_legal(), moves_of(&b).len());
+    // Not in check here (knight b3 does not attack c4): ep is legal.
     let b = fen("8/8/8/8/2kPp3/1N6/8/4K3 b - d3 0 1");
-    assert!(!moves_of(&b).iter().any(|m| m.is_en_passant()));
+    assert!(has_move(&b, "e4", "d3", MoveKind::EnPassant));
+    // Knight check: ep cannot resolve it.
+    let b = fen("8/8/8/8/2kPp3/8/1N6/4K3 b - d3 0 1");
+    assert!(b.is_check());
+    assert!(!has_move(&b, "e4", "d3", MoveKind::EnPassant));
+    // Double check by the ep pawn and a knight: only king moves.
+    let b = fen("8/8/8/2k5/3Pp3/1N6/8/4K3 b - d3 0 1");
+    assert_eq!(b.checkers().count_ones(), 2);
+    assert!(moves_of(&b).iter().all(|m| m.from() == sq("c5")));
 }
 
 /// Exhaustively compares `count_legal` with `legal_moves().len()` and
 /// checks that `play` keeps positions valid, on every node of a tree.
 fn walk(b: &Board, depth: u32) -> u64 {
+    walk_inner(b, depth, true)
+}
+
+fn walk_inner(b: &Board, depth: u32, root: bool) -> u64 {
     let list = moves_of(b);
     assert_eq!(b.count_legal(), list.len(), "count mismatch");
     b.validate().expect("valid");
-    if let Some(e) = b.ep_square() {
+    if let (Some(e), false) = (b.ep_square(), root) {
         assert!(list.iter().any(|m| m.is_en_passant() && m.to() == e), "ep square without legal ep capture");
     }
     if depth == 0 {
@@ -287,7 +317,7 @@ fn walk(b: &Board, depth: u32) -> u64 {
     for m in list {
         let mut c = *b;
         c.play(m);
-        n += walk(&c, depth - 1);
+        n += walk_inner(&c, depth - 1, false);
     }
     n
 }
@@ -301,7 +331,7 @@ fn count_matches_list_on_trees() {
     walk(&fen(POS5), 2);
     walk(&fen(POS6), 2);
     walk(&fen("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"), 3);
-    walk(&fen("1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/RK4RR w GAga - 0 1"), 3);
+    walk(&fen("1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/RK4RR w GAgb - 0 1"), 3);
     walk(&fen("8/8/8/K2pP2r/8/8/8/7k w - d6 0 1"), 3);
 }
 
@@ -379,9 +409,14 @@ fn insufficient_material() {
     assert!(fen("8/8/8/4k3/8/8/8/4K3 w - - 0 1").has_insufficient_material());
     assert!(fen("8/8/8/4k3/8/8/8/4KN2 w - - 0 1").has_insufficient_material());
     assert!(fen("8/8/8/4k3/8/8/8/4KB2 w - - 0 1").has_insufficient_material());
-    assert!(fen("8/8/8/2b1k3/8/8/8/4KB2 w - - 0 1").has_insufficient_material()); // c5 dark, f1 light? see below
-    assert!(!fen("8/8/8/3bk3/8/8/8/4KB2 w - - 0 1").has_insufficient_material());
-    assert!(fen("8/8/8/3bk3/8/8/1B6/4K3 w - - 0 1").has_insufficient_material());
+    // c5 dark vs f1 light: not dead.
+    assert!(!fen("8/8/8/2b1k3/8/8/8/4KB2 w - - 0 1").has_insufficient_material());
+    // d5 light and f1 light: dead.
+    assert!(fen("8/8/8/3bk3/8/8/8/4KB2 w - - 0 1").has_insufficient_material());
+    // Several bishops, all on light squares: dead.
+    assert!(fen("8/8/8/3bk3/8/8/6B1/4KB1B w - - 0 1").has_insufficient_material());
+    // d5 light vs b2 dark: not dead.
+    assert!(!fen("8/8/8/3bk3/8/8/1B6/4K3 w - - 0 1").has_insufficient_material());
     assert!(!fen("8/8/8/4k3/8/8/8/3NKN2 w - - 0 1").has_insufficient_material());
     assert!(!fen("8/8/8/3nk3/8/8/8/4KN2 w - - 0 1").has_insufficient_material());
     assert!(!fen("8/8/8/3nk3/8/8/8/4KB2 w - - 0 1").has_insufficient_material());

@@ -1,0 +1,142 @@
+//! Typed errors of the host library. The CLI turns them into messages in one place.
+
+use houserules_plugin_api::FenError;
+use std::path::PathBuf;
+
+/// Errors of loading plugins and assembling pipelines.
+#[derive(Debug, thiserror::Error)]
+pub enum HostError {
+    /// A plugin file does not exist.
+    #[error("plugin file {path}: no such file")]
+    PluginMissing {
+        /// The path given.
+        path: PathBuf,
+    },
+    /// A file could not be opened as a shared library.
+    #[error("plugin file {path}: not a loadable shared library ({reason})")]
+    NotALibrary {
+        /// The file.
+        path: PathBuf,
+        /// What the dynamic loader said.
+        reason: String,
+    },
+    /// A shared library that is not a houserules plugin.
+    #[error("plugin file {path}: not a houserules plugin (it exports no houserules root module)")]
+    NotAPlugin {
+        /// The file.
+        path: PathBuf,
+    },
+    /// A plugin built against an incompatible API or ABI.
+    #[error("plugin file {path}: incompatible plugin ABI: {reason}")]
+    Incompatible {
+        /// The file.
+        path: PathBuf,
+        /// What does not match.
+        reason: String,
+    },
+    /// A plugin failed (an error or a caught panic inside it).
+    #[error("plugin `{plugin}`: {message}")]
+    Plugin {
+        /// Plugin id or file.
+        plugin: String,
+        /// The plugin's message.
+        message: String,
+    },
+    /// An id that nothing provides.
+    #[error("unknown {what} `{id}`{}", suggestion.as_ref().map(|s| format!(" (did you mean `{s}`?)")).unwrap_or_default())]
+    Unknown {
+        /// `variant`, `preset`, `layout`.
+        what: &'static str,
+        /// The id asked for.
+        id: String,
+        /// The nearest known id.
+        suggestion: Option<String>,
+    },
+    /// A preset requires another that is not active.
+    #[error("preset `{preset}` requires preset `{requires}`: add --preset {requires}")]
+    MissingRequirement {
+        /// The preset.
+        preset: String,
+        /// What it needs.
+        requires: String,
+    },
+    /// Two active presets exclude each other.
+    #[error("presets `{a}` and `{b}` are incompatible")]
+    Incompatible2 {
+        /// One preset.
+        a: String,
+        /// The other.
+        b: String,
+    },
+    /// A preset option that is unknown or has a bad value.
+    #[error("preset `{preset}`: option `{key}`: {reason}")]
+    BadOption {
+        /// The preset.
+        preset: String,
+        /// The option key.
+        key: String,
+        /// Why.
+        reason: String,
+    },
+    /// A preset given twice.
+    #[error("preset `{0}` is given twice")]
+    DuplicatePreset(String),
+    /// A malformed `--preset` argument.
+    #[error("bad preset argument `{arg}`: {reason}")]
+    BadPresetArg {
+        /// The argument.
+        arg: String,
+        /// Why.
+        reason: String,
+    },
+    /// A FEN the variant rejected.
+    #[error("bad FEN `{fen}`: {error}")]
+    Fen {
+        /// The FEN.
+        fen: String,
+        /// Field, column and reason.
+        error: FenError,
+    },
+    /// A move that is not legal or not understood.
+    #[error("move `{text}`: {reason}")]
+    BadMove {
+        /// The move as written.
+        text: String,
+        /// Why.
+        reason: String,
+    },
+}
+
+impl HostError {
+    pub(crate) fn plugin(plugin: &str, e: houserules_plugin_api::PluginError) -> HostError {
+        HostError::Plugin {
+            plugin: plugin.to_string(),
+            message: e.message.to_string(),
+        }
+    }
+}
+
+/// Levenshtein distance, for "did you mean" suggestions.
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            cur[j + 1] = (prev[j] + usize::from(ca != *cb))
+                .min(prev[j + 1] + 1)
+                .min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+/// The candidate nearest to `id`, if it is reasonably near.
+pub fn nearest<'a>(id: &str, candidates: impl Iterator<Item = &'a str>) -> Option<String> {
+    candidates
+        .map(|c| (edit_distance(id, c), c))
+        .filter(|(d, c)| *d <= (c.len().max(id.len()) / 2).max(2))
+        .min()
+        .map(|(_, c)| c.to_string())
+}

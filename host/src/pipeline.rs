@@ -1,0 +1,777 @@
+//! A game's rules: one variant plus an ordered list of presets, assembled from what is loaded.
+//!
+//! The pipeline per ply (DESIGN.md): generate (variant, `override_piece_moves`,
+//! `get_extra_moves`, `get_legal_move_modifiers`) → legality (each candidate made in full and
+//! dropped if it leaves a royal of the mover attacked, unless `should_filter_self_check` says
+//! no) → `filter_legal_moves` → apply (`on_before_move`, the variant or a preset's
+//! `apply_move`, `on_after_move` by stage) → `should_advance_turn` → results.
+//!
+//! When no active preset touches movement, royalty, attacks or move effects, the pipeline is
+//! *plain* and uses the variant's own legal generator and attack test: that is the fast path.
+
+use crate::error::{nearest, HostError};
+use crate::loader::Registry;
+use abi_stable::std_types::{ROption, RResult, RStr, RVec};
+use houserules_plugin_api::{
+    Color, Decision, GenRequest, HookSet, Layout, Move, MoveEffects, OptionValue, Outcome,
+    OutcomeContext, PluginError, Position, PresetBox, PresetInfo, Square, SquareSet,
+    VariantBox, VariantFlags, VariantInfo,
+};
+
+/// A preset as asked for on the command line or in a record: `id[:key=value,...]`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PresetSpec {
+    /// Preset id.
+    pub id: String,
+    /// Options as given.
+    pub options: Vec<(String, String)>,
+}
+
+impl std::str::FromStr for PresetSpec {
+    type Err = HostError;
+    fn from_str(arg: &str) -> Result<Self, HostError> {
+        let arg = arg.trim();
+        let (id, rest) = match arg.split_once(':') {
+            Some((id, rest)) => (id, Some(rest)),
+            None => (arg, None),
+        };
+        let bad = |reason: &str| HostError::BadPresetArg {
+            arg: arg.to_string(),
+            reason: reason.to_string(),
+        };
+        if id.is_empty() {
+            return Err(bad("the preset id is empty"));
+        }
+        let mut options = Vec::new();
+        if let Some(rest) = rest {
+            for kv in rest.split(',').filter(|s| !s.trim().is_empty()) {
+                let (k, v) = kv
+                    .split_once('=')
+                    .ok_or_else(|| bad(&format!("`{kv}` is not key=value")))?;
+                options.push((k.trim().to_string(), v.trim().to_string()));
+            }
+        }
+        Ok(PresetSpec {
+            id: id.to_string(),
+            options,
+        })
+    }
+}
+
+impl std::fmt::Display for PresetSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.id)?;
+        for (i, (k, v)) in self.options.iter().enumerate() {
+            write!(f, "{}{k}={v}", if i == 0 { ':' } else { ',' })?;
+        }
+        Ok(())
+    }
+}
+
+/// Parses a comma-separated `Presets` tag value: `a, b:k=v, c:k=v;k2=v2` is ambiguous with
+/// commas inside options, so options inside a tag are separated by `;` or `,` after `=`.
+pub fn parse_preset_list(text: &str) -> Result<Vec<PresetSpec>, HostError> {
+    let mut out: Vec<PresetSpec> = Vec::new();
+    for part in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        // `k=v` without a preset id continues the previous preset's options.
+        if !part.contains(':') && part.contains('=') {
+            if let Some(last) = out.last_mut() {
+                let (k, v) = part.split_once('=').unwrap_or((part, ""));
+                last.options.push((k.trim().to_string(), v.trim().to_string()));
+                continue;
+            }
+        }
+        out.push(part.replace(';', ",").parse()?);
+    }
+    Ok(out)
+}
+
+/// One active preset.
+pub struct ActivePreset {
+    /// Catalogue metadata.
+    pub info: PresetInfo,
+    /// Every option with its value (defaults filled in).
+    pub options: Vec<(String, String)>,
+    /// Id of the plugin that provides it.
+    pub plugin: String,
+    object: PresetBox,
+}
+
+/// The assembled rules of one game.
+pub struct Pipeline {
+    variant: VariantBox,
+    /// The variant's description.
+    pub info: VariantInfo,
+    /// The layout in use.
+    pub layout: Layout,
+    /// Active presets, ordered so that requirements come first.
+    pub presets: Vec<ActivePreset>,
+    /// Messages for the user (e.g. "using the preset's preferred layout").
+    pub notes: Vec<String>,
+    hooks: HookSet,
+    plain: bool,
+    movement_changed: bool,
+    royal_kinds: Vec<bool>,
+    has_default_royalty: bool,
+    stage_order: Vec<(u8, Vec<usize>)>,
+}
+
+fn ffi<T>(who: &str, r: RResult<T, PluginError>) -> Result<T, HostError> {
+    r.into_result().map_err(|e| HostError::plugin(who, e))
+}
+
+impl Pipeline {
+    /// Assembles a pipeline from the registry: the variant, a layout (or the variant's
+    /// default, or the preferred layout of a preset), and presets with their options,
+    /// checking ids, options, requirements and incompatibilities.
+    pub fn build(
+        registry: &Registry,
+        variant_id: &str,
+        layout: Option<&str>,
+        presets: &[PresetSpec],
+    ) -> Result<Pipeline, HostError> {
+        let (plugin, _) = registry
+            .variants()
+            .find(|(_, v)| v.id.as_str() == variant_id)
+            .ok_or_else(|| HostError::Unknown {
+                what: "variant",
+                id: variant_id.to_string(),
+                suggestion: nearest(variant_id, registry.variants().map(|(_, v)| v.id.as_str())),
+            })?;
+        let variant = ffi(
+            plugin.id(),
+            (plugin.module.new_variant())(RStr::from_str(variant_id)),
+        )?;
+        let info = ffi(variant_id, variant.info())?;
+
+        // Resolve presets and options.
+        let mut chosen: Vec<(PresetInfo, Vec<(String, String)>, &crate::loader::LoadedPlugin)> =
+            Vec::new();
+        for spec in presets {
+            if chosen.iter().any(|(i, _, _)| i.id.as_str() == spec.id) {
+                return Err(HostError::DuplicatePreset(spec.id.clone()));
+            }
+            let (pl, pinfo) = registry
+                .presets()
+                .find(|(_, p)| p.id.as_str() == spec.id)
+                .ok_or_else(|| HostError::Unknown {
+                    what: "preset",
+                    id: spec.id.clone(),
+                    suggestion: nearest(&spec.id, registry.presets().map(|(_, p)| p.id.as_str())),
+                })?;
+            let mut values: Vec<(String, String)> = Vec::new();
+            for (k, v) in &spec.options {
+                let opt = pinfo
+                    .options
+                    .iter()
+                    .find(|o| o.key.as_str() == k)
+                    .ok_or_else(|| HostError::BadOption {
+                        preset: spec.id.clone(),
+                        key: k.clone(),
+                        reason: match nearest(k, pinfo.options.iter().map(|o| o.key.as_str())) {
+                            Some(s) => format!("unknown option (did you mean `{s}`?)"),
+                            None if pinfo.options.is_empty() => {
+                                "unknown option (this preset takes none)".to_string()
+                            }
+                            None => format!(
+                                "unknown option (known: {})",
+                                pinfo
+                                    .options
+                                    .iter()
+                                    .map(|o| o.key.as_str())
+                                    .collect::<Vec<_>>()
+                                    .join(", ")
+                            ),
+                        },
+                    })?;
+                opt.validate(v).map_err(|reason| HostError::BadOption {
+                    preset: spec.id.clone(),
+                    key: k.clone(),
+                    reason,
+                })?;
+                values.push((k.clone(), v.clone()));
+            }
+            for o in pinfo.options.iter() {
+                if !values.iter().any(|(k, _)| k == o.key.as_str()) {
+                    values.push((o.key.to_string(), o.default.to_string()));
+                }
+            }
+            chosen.push((pinfo.clone(), values, pl));
+        }
+        // Requirements and incompatibilities.
+        for (p, _, _) in &chosen {
+            for r in p.requires.iter() {
+                if !chosen.iter().any(|(q, _, _)| q.id == *r) {
+                    return Err(HostError::MissingRequirement {
+                        preset: p.id.to_string(),
+                        requires: r.to_string(),
+                    });
+                }
+            }
+        }
+        for (i, (p, _, _)) in chosen.iter().enumerate() {
+            for (q, _, _) in chosen.iter().skip(i + 1) {
+                if p.incompatible_with.contains(&q.id) || q.incompatible_with.contains(&p.id) {
+                    return Err(HostError::Incompatible2 {
+                        a: p.id.to_string(),
+                        b: q.id.to_string(),
+                    });
+                }
+            }
+        }
+        // Order: a preset comes after what it requires; otherwise as given.
+        let mut ordered: Vec<usize> = Vec::new();
+        while ordered.len() < chosen.len() {
+            let before = ordered.len();
+            for (i, (p, _, _)) in chosen.iter().enumerate() {
+                if ordered.contains(&i) {
+                    continue;
+                }
+                let ready = p.requires.iter().all(|r| {
+                    ordered
+                        .iter()
+                        .any(|&j| chosen[j].0.id.as_str() == r.as_str())
+                });
+                if ready {
+                    ordered.push(i);
+                }
+            }
+            if ordered.len() == before {
+                // A requirement cycle: keep the rest in the given order.
+                let rest: Vec<usize> = (0..chosen.len()).filter(|i| !ordered.contains(i)).collect();
+                ordered.extend(rest);
+            }
+        }
+
+        let mut notes = Vec::new();
+        // Layout: asked for, else a preset's preferred one, else the variant's first.
+        let layout_id: Option<String> = match layout {
+            Some(l) => Some(l.to_string()),
+            None => chosen.iter().find_map(|(p, _, _)| {
+                if let ROption::RSome(l) = &p.preferred_layout {
+                    if info.layouts.iter().any(|x| x.id == *l) {
+                        notes.push(format!(
+                            "using layout `{l}`, preferred by preset `{}`",
+                            p.id
+                        ));
+                        return Some(l.to_string());
+                    }
+                }
+                None
+            }),
+        };
+        let layout = match layout_id {
+            Some(l) => info
+                .layouts
+                .iter()
+                .find(|x| x.id.as_str() == l)
+                .cloned()
+                .ok_or_else(|| HostError::Unknown {
+                    what: "layout",
+                    id: l.clone(),
+                    suggestion: nearest(&l, info.layouts.iter().map(|x| x.id.as_str())),
+                })?,
+            None => info.layouts.first().cloned().ok_or_else(|| HostError::Plugin {
+                plugin: variant_id.to_string(),
+                message: "the variant declares no layout".to_string(),
+            })?,
+        };
+
+        let mut active = Vec::new();
+        for i in ordered {
+            let (pinfo, values, pl) = &chosen[i];
+            let ov: RVec<OptionValue> = values
+                .iter()
+                .map(|(k, v)| OptionValue {
+                    key: k.as_str().into(),
+                    value: v.as_str().into(),
+                })
+                .collect();
+            let object = ffi(
+                pl.id(),
+                (pl.module.new_preset())(RStr::from_str(pinfo.id.as_str()), ov),
+            )?;
+            active.push(ActivePreset {
+                info: pinfo.clone(),
+                options: values.clone(),
+                plugin: pl.id().to_string(),
+                object,
+            });
+        }
+        Ok(Pipeline::assemble(variant, info, layout, active, notes))
+    }
+
+    fn assemble(
+        variant: VariantBox,
+        info: VariantInfo,
+        layout: Layout,
+        presets: Vec<ActivePreset>,
+        notes: Vec<String>,
+    ) -> Pipeline {
+        let hooks = presets
+            .iter()
+            .fold(HookSet::default(), |h, p| h.with(p.info.hooks));
+        let movement_changed = hooks.intersects(HookSet::MOVEMENT.with(HookSet::APPLY_MOVE));
+        let plain = !hooks.intersects(
+            HookSet::MOVEMENT
+                .with(HookSet::GET_ROYAL_PIECES)
+                .with(HookSet::SHOULD_FILTER_SELF_CHECK)
+                .with(HookSet::IS_ATTACKED)
+                .with(HookSet::APPLY_MOVE)
+                .with(HookSet::ON_BEFORE_MOVE)
+                .with(HookSet::ON_AFTER_MOVE)
+                .with(HookSet::SHOULD_ADVANCE_TURN),
+        );
+        let royal_kinds: Vec<bool> = info.pieces.iter().map(|p| p.royal).collect();
+        let has_default_royalty = royal_kinds.iter().any(|r| *r);
+        let mut stage_order = Vec::new();
+        for st in houserules_plugin_api::stage::ALL {
+            let mut idx: Vec<usize> = presets
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| {
+                    p.info.hooks.contains(HookSet::ON_AFTER_MOVE)
+                        && p.info.after_move_stages & (1 << st) != 0
+                })
+                .map(|(i, _)| i)
+                .collect();
+            idx.sort_by_key(|&i| presets[i].info.priority);
+            if !idx.is_empty() {
+                stage_order.push((st, idx));
+            }
+        }
+        Pipeline {
+            variant,
+            info,
+            layout,
+            presets,
+            notes,
+            hooks,
+            plain,
+            movement_changed,
+            royal_kinds,
+            has_default_royalty,
+            stage_order,
+        }
+    }
+
+    /// The variant id.
+    pub fn variant_id(&self) -> &str {
+        self.info.id.as_str()
+    }
+
+    /// Whether the variant's own legal generator and attack test are used (no preset
+    /// changes movement, royalty, attacks or move effects).
+    pub fn is_plain(&self) -> bool {
+        self.plain
+    }
+
+    fn each(&self, hook: HookSet) -> impl Iterator<Item = &ActivePreset> {
+        self.presets
+            .iter()
+            .filter(move |p| p.info.hooks.contains(hook))
+    }
+
+    fn vname(&self) -> &str {
+        self.info.id.as_str()
+    }
+
+    /// Parses a FEN through the variant (no preset setup is run: a FEN is a full position).
+    pub fn parse_fen(&self, fen: &str) -> Result<Position, HostError> {
+        let (core, ext) = crate::fen::split_extension(fen);
+        let r = ffi(self.vname(), self.variant.parse_fen(RStr::from_str(core)))?;
+        let mut pos = r.into_result().map_err(|error| HostError::Fen {
+            fen: fen.to_string(),
+            error,
+        })?;
+        if let Some(ext) = ext {
+            crate::fen::apply_extension(&mut pos, ext, core.chars().count() + 1).map_err(
+                |error| HostError::Fen {
+                    fen: fen.to_string(),
+                    error,
+                },
+            )?;
+        }
+        Ok(pos)
+    }
+
+    /// Writes a FEN (the variant's, plus the host's extension for attributes and state).
+    pub fn write_fen(&self, pos: &Position) -> Result<String, HostError> {
+        let mut s = ffi(self.vname(), self.variant.write_fen(pos))?.to_string();
+        crate::fen::write_extension(pos, &mut s);
+        Ok(s)
+    }
+
+    /// The start position of the layout, with the presets' setup applied.
+    pub fn start_position(&self) -> Result<Position, HostError> {
+        let mut pos = self.parse_fen(self.layout.fen.as_str())?;
+        for p in self.each(HookSet::SETUP_POSITION) {
+            ffi(p.info.id.as_str(), p.object.setup_position(&mut pos))?;
+        }
+        Ok(pos)
+    }
+
+    /// A position from a FEN, or the start position.
+    pub fn position(&self, fen: Option<&str>) -> Result<Position, HostError> {
+        match fen {
+            Some(f) => self.parse_fen(f),
+            None => self.start_position(),
+        }
+    }
+
+    /// Pseudo-legal moves of `side` through the generation stage of the pipeline.
+    pub fn pseudo_moves(
+        &self,
+        pos: &Position,
+        side: Color,
+        out: &mut RVec<Move>,
+    ) -> Result<(), HostError> {
+        out.clear();
+        let mut claimed = SquareSet::EMPTY;
+        for p in self.each(HookSet::OVERRIDE_PIECE_MOVES) {
+            ffi(
+                p.info.id.as_str(),
+                p.object.override_piece_moves(pos, side, &mut claimed, out),
+            )?;
+        }
+        let req = GenRequest {
+            side,
+            legal: false,
+            skip: claimed,
+        };
+        ffi(self.vname(), self.variant.generate(pos, &req, out))?;
+        for p in self.each(HookSet::GET_EXTRA_MOVES) {
+            ffi(p.info.id.as_str(), p.object.get_extra_moves(pos, side, out))?;
+        }
+        for p in self.each(HookSet::GET_LEGAL_MOVE_MODIFIERS) {
+            ffi(
+                p.info.id.as_str(),
+                p.object.get_legal_move_modifiers(pos, side, out),
+            )?;
+        }
+        if self
+            .hooks
+            .intersects(HookSet::OVERRIDE_PIECE_MOVES.with(HookSet::GET_EXTRA_MOVES))
+        {
+            dedup_in_order(out);
+        }
+        Ok(())
+    }
+
+    /// The legal moves of the side to move.
+    pub fn legal_moves(&self, pos: &Position, out: &mut RVec<Move>) -> Result<(), HostError> {
+        let side = pos.side_to_move;
+        if self.plain {
+            out.clear();
+            let req = GenRequest {
+                side,
+                legal: true,
+                skip: SquareSet::EMPTY,
+            };
+            ffi(self.vname(), self.variant.generate(pos, &req, out))?;
+        } else {
+            self.pseudo_moves(pos, side, out)?;
+            let filter_self = self.filters_self_check(pos, side)?;
+            let royals_before = self.royals(pos, side)?;
+            let mut keep = RVec::with_capacity(out.len());
+            for &m in out.iter() {
+                if m.is_castle() {
+                    if let Some(r) = &royals_before {
+                        if r.contains(m.from) && !self.castle_path_safe(pos, m)? {
+                            continue;
+                        }
+                    }
+                }
+                if filter_self {
+                    let mut child = pos.clone();
+                    let mut fx = MoveEffects::new(side, false);
+                    self.apply_effects(&mut child, m, &mut fx)?;
+                    if self.royal_attacked(&child, side)? {
+                        continue;
+                    }
+                }
+                keep.push(m);
+            }
+            *out = keep;
+        }
+        for p in self.each(HookSet::FILTER_LEGAL_MOVES) {
+            ffi(p.info.id.as_str(), p.object.filter_legal_moves(pos, out))?;
+        }
+        Ok(())
+    }
+
+    /// Number of legal moves (bulk counting): the variant's fast count on a plain pipeline.
+    pub fn legal_move_count(&self, pos: &Position, buf: &mut RVec<Move>) -> Result<u64, HostError> {
+        if self.plain && !self.hooks.contains(HookSet::FILTER_LEGAL_MOVES) {
+            ffi(self.vname(), self.variant.legal_move_count(pos))
+        } else {
+            self.legal_moves(pos, buf)?;
+            Ok(buf.len() as u64)
+        }
+    }
+
+    /// Whether the self-check filter applies to `side` (last preset with an opinion wins).
+    fn filters_self_check(&self, pos: &Position, side: Color) -> Result<bool, HostError> {
+        let mut v = true;
+        for p in self.each(HookSet::SHOULD_FILTER_SELF_CHECK) {
+            if let Some(b) = ffi(
+                p.info.id.as_str(),
+                p.object.should_filter_self_check(pos, side),
+            )?
+            .to_option()
+            {
+                v = b;
+            }
+        }
+        Ok(v)
+    }
+
+    /// The royal pieces of `color`; `None` when the side has no royalty at all.
+    pub fn royals(&self, pos: &Position, color: Color) -> Result<Option<SquareSet>, HostError> {
+        let mut r = if self.has_default_royalty {
+            let mut s = SquareSet::EMPTY;
+            for (sq, kind) in pos.pieces_of(color) {
+                if self.royal_kinds.get(kind as usize).copied().unwrap_or(false) {
+                    s.insert(sq);
+                }
+            }
+            Some(s)
+        } else {
+            None
+        };
+        for p in self.each(HookSet::GET_ROYAL_PIECES) {
+            let mut s = SquareSet::EMPTY;
+            match ffi(
+                p.info.id.as_str(),
+                p.object.get_royal_pieces(pos, color, &mut s),
+            )? {
+                Decision::YES => r = Some(s),
+                Decision::NO => r = None,
+                _ => {}
+            }
+        }
+        Ok(r)
+    }
+
+    /// Whether a piece of `by` attacks `sq` through the pipeline.
+    pub fn attacked(&self, pos: &Position, sq: Square, by: Color) -> Result<bool, HostError> {
+        for p in self.each(HookSet::IS_ATTACKED) {
+            if ffi(p.info.id.as_str(), p.object.is_attacked(pos, sq, by))? == Decision::YES {
+                return Ok(true);
+            }
+        }
+        if !self.movement_changed {
+            return ffi(self.vname(), self.variant.is_attacked(pos, sq, by));
+        }
+        let target = pos.get(sq);
+        if !target.is_color(by.opposite()) {
+            // Only occupied squares can be captured onto: stand a piece of the other side
+            // there (the royal itself is the usual probe, see castle_path_safe).
+            return Ok(false);
+        }
+        let mut moves = RVec::new();
+        self.pseudo_moves(pos, by, &mut moves)?;
+        Ok(moves
+            .iter()
+            .any(|m| !m.is_drop() && !m.is_castle() && m.destination() == sq))
+    }
+
+    /// Whether a royal of `color` is attacked by the other side.
+    pub fn royal_attacked(&self, pos: &Position, color: Color) -> Result<bool, HostError> {
+        if let Some(r) = self.royals(pos, color)? {
+            for sq in r.iter() {
+                if self.attacked(pos, sq, color.opposite())? {
+                    return Ok(true);
+                }
+            }
+        }
+        Ok(false)
+    }
+
+    /// Castling: the king's square and every square it crosses must not be attacked.
+    fn castle_path_safe(&self, pos: &Position, m: Move) -> Result<bool, HostError> {
+        let by = pos.side_to_move.opposite();
+        let (from, to) = (m.from, m.via);
+        if self.attacked(pos, from, by)? {
+            return Ok(false);
+        }
+        let step: i8 = if to.file() > from.file() { 1 } else { -1 };
+        let mut f = from.file() as i8;
+        while f != to.file() as i8 {
+            f += step;
+            let sq = Square::new(f as u8, from.rank());
+            // Probe with the king standing there (the rook may stand in the way; lift it).
+            let mut probe = pos.clone();
+            probe.clear(m.to);
+            probe.move_piece(from, sq);
+            if self.attacked(&probe, sq, by)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// Applies a legal move through the whole pipeline, including the turn decision.
+    pub fn apply(&self, pos: &mut Position, mv: Move, fx: &mut MoveEffects) -> Result<(), HostError> {
+        let before_fullmove = pos.fullmove_number;
+        let mover = pos.side_to_move;
+        self.apply_effects(pos, mv, fx)?;
+        if self.hooks.contains(HookSet::SHOULD_ADVANCE_TURN) {
+            fx.gives_check = self.royal_attacked(pos, mover.opposite())?;
+            let mut advance = true;
+            for p in self.each(HookSet::SHOULD_ADVANCE_TURN) {
+                if let Some(b) = ffi(
+                    p.info.id.as_str(),
+                    p.object.should_advance_turn(pos, mv, fx),
+                )?
+                .to_option()
+                {
+                    advance = b;
+                }
+            }
+            if advance {
+                pos.turn_phase = 0;
+            } else {
+                pos.side_to_move = mover;
+                pos.turn_phase = pos.turn_phase.saturating_add(1);
+                pos.fullmove_number = before_fullmove;
+                pos.invalidate_accel();
+            }
+        }
+        Ok(())
+    }
+
+    /// Applies a move with all its effects but without the turn decision (the variant hands
+    /// the turn over). Used for legality tests.
+    fn apply_effects(&self, pos: &mut Position, mv: Move, fx: &mut MoveEffects) -> Result<(), HostError> {
+        if self.plain {
+            return ffi(self.vname(), self.variant.apply(pos, mv, fx));
+        }
+        let before = if self.stage_order.is_empty() {
+            None
+        } else {
+            Some(pos.clone())
+        };
+        for p in self.each(HookSet::ON_BEFORE_MOVE) {
+            ffi(p.info.id.as_str(), p.object.on_before_move(pos, mv, fx))?;
+        }
+        let mut applied = false;
+        for p in self.each(HookSet::APPLY_MOVE) {
+            if ffi(p.info.id.as_str(), p.object.apply_move(pos, mv, fx))? == Decision::YES {
+                applied = true;
+                break;
+            }
+        }
+        if !applied {
+            ffi(self.vname(), self.variant.apply(pos, mv, fx))?;
+        }
+        if let Some(before) = before {
+            for (st, idx) in &self.stage_order {
+                for &i in idx {
+                    let p = &self.presets[i];
+                    ffi(
+                        p.info.id.as_str(),
+                        p.object.on_after_move(pos, &before, mv, *st, fx),
+                    )?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether results must be checked at every node of a move-path count (perft).
+    pub fn results_need_check(&self) -> bool {
+        !self.plain
+            || self.info.flags.contains(VariantFlags::STATIC_RESULTS)
+            || self.hooks.contains(HookSet::ON_CHECK_GAME_RESULT)
+    }
+
+    /// The result by the rules of the variant and the presets (royals lost, the variant's own
+    /// results, then the presets' `on_check_game_result`), given whether the side to move has
+    /// a legal move. The host's n-move and n-fold rules are applied by [`crate::game::Game`].
+    pub fn outcome(
+        &self,
+        pos: &Position,
+        has_legal_moves: bool,
+        counting: bool,
+    ) -> Result<Option<Outcome>, HostError> {
+        let side = pos.side_to_move;
+        let rw = self.royals(pos, Color::White)?;
+        let rb = self.royals(pos, Color::Black)?;
+        let mine = if side == Color::White { &rw } else { &rb };
+        let mut in_check = false;
+        if let Some(r) = mine {
+            for sq in r.iter() {
+                if self.attacked(pos, sq, side.opposite())? {
+                    in_check = true;
+                    break;
+                }
+            }
+        }
+        let ctx = OutcomeContext {
+            has_legal_moves,
+            in_check,
+            royals: [
+                rw.map(|s| s.len() as u16).unwrap_or(0),
+                rb.map(|s| s.len() as u16).unwrap_or(0),
+            ],
+            has_royalty: mine.is_some(),
+            counting,
+        };
+        let lost_w = rw.is_some_and(|s| s.is_empty());
+        let lost_b = rb.is_some_and(|s| s.is_empty());
+        let mut out = if lost_w && lost_b {
+            // The side that made the last move loses.
+            let mover = if pos.turn_phase > 0 { side } else { side.opposite() };
+            Some(Outcome::win(mover.opposite(), "royal-lost"))
+        } else if lost_w {
+            Some(Outcome::win(Color::Black, "royal-lost"))
+        } else if lost_b {
+            Some(Outcome::win(Color::White, "royal-lost"))
+        } else {
+            None
+        };
+        if out.is_none() {
+            out = ffi(self.vname(), self.variant.outcome(pos, &ctx))?.into_option();
+        }
+        for p in self.each(HookSet::ON_CHECK_GAME_RESULT) {
+            let current = match &out {
+                Some(o) => ROption::RSome(o),
+                None => ROption::RNone,
+            };
+            let d = ffi(
+                p.info.id.as_str(),
+                p.object.on_check_game_result(pos, &ctx, current),
+            )?;
+            match d.action {
+                1 => {
+                    if out.is_none() {
+                        out = Some(d.outcome)
+                    }
+                }
+                2 => out = None,
+                3 => out = Some(d.outcome),
+                _ => {}
+            }
+        }
+        Ok(out)
+    }
+
+    /// SAN of a special move, as the variant writes it.
+    pub fn special_san(&self, pos: &Position, mv: Move) -> Result<Option<String>, HostError> {
+        Ok(ffi(self.vname(), self.variant.special_san(pos, mv))?
+            .into_option()
+            .map(|s| s.to_string()))
+    }
+}
+
+fn dedup_in_order(moves: &mut RVec<Move>) {
+    let mut i = 0;
+    while i < moves.len() {
+        if moves[..i].contains(&moves[i]) {
+            moves.remove(i);
+        } else {
+            i += 1;
+        }
+    }
+}
