@@ -1,1 +1,7 @@
-fn main() {}
+//! `houserules`: the command-line host.
+
+mod cli;
+
+fn main() {
+    std::process::exit(cli::run());
+}

@@ -142,11 +142,39 @@ pub fn root_module<P: Plugin + 'static>() -> PluginModuleRef {
 #[macro_export]
 macro_rules! export_plugin {
     ($plugin:ty) => {
-        /// The root module of this plugin library (called by the host's loader).
-        #[$crate::abi_stable::export_root_module]
+        /// The root module of this plugin library (called through [`ROOT_MODULE_HEADER`]).
         pub fn houserules_plugin_root() -> $crate::PluginModuleRef {
             $crate::install_panic_hook();
             $crate::root_module::<$plugin>()
         }
+
+        /// The header the host's loader looks up (what abi_stable's `export_root_module`
+        /// attribute generates, spelled with paths through this crate so that plugins need
+        /// no direct dependency on abi_stable).
+        #[export_name = "_1as_0lib_1header_0root_bmodule_bloader"]
+        pub static ROOT_MODULE_HEADER: $crate::abi_stable::library::LibHeader = {
+            extern "C" fn erased_module() -> $crate::abi_stable::library::RootModuleResult {
+                $crate::abi_stable::library::__call_root_module_loader(houserules_plugin_root)
+            }
+            // SAFETY: `erased_module` returns the root module of type `PluginModuleRef`, as
+            // the layout check below declares.
+            unsafe {
+                $crate::abi_stable::library::LibHeader::from_constructor::<$crate::PluginModuleRef>(
+                    erased_module,
+                    $crate::abi_stable::library::CheckTypeLayout::Yes,
+                )
+            }
+        };
     };
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn export_symbol_matches_abi_stable() {
+        assert_eq!(
+            abi_stable::library::ROOT_MODULE_LOADER_NAME,
+            "_1as_0lib_1header_0root_bmodule_bloader"
+        );
+    }
 }

@@ -1,1 +1,572 @@
+//! FIDE chess as a houserules variant plugin.
+//!
+//! The rules live in [`engine`], a bitboard move generator (magic bitboards, pin and check
+//! masks, bulk counting). This file adapts it to the plugin API: it converts between the
+//! shared [`Position`] and the engine's `Board` (kept in the position's acceleration cache so
+//! that perft never rebuilds it), reads and writes FEN (Shredder-FEN and X-FEN castling
+//! accepted), and provides a pseudo-legal generator for pipelines whose presets take over the
+//! self-check filter or some pieces' moves.
 
+#[allow(clippy::all)]
+mod engine;
+mod fen;
+
+use engine::{Board, ChessMove, MoveKind, MoveList, Role as ERole, Side};
+use houserules_plugin_api::abi_stable::std_types::RVec;
+use houserules_plugin_api::{
+    export_plugin, geometry, variant_object, Cell, Color, Event, EventKind, FenError,
+    GenRequest, Layout, Move, MoveEffects, MoveFlags, Outcome, OutcomeContext, PieceType,
+    Plugin, PluginManifest, Position, Role, Square, VariantBox, VariantFlags, VariantInfo,
+    VariantRules, VariantSummary, API_VERSION,
+};
+
+/// Piece kinds of the chess piece table (index = engine role).
+pub mod kind {
+    /// Pawn.
+    pub const PAWN: u8 = 0;
+    /// Knight.
+    pub const KNIGHT: u8 = 1;
+    /// Bishop.
+    pub const BISHOP: u8 = 2;
+    /// Rook.
+    pub const ROOK: u8 = 3;
+    /// Queen.
+    pub const QUEEN: u8 = 4;
+    /// King.
+    pub const KING: u8 = 5;
+}
+
+/// The standard start position.
+pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+/// The chess piece table.
+pub fn piece_table() -> Vec<PieceType> {
+    let mut king = PieceType::new('K', "king", Role::KING, 0);
+    king.royal = true;
+    vec![
+        PieceType::new('P', "pawn", Role::PAWN, 100),
+        PieceType::new('N', "knight", Role::KNIGHT, 300),
+        PieceType::new('B', "bishop", Role::BISHOP, 320),
+        PieceType::new('R', "rook", Role::ROOK, 500),
+        PieceType::new('Q', "queen", Role::QUEEN, 900),
+        king,
+    ]
+}
+
+/// The chess variant.
+pub struct Chess {
+    pieces: Vec<PieceType>,
+}
+
+impl Default for Chess {
+    fn default() -> Self {
+        Chess {
+            pieces: piece_table(),
+        }
+    }
+}
+
+#[inline]
+fn sq8(s: Square) -> u8 {
+    s.rank() * 8 + s.file()
+}
+
+#[inline]
+fn sq16(s: u8) -> Square {
+    Square::new(s & 7, s >> 3)
+}
+
+#[inline]
+fn side_of(c: Color) -> Side {
+    match c {
+        Color::White => Side::White,
+        Color::Black => Side::Black,
+    }
+}
+
+#[inline]
+fn color_of(s: Side) -> Color {
+    match s {
+        Side::White => Color::White,
+        Side::Black => Color::Black,
+    }
+}
+
+#[inline]
+fn cell_of(p: Option<(Side, ERole)>) -> Cell {
+    match p {
+        Some((s, r)) => Cell::piece(r as u8, color_of(s)),
+        None => Cell::EMPTY,
+    }
+}
+
+fn board_words(b: &Board) -> [u64; 10] {
+    // SAFETY: Board is `repr(C)`, 80 bytes, alignment 8, no padding with undefined contents
+    // (its `_pad` bytes are always zero) and no pointers.
+    unsafe { std::mem::transmute::<Board, [u64; 10]>(*b) }
+}
+
+/// The engine board of a position: from the cache when valid, rebuilt from the cells otherwise.
+fn board_of(pos: &Position) -> Board {
+    if let Some(a) = pos.accel() {
+        let mut w = [0u64; 10];
+        w.copy_from_slice(&a.words[..10]);
+        // SAFETY: the cache only ever holds words written by `store_board` (the position marks
+        // it invalid on any other mutation), so these are the bytes of a valid Board.
+        return unsafe { std::mem::transmute::<[u64; 10], Board>(w) };
+    }
+    let mut b = Board::empty();
+    for s in 0..64u8 {
+        let c = pos.get(sq16(s));
+        if let (Some(k), Some(col)) = (c.kind(), c.color()) {
+            if let Some(r) = ERole::from_index(k as usize) {
+                b.put(s, side_of(col), r);
+            }
+        }
+    }
+    b.set_side_to_move(side_of(pos.side_to_move));
+    for (slot, sq) in pos.castling.iter().enumerate() {
+        let side = if slot < 2 { Side::White } else { Side::Black };
+        b.set_castling_rook(side, slot % 2 == 0, sq.to_option().map(sq8));
+    }
+    b.set_ep_square(pos.ep_passed.to_option().map(sq8));
+    b.set_halfmove_clock(pos.halfmove_clock);
+    b.set_fullmove_number(pos.fullmove_number);
+    b
+}
+
+fn store_board(pos: &mut Position, b: &Board) {
+    let w = board_words(b);
+    pos.accel_mut().words[..10].copy_from_slice(&w);
+}
+
+/// Copies the engine's side, rights, en passant and clocks into the position.
+fn sync_state(pos: &mut Position, b: &Board) {
+    pos.side_to_move = color_of(b.side_to_move());
+    let rights = [
+        b.castling_rook(Side::White, true),
+        b.castling_rook(Side::White, false),
+        b.castling_rook(Side::Black, true),
+        b.castling_rook(Side::Black, false),
+    ];
+    for (i, r) in rights.iter().enumerate() {
+        pos.castling[i] = r.map(sq16).unwrap_or(Square::NONE);
+    }
+    match b.ep_square() {
+        Some(e) => {
+            pos.ep_passed = sq16(e);
+            pos.ep_victim = sq16(e ^ 8);
+        }
+        None => {
+            pos.ep_passed = Square::NONE;
+            pos.ep_victim = Square::NONE;
+        }
+    }
+    pos.halfmove_clock = b.halfmove_clock();
+    pos.fullmove_number = b.fullmove_number();
+}
+
+fn to_api(m: ChessMove) -> Move {
+    let from = sq16(m.from());
+    let to = sq16(m.to());
+    match m.kind() {
+        MoveKind::Quiet => Move::new(from, to, MoveFlags::NONE),
+        MoveKind::DoublePush => Move::new(from, to, MoveFlags::DOUBLE_STEP),
+        MoveKind::Capture => Move::new(from, to, MoveFlags::CAPTURE),
+        MoveKind::EnPassant => Move::new(from, to, MoveFlags::CAPTURE | MoveFlags::EN_PASSANT),
+        MoveKind::Castle => Move::castle(from, to, sq16(m.king_aware_to())),
+        MoveKind::Promotion | MoveKind::PromotionCapture => Move::promotion(
+            from,
+            to,
+            m.promotion().map(|r| r as u8).unwrap_or(kind::QUEEN),
+            m.is_capture(),
+        ),
+    }
+}
+
+fn to_engine(m: Move, pos: &Position) -> ChessMove {
+    let from = sq8(m.from);
+    let to = sq8(m.to);
+    let capture = m.is_capture() || pos.get(m.to).is_piece();
+    let k = if m.is_castle() {
+        MoveKind::Castle
+    } else if m.flags.contains(MoveFlags::EN_PASSANT) {
+        MoveKind::EnPassant
+    } else if m.is_promotion() {
+        if capture {
+            MoveKind::PromotionCapture
+        } else {
+            MoveKind::Promotion
+        }
+    } else if m.flags.contains(MoveFlags::DOUBLE_STEP) {
+        MoveKind::DoublePush
+    } else if capture {
+        MoveKind::Capture
+    } else {
+        MoveKind::Quiet
+    };
+    let promo = if m.is_promotion() {
+        ERole::from_index(m.piece as usize)
+    } else {
+        None
+    };
+    ChessMove::new(from, to, k, promo)
+}
+
+impl Chess {
+    /// Pseudo-legal moves of `side` (everything but the self-check filter and castling
+    /// through attacked squares), skipping the squares in `skip`.
+    fn pseudo(&self, pos: &Position, req: &GenRequest, out: &mut RVec<Move>) {
+        let side = req.side;
+        let fwd = side.forward();
+        let (home_rank, last_rank) = match side {
+            Color::White => (1u8, 7u8),
+            Color::Black => (6u8, 0u8),
+        };
+        for (sq, k) in pos.pieces_of(side) {
+            if req.skip.contains(sq) {
+                continue;
+            }
+            match k {
+                kind::PAWN => {
+                    let promote = |out: &mut RVec<Move>, to: Square, capture: bool| {
+                        if to.rank() == last_rank {
+                            for p in [kind::QUEEN, kind::ROOK, kind::BISHOP, kind::KNIGHT] {
+                                out.push(Move::promotion(sq, to, p, capture));
+                            }
+                        } else {
+                            out.push(Move::new(
+                                sq,
+                                to,
+                                if capture {
+                                    MoveFlags::CAPTURE
+                                } else {
+                                    MoveFlags::NONE
+                                },
+                            ));
+                        }
+                    };
+                    if let Some(one) = pos.offset(sq, 0, fwd) {
+                        if pos.get(one).is_empty() {
+                            promote(out, one, false);
+                            if sq.rank() == home_rank {
+                                if let Some(two) = pos.offset(one, 0, fwd) {
+                                    if pos.get(two).is_empty() {
+                                        out.push(Move::new(sq, two, MoveFlags::DOUBLE_STEP));
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    for df in [-1i8, 1] {
+                        if let Some(to) = pos.offset(sq, df, fwd) {
+                            if pos.get(to).is_color(side.opposite()) {
+                                promote(out, to, true);
+                            } else if to == pos.ep_passed
+                                && side == pos.side_to_move
+                                && pos.get(pos.ep_victim).is_color(side.opposite())
+                            {
+                                out.push(Move::new(
+                                    sq,
+                                    to,
+                                    MoveFlags::CAPTURE | MoveFlags::EN_PASSANT,
+                                ));
+                            }
+                        }
+                    }
+                }
+                kind::KNIGHT => {
+                    for d in geometry::KNIGHT {
+                        geometry::leap(pos, sq, d, side, out);
+                    }
+                }
+                kind::BISHOP => {
+                    for d in geometry::DIAGONAL {
+                        geometry::slide(pos, sq, d, side, out);
+                    }
+                }
+                kind::ROOK => {
+                    for d in geometry::ORTHOGONAL {
+                        geometry::slide(pos, sq, d, side, out);
+                    }
+                }
+                kind::QUEEN => {
+                    for d in geometry::ORTHOGONAL.iter().chain(geometry::DIAGONAL.iter()) {
+                        geometry::slide(pos, sq, *d, side, out);
+                    }
+                }
+                _ => {
+                    for d in geometry::CLOCKWISE {
+                        geometry::leap(pos, sq, d, side, out);
+                    }
+                    self.castling(pos, sq, side, out);
+                }
+            }
+        }
+    }
+
+    /// Castling moves of the king on `king`: rights left, king and rook on the back rank, and
+    /// every square either of them crosses or lands on empty (but for the two of them).
+    fn castling(&self, pos: &Position, king: Square, side: Color, out: &mut RVec<Move>) {
+        let back = if side == Color::White { 0 } else { 7 };
+        if king.rank() != back {
+            return;
+        }
+        let base = side.index() * 2;
+        for slot in [base, base + 1] {
+            let rook = pos.castling[slot];
+            if rook.is_none() || pos.get(rook) != Cell::piece(kind::ROOK, side) {
+                continue;
+            }
+            let king_side = rook.file() > king.file();
+            let (kf, rf) = if king_side { (6u8, 5u8) } else { (2u8, 3u8) };
+            let lo = king.file().min(rook.file()).min(kf).min(rf);
+            let hi = king.file().max(rook.file()).max(kf).max(rf);
+            let clear = (lo..=hi).all(|f| {
+                let s = Square::new(f, back);
+                s == king || s == rook || pos.get(s).is_empty()
+            });
+            if clear {
+                out.push(Move::castle(king, rook, Square::new(kf, back)));
+            }
+        }
+    }
+}
+
+/// Whether each side has exactly one king (the engine's legal generator needs that).
+fn one_king_each(b: &Board) -> bool {
+    b.pieces(Side::White, ERole::King).count_ones() == 1
+        && b.pieces(Side::Black, ERole::King).count_ones() == 1
+}
+
+impl Chess {
+    /// Legal moves for layouts with several (or no) kings per side: every king is royal, so
+    /// a move is legal when no king of the mover is attacked afterwards, and castling may
+    /// not start from or cross an attacked square.
+    fn legal_by_trial(&self, pos: &Position, out: &mut RVec<Move>) {
+        let side = pos.side_to_move;
+        let mut cands = RVec::new();
+        self.pseudo(
+            pos,
+            &GenRequest {
+                side,
+                legal: false,
+                skip: houserules_plugin_api::SquareSet::EMPTY,
+            },
+            &mut cands,
+        );
+        let king = Cell::piece(kind::KING, side);
+        for &m in cands.iter() {
+            if m.is_castle() {
+                let (from, to) = (m.from, m.via);
+                let step: i8 = if to.file() > from.file() { 1 } else { -1 };
+                let mut f = from.file() as i8;
+                let mut safe = !self.is_attacked(pos, from, side.opposite());
+                while safe && f != to.file() as i8 {
+                    f += step;
+                    let mut probe = pos.clone();
+                    let sq = Square::new(f as u8, from.rank());
+                    probe.clear(m.to);
+                    probe.move_piece(from, sq);
+                    safe = !self.is_attacked(&probe, sq, side.opposite());
+                }
+                if !safe {
+                    continue;
+                }
+            }
+            let mut child = pos.clone();
+            let mut fx = MoveEffects::new(side, false);
+            self.apply(&mut child, m, &mut fx);
+            let exposed = child
+                .squares()
+                .filter(|&s| child.get(s) == king)
+                .any(|s| self.is_attacked(&child, s, side.opposite()));
+            if !exposed {
+                out.push(m);
+            }
+        }
+    }
+}
+
+impl VariantRules for Chess {
+    fn info(&self) -> VariantInfo {
+        VariantInfo {
+            id: "chess".into(),
+            name: "Chess".into(),
+            description: "FIDE chess: castling, en passant, promotion, check and checkmate, \
+                          stalemate, dead positions by material, 50/75-move and 3/5-fold rules."
+                .into(),
+            files: 8,
+            ranks: 8,
+            pieces: self.pieces.iter().cloned().collect(),
+            layouts: vec![Layout {
+                id: "classic".into(),
+                name: "Classic".into(),
+                fen: START_FEN.into(),
+            }]
+            .into_iter()
+            .collect(),
+            n_move_rule: 50,
+            n_move_automatic: 75,
+            n_fold_rule: 3,
+            n_fold_automatic: 5,
+            flags: VariantFlags::default(),
+        }
+    }
+
+    fn parse_fen(&self, text: &str) -> Result<Position, FenError> {
+        fen::parse(text, &self.pieces)
+    }
+
+    fn write_fen(&self, pos: &Position) -> String {
+        fen::write(pos, &self.pieces, &board_of(pos))
+    }
+
+    fn generate(&self, pos: &Position, req: &GenRequest, out: &mut RVec<Move>) {
+        if !(req.legal && req.side == pos.side_to_move && req.skip.is_empty()) {
+            self.pseudo(pos, req, out);
+            return;
+        }
+        let b = board_of(pos);
+        if one_king_each(&b) {
+            let mut list = MoveList::new();
+            b.legal_moves(&mut list);
+            out.reserve(list.len());
+            for &m in list.iter() {
+                out.push(to_api(m));
+            }
+        } else {
+            self.legal_by_trial(pos, out);
+        }
+    }
+
+    fn legal_move_count(&self, pos: &Position) -> u64 {
+        let b = board_of(pos);
+        if one_king_each(&b) {
+            b.count_legal() as u64
+        } else {
+            let mut v = RVec::new();
+            self.legal_by_trial(pos, &mut v);
+            v.len() as u64
+        }
+    }
+
+    fn apply(&self, pos: &mut Position, mv: Move, fx: &mut MoveEffects) {
+        let mut b = board_of(pos);
+        let em = to_engine(mv, pos);
+        let from = mv.from;
+        // What the move removes.
+        let victim_sq = if mv.flags.contains(MoveFlags::EN_PASSANT) {
+            sq16(em.to() ^ 8)
+        } else {
+            mv.to
+        };
+        let victim = if mv.is_castle() {
+            Cell::EMPTY
+        } else {
+            pos.get(victim_sq)
+        };
+        b.play(em);
+        let attrs = pos.has_attributes();
+        if victim.is_piece() {
+            fx.capture(victim_sq, victim);
+            if attrs {
+                pos.drop_attributes(victim_sq);
+            }
+        }
+        if mv.is_castle() {
+            let kd = sq16(em.castle_king_to().unwrap_or(em.from()));
+            let rd = sq16(em.castle_rook_to().unwrap_or(em.to()));
+            if attrs {
+                let king_attrs: Vec<_> = pos
+                    .attributes()
+                    .iter()
+                    .filter(|a| a.square == from)
+                    .copied()
+                    .collect();
+                let rook_attrs: Vec<_> = pos
+                    .attributes()
+                    .iter()
+                    .filter(|a| a.square == mv.to)
+                    .copied()
+                    .collect();
+                pos.drop_attributes(from);
+                pos.drop_attributes(mv.to);
+                for a in king_attrs {
+                    pos.set_attribute(kd, a.name, a.value);
+                }
+                for a in rook_attrs {
+                    pos.set_attribute(rd, a.name, a.value);
+                }
+            }
+            for s in [from, mv.to, kd, rd] {
+                pos.set_raw(s, cell_of(b.piece_at(sq8(s))));
+            }
+            if fx.record_events {
+                fx.event(Event::new(EventKind::CASTLE, kd, pos.get(kd)));
+            }
+        } else {
+            if attrs {
+                pos.move_attributes(from, mv.to);
+            }
+            for s in [from, mv.to, victim_sq] {
+                pos.set_raw(s, cell_of(b.piece_at(sq8(s))));
+            }
+            if mv.is_promotion() && fx.record_events {
+                let mut e = Event::new(EventKind::PROMOTION, mv.to, pos.get(mv.to));
+                e.value = mv.piece as i32;
+                fx.event(e);
+            }
+        }
+        sync_state(pos, &b);
+        store_board(pos, &b);
+    }
+
+    fn is_attacked(&self, pos: &Position, sq: Square, by: Color) -> bool {
+        if sq.is_none() || sq.file() > 7 || sq.rank() > 7 {
+            return false;
+        }
+        board_of(pos).is_attacked(sq8(sq), side_of(by))
+    }
+
+    fn outcome(&self, pos: &Position, ctx: &OutcomeContext) -> Option<Outcome> {
+        if !ctx.has_legal_moves {
+            return Some(if ctx.in_check {
+                Outcome::win(pos.side_to_move.opposite(), "checkmate")
+            } else {
+                Outcome::draw("stalemate")
+            });
+        }
+        if !ctx.counting && board_of(pos).has_insufficient_material() {
+            return Some(Outcome::draw("insufficient-material"));
+        }
+        None
+    }
+}
+
+/// The chess plugin: provides the `chess` variant.
+pub struct ChessPlugin;
+
+impl Plugin for ChessPlugin {
+    fn manifest() -> PluginManifest {
+        PluginManifest {
+            api_version: API_VERSION,
+            id: "chess".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+            description: "FIDE chess".into(),
+            variants: vec![VariantSummary {
+                id: "chess".into(),
+                name: "Chess".into(),
+            }]
+            .into_iter()
+            .collect(),
+            presets: RVec::new(),
+        }
+    }
+
+    fn new_variant(id: &str) -> Option<VariantBox> {
+        (id == "chess").then(|| variant_object(Chess::default()))
+    }
+}
+
+export_plugin!(ChessPlugin);

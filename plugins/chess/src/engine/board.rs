@@ -75,7 +75,16 @@ impl Board {
     /// The standard starting position.
     pub fn startpos() -> Board {
         let mut b = Board::empty();
-        let back = [Role::Rook, Role::Knight, Role::Bishop, Role::Queen, Role::King, Role::Bishop, Role::Knight, Role::Rook];
+        let back = [
+            Role::Rook,
+            Role::Knight,
+            Role::Bishop,
+            Role::Queen,
+            Role::King,
+            Role::Bishop,
+            Role::Knight,
+            Role::Rook,
+        ];
         for f in 0..8u8 {
             b.put(f, Side::White, back[f as usize]);
             b.put(8 + f, Side::White, Role::Pawn);
@@ -180,7 +189,10 @@ impl Board {
 
     /// Bitboard of all castling rook squares.
     pub fn castling_rooks(&self) -> u64 {
-        self.castle.iter().filter(|&&s| s < 64).fold(0, |a, &s| a | bit(s))
+        self.castle
+            .iter()
+            .filter(|&&s| s < 64)
+            .fold(0, |a, &s| a | bit(s))
     }
 
     /// En passant target square (see the type docs for the convention).
@@ -316,7 +328,10 @@ impl Board {
         let r = &self.by_role;
         let occ = self.occupied();
         let expected_rank = if us == 0 { 5 } else { 2 };
-        if e >> 3 != expected_rank || occ & bit(e) != 0 || r[ROLE_PAWN] & self.by_side[them] & bit(c) == 0 {
+        if e >> 3 != expected_rank
+            || occ & bit(e) != 0
+            || r[ROLE_PAWN] & self.by_side[them] & bit(c) == 0
+        {
             return false;
         }
         let kbb = r[ROLE_KING] & self.by_side[us];
@@ -437,9 +452,21 @@ impl Board {
         self.generate(out);
     }
 
-    /// Number of legal moves, without materialising them.
+    /// Number of legal moves, without materialising them (popcounts).
     #[inline]
     pub fn count_legal(&self) -> usize {
+        #[cfg(all(target_arch = "x86_64", not(target_feature = "popcnt")))]
+        {
+            if std::is_x86_feature_detected!("popcnt") {
+                // SAFETY: the CPU supports `popcnt` (checked just above).
+                return unsafe { count_legal_popcnt(self) };
+            }
+        }
+        self.count_legal_inline()
+    }
+
+    #[inline(always)]
+    fn count_legal_inline(&self) -> usize {
         let mut n = super::movegen::Counter(0);
         self.generate(&mut n);
         n.0
@@ -450,7 +477,10 @@ impl Board {
     pub fn find_move(&self, from: u8, to: u8, promotion: Option<Role>) -> Option<ChessMove> {
         let mut list = MoveList::new();
         self.legal_moves(&mut list);
-        let exact = list.iter().copied().find(|m| m.from() == from && m.to() == to && m.promotion() == promotion);
+        let exact = list
+            .iter()
+            .copied()
+            .find(|m| m.from() == from && m.to() == to && m.promotion() == promotion);
         exact.or_else(|| {
             list.iter().copied().find(|m| {
                 m.is_castle()
@@ -470,7 +500,8 @@ impl Board {
             return None;
         }
         let sq = |f: u8, r: u8| -> Option<u8> {
-            ((b'a'..=b'h').contains(&f) && (b'1'..=b'8').contains(&r)).then(|| (r - b'1') * 8 + (f - b'a'))
+            ((b'a'..=b'h').contains(&f) && (b'1'..=b'8').contains(&r))
+                .then(|| (r - b'1') * 8 + (f - b'a'))
         };
         let from = sq(b[0], b[1])?;
         let to = sq(b[2], b[3])?;
@@ -490,21 +521,14 @@ impl Board {
     /// Leaf-node count of the legal move tree of depth `depth` (bulk
     /// counting at depth 1).
     pub fn perft(&self, depth: u32) -> u64 {
-        match depth {
-            0 => 1,
-            1 => self.count_legal() as u64,
-            _ => {
-                let mut list = MoveList::new();
-                self.legal_moves(&mut list);
-                let mut n = 0;
-                for &m in list.iter() {
-                    let mut b = *self;
-                    b.play(m);
-                    n += b.perft(depth - 1);
-                }
-                n
+        #[cfg(all(target_arch = "x86_64", not(target_feature = "popcnt")))]
+        {
+            if std::is_x86_feature_detected!("popcnt") {
+                // SAFETY: the CPU supports `popcnt` (checked just above).
+                return unsafe { perft_popcnt(self, depth) };
             }
         }
+        perft_portable(self, depth)
     }
 
     /// Sanity check of the position.
@@ -571,7 +595,11 @@ impl Board {
             if e >= 64 {
                 return Err("invalid en passant square");
             }
-            let (rank, pawn_sq, origin) = if us == 0 { (5, e.wrapping_sub(8), e + 8) } else { (2, e + 8, e.wrapping_sub(8)) };
+            let (rank, pawn_sq, origin) = if us == 0 {
+                (5, e.wrapping_sub(8), e + 8)
+            } else {
+                (2, e + 8, e.wrapping_sub(8))
+            };
             if e >> 3 != rank {
                 return Err("en passant square on the wrong rank");
             }
@@ -584,4 +612,51 @@ impl Board {
         }
         Ok(())
     }
+}
+
+/// Body of `perft`, parameterised by the recursive call.
+macro_rules! perft_body {
+    ($b:expr, $depth:expr, $recurse:expr) => {{
+        let b: &Board = $b;
+        match $depth {
+            0 => 1,
+            1 => b.count_legal_inline() as u64,
+            d => {
+                let mut list = MoveList::new();
+                b.generate(&mut list);
+                let mut n = 0;
+                for &m in list.iter() {
+                    let mut c = *b;
+                    c.play(m);
+                    n += $recurse(&c, d - 1);
+                }
+                n
+            }
+        }
+    }};
+}
+
+fn perft_portable(b: &Board, depth: u32) -> u64 {
+    perft_body!(b, depth, perft_portable)
+}
+
+/// `count_legal` compiled with the `popcnt` instruction enabled.
+///
+/// # Safety
+/// The CPU must support `popcnt`.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "popcnt")))]
+#[target_feature(enable = "popcnt")]
+unsafe fn count_legal_popcnt(b: &Board) -> usize {
+    b.count_legal_inline()
+}
+
+/// `perft` compiled with the `popcnt` instruction enabled.
+///
+/// # Safety
+/// The CPU must support `popcnt`.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "popcnt")))]
+#[target_feature(enable = "popcnt")]
+unsafe fn perft_popcnt(b: &Board, depth: u32) -> u64 {
+    // SAFETY: same precondition as this function.
+    perft_body!(b, depth, |c: &Board, d| unsafe { perft_popcnt(c, d) })
 }

@@ -20,6 +20,8 @@ mod movegen;
 #[cfg(test)]
 mod tests;
 
+// Attack lookups, useful to the host (e.g. SAN disambiguation).
+#[allow(unused_imports)]
 pub use attacks::{
     between, bishop_attacks, bishop_rays, king_attacks, knight_attacks, pawn_attacks,
     queen_attacks, rook_attacks, rook_rays,
@@ -63,7 +65,14 @@ pub enum Role {
 
 impl Role {
     /// All roles, indexed by their discriminant.
-    pub const ALL: [Role; 6] = [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King];
+    pub const ALL: [Role; 6] = [
+        Role::Pawn,
+        Role::Knight,
+        Role::Bishop,
+        Role::Rook,
+        Role::Queen,
+        Role::King,
+    ];
 
     /// Role from its discriminant (0..=5).
     #[inline]
@@ -282,7 +291,11 @@ pub struct Uci {
 impl fmt::Display for Uci {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let sqname = |s: u8| [(b'a' + file_of(s)) as char, (b'1' + rank_of(s)) as char];
-        let to = if self.chess960 { self.m.to() } else { self.m.king_aware_to() };
+        let to = if self.chess960 {
+            self.m.to()
+        } else {
+            self.m.king_aware_to()
+        };
         let [a, b] = sqname(self.m.from());
         let [c, d] = sqname(to);
         write!(f, "{a}{b}{c}{d}")?;
@@ -319,7 +332,10 @@ impl MoveList {
     /// Empty list.
     #[inline(always)]
     pub fn new() -> MoveList {
-        MoveList { len: 0, moves: [ChessMove::NULL; MAX_MOVES] }
+        MoveList {
+            len: 0,
+            moves: [ChessMove::NULL; MAX_MOVES],
+        }
     }
 
     /// Removes all moves.

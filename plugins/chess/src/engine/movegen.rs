@@ -6,7 +6,8 @@
 use super::attacks::*;
 use super::board::Board;
 use super::{
-    bit, ChessMove, MoveList, Role, F_CAPTURE, F_CASTLE, F_DOUBLE, F_EP, F_PROMO, F_PROMO_CAP, F_QUIET,
+    bit, ChessMove, MoveList, Role, F_CAPTURE, F_CASTLE, F_DOUBLE, F_EP, F_PROMO, F_PROMO_CAP,
+    F_QUIET,
 };
 
 const ROLE_PAWN: usize = Role::Pawn as usize;
@@ -64,7 +65,11 @@ impl Sink for MoveList {
     fn piece(&mut self, from: u8, targets: u64, enemy: u64) {
         let mut t = targets & enemy;
         while t != 0 {
-            self.push(ChessMove::raw_new(from, t.trailing_zeros() as u8, F_CAPTURE));
+            self.push(ChessMove::raw_new(
+                from,
+                t.trailing_zeros() as u8,
+                F_CAPTURE,
+            ));
             t &= t - 1;
         }
         let mut t = targets & !enemy;
@@ -288,7 +293,9 @@ impl Board {
                 while cands != 0 {
                     let p = pop_lsb(&mut cands);
                     let occ2 = (occ ^ bit(p) ^ bit(c)) | bit(e);
-                    if bishop_attacks(k, occ2) & their_diag == 0 && rook_attacks(k, occ2) & their_orth == 0 {
+                    if bishop_attacks(k, occ2) & their_diag == 0
+                        && rook_attacks(k, occ2) & their_orth == 0
+                    {
                         sink.one(ChessMove::raw_new(p, e, F_EP));
                     }
                 }
@@ -306,9 +313,14 @@ impl Board {
                         continue;
                     }
                     let kingside = i == 0;
-                    let (kd, rd) = if kingside { (base + 6, base + 5) } else { (base + 2, base + 3) };
+                    let (kd, rd) = if kingside {
+                        (base + 6, base + 5)
+                    } else {
+                        (base + 2, base + 3)
+                    };
                     let kr = king_bb | bit(rs);
-                    let must_be_empty = (between(k, kd) | bit(kd) | between(rs, rd) | bit(rd)) & !kr;
+                    let must_be_empty =
+                        (between(k, kd) | bit(kd) | between(rs, rd) | bit(rd)) & !kr;
                     if occ & must_be_empty != 0 {
                         continue;
                     }

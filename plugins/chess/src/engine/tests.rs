@@ -18,7 +18,11 @@ pub(crate) fn fen(s: &str) -> Board {
             }
             '1'..='8' => file += c as i32 - '0' as i32,
             _ => {
-                let side = if c.is_ascii_uppercase() { Side::White } else { Side::Black };
+                let side = if c.is_ascii_uppercase() {
+                    Side::White
+                } else {
+                    Side::Black
+                };
                 let role = match c.to_ascii_lowercase() {
                     'p' => Role::Pawn,
                     'n' => Role::Knight,
@@ -33,13 +37,21 @@ pub(crate) fn fen(s: &str) -> Board {
             }
         }
     }
-    b.set_side_to_move(if parts.next().unwrap_or("w") == "w" { Side::White } else { Side::Black });
+    b.set_side_to_move(if parts.next().unwrap_or("w") == "w" {
+        Side::White
+    } else {
+        Side::Black
+    });
     let castling = parts.next().unwrap_or("-");
     for c in castling.chars() {
         if c == '-' {
             continue;
         }
-        let side = if c.is_ascii_uppercase() { Side::White } else { Side::Black };
+        let side = if c.is_ascii_uppercase() {
+            Side::White
+        } else {
+            Side::Black
+        };
         let base = if side == Side::White { 0u8 } else { 56 };
         let k = b.king_square(side);
         let rooks = b.pieces(side, Role::Rook) & (0xffu64 << base);
@@ -75,7 +87,10 @@ fn check_perft(f: &str, depth: u32, expected: u64) {
     let n = b.perft(depth);
     let secs = t.elapsed().as_secs_f64();
     if depth >= 5 {
-        println!("perft({depth}) {f}: {n} nodes in {secs:.3}s = {:.1} Mnps", n as f64 / secs / 1e6);
+        println!(
+            "perft({depth}) {f}: {n} nodes in {secs:.3}s = {:.1} Mnps",
+            n as f64 / secs / 1e6
+        );
     }
     assert_eq!(n, expected, "perft({depth}) of {f}");
 }
@@ -182,7 +197,9 @@ fn moves_of(b: &Board) -> Vec<ChessMove> {
 }
 
 fn has_move(b: &Board, from: &str, to: &str, kind: MoveKind) -> bool {
-    moves_of(b).iter().any(|m| m.from() == sq(from) && m.to() == sq(to) && m.kind() == kind)
+    moves_of(b)
+        .iter()
+        .any(|m| m.from() == sq(from) && m.to() == sq(to) && m.kind() == kind)
 }
 
 #[test]
@@ -308,7 +325,10 @@ fn walk_inner(b: &Board, depth: u32, root: bool) -> u64 {
     assert_eq!(b.count_legal(), list.len(), "count mismatch");
     b.validate().expect("valid");
     if let (Some(e), false) = (b.ep_square(), root) {
-        assert!(list.iter().any(|m| m.is_en_passant() && m.to() == e), "ep square without legal ep capture");
+        assert!(
+            list.iter().any(|m| m.is_en_passant() && m.to() == e),
+            "ep square without legal ep capture"
+        );
     }
     if depth == 0 {
         return 1;
@@ -330,8 +350,14 @@ fn count_matches_list_on_trees() {
     walk(&fen(POS4), 3);
     walk(&fen(POS5), 2);
     walk(&fen(POS6), 2);
-    walk(&fen("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"), 3);
-    walk(&fen("1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/RK4RR w GAgb - 0 1"), 3);
+    walk(
+        &fen("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"),
+        3,
+    );
+    walk(
+        &fen("1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/RK4RR w GAgb - 0 1"),
+        3,
+    );
     walk(&fen("8/8/8/K2pP2r/8/8/8/7k w - d6 0 1"), 3);
 }
 
@@ -448,15 +474,27 @@ fn validate_rejects_bad_positions() {
 
 #[test]
 fn move_encoding_roundtrip() {
-    for kind in [MoveKind::Quiet, MoveKind::DoublePush, MoveKind::Capture, MoveKind::EnPassant, MoveKind::Castle] {
+    for kind in [
+        MoveKind::Quiet,
+        MoveKind::DoublePush,
+        MoveKind::Capture,
+        MoveKind::EnPassant,
+        MoveKind::Castle,
+    ] {
         let m = ChessMove::new(12, 28, kind, None);
-        assert_eq!((m.from(), m.to(), m.kind(), m.promotion()), (12, 28, kind, None));
+        assert_eq!(
+            (m.from(), m.to(), m.kind(), m.promotion()),
+            (12, 28, kind, None)
+        );
         assert_eq!(ChessMove::from_raw(m.to_raw()), m);
     }
     for kind in [MoveKind::Promotion, MoveKind::PromotionCapture] {
         for p in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
             let m = ChessMove::new(52, 61, kind, Some(p));
-            assert_eq!((m.from(), m.to(), m.kind(), m.promotion()), (52, 61, kind, Some(p)));
+            assert_eq!(
+                (m.from(), m.to(), m.kind(), m.promotion()),
+                (52, 61, kind, Some(p))
+            );
         }
     }
     assert_eq!(std::mem::size_of::<ChessMove>(), 2);

@@ -1,0 +1,285 @@
+//! Chess FEN: reading with field-level errors (standard, Shredder-FEN and X-FEN castling),
+//! writing in standard form (Shredder letters only where KQkq cannot say which rook).
+
+use crate::{kind, sq16, sq8};
+use houserules_plugin_api::{
+    castle_slot, geometry, Cell, Color, FenError, PieceType, Position, Square,
+};
+
+struct Field<'a> {
+    text: &'a str,
+    column: usize,
+}
+
+fn fields(text: &str) -> Vec<Field<'_>> {
+    let mut out = Vec::new();
+    let mut col = 0;
+    for (i, ch) in text.char_indices() {
+        if ch.is_whitespace() {
+            if col < i {
+                out.push(Field {
+                    text: &text[col..i],
+                    column: col,
+                });
+            }
+            col = i + ch.len_utf8();
+        }
+    }
+    if col < text.len() {
+        out.push(Field {
+            text: &text[col..],
+            column: col,
+        });
+    }
+    out
+}
+
+fn kings(pos: &Position, color: Color) -> Vec<Square> {
+    pos.pieces_of(color)
+        .filter(|(_, k)| *k == kind::KING)
+        .map(|(s, _)| s)
+        .collect()
+}
+
+/// Reads a chess FEN. The clocks may be omitted (0 and 1).
+pub fn parse(text: &str, pieces: &[PieceType]) -> Result<Position, FenError> {
+    let fs = fields(text);
+    if fs.is_empty() {
+        return Err(FenError::new(0, 0, "empty FEN"));
+    }
+    if fs.len() > 6 {
+        return Err(FenError::new(
+            6,
+            fs[6].column as u32,
+            format!("unexpected extra field `{}`", fs[6].text),
+        ));
+    }
+    let mut pos = geometry::parse_fen_board(fs[0].text, fs[0].column, 8, 8, pieces)?;
+    if pos.hands.iter().flatten().any(|&n| n > 0) {
+        return Err(FenError::new(0, fs[0].column as u32, "chess has no pockets"));
+    }
+    // Side to move.
+    let side = fs.get(1).ok_or_else(|| {
+        FenError::new(1, text.len() as u32, "missing side to move (`w` or `b`)")
+    })?;
+    pos.side_to_move = match side.text {
+        "w" | "W" => Color::White,
+        "b" | "B" => Color::Black,
+        other => {
+            return Err(FenError::new(
+                1,
+                side.column as u32,
+                format!("side to move must be `w` or `b`, not `{other}`"),
+            ))
+        }
+    };
+    // Pawns on the first or last rank.
+    for f in 0..8 {
+        for r in [0u8, 7] {
+            let s = Square::new(f, r);
+            if pos.get(s).kind() == Some(kind::PAWN) {
+                return Err(FenError::new(
+                    0,
+                    fs[0].column as u32,
+                    format!("pawn on {s}, a first or last rank"),
+                ));
+            }
+        }
+    }
+    // Castling.
+    if let Some(c) = fs.get(2) {
+        if c.text != "-" {
+            for (j, ch) in c.text.char_indices() {
+                let col = (c.column + j) as u32;
+                let color = if ch.is_ascii_uppercase() {
+                    Color::White
+                } else {
+                    Color::Black
+                };
+                let back = if color == Color::White { 0 } else { 7 };
+                let ks = kings(&pos, color);
+                let king = ks.iter().copied().find(|k| k.rank() == back).ok_or_else(|| {
+                    FenError::new(
+                        2,
+                        col,
+                        format!("castling right `{ch}` but no {} king on its back rank", color.name()),
+                    )
+                })?;
+                let rook_cell = Cell::piece(kind::ROOK, color);
+                let rooks: Vec<u8> = (0..8)
+                    .filter(|&f| pos.get(Square::new(f, back)) == rook_cell)
+                    .collect();
+                let file = match ch.to_ascii_lowercase() {
+                    'k' => rooks.iter().copied().filter(|&f| f > king.file()).max(),
+                    'q' => rooks.iter().copied().filter(|&f| f < king.file()).min(),
+                    l @ 'a'..='h' => {
+                        let f = l as u8 - b'a';
+                        rooks.contains(&f).then_some(f)
+                    }
+                    _ => {
+                        return Err(FenError::new(
+                            2,
+                            col,
+                            format!("`{ch}` is not a castling right (KQkq or a file letter)"),
+                        ))
+                    }
+                }
+                .ok_or_else(|| {
+                    FenError::new(
+                        2,
+                        col,
+                        format!("castling right `{ch}` but no {} rook to castle with", color.name()),
+                    )
+                })?;
+                let king_side = file > king.file();
+                let slot = match (color, king_side) {
+                    (Color::White, true) => castle_slot::WHITE_KING_SIDE,
+                    (Color::White, false) => castle_slot::WHITE_QUEEN_SIDE,
+                    (Color::Black, true) => castle_slot::BLACK_KING_SIDE,
+                    (Color::Black, false) => castle_slot::BLACK_QUEEN_SIDE,
+                };
+                if !pos.castling[slot].is_none() {
+                    return Err(FenError::new(2, col, format!("castling right `{ch}` given twice")));
+                }
+                pos.castling[slot] = Square::new(file, back);
+            }
+        }
+    }
+    // En passant.
+    if let Some(e) = fs.get(3) {
+        if e.text != "-" {
+            let sq = Square::parse(e.text).filter(|s| s.file() < 8 && s.rank() < 8).ok_or_else(
+                || FenError::new(3, e.column as u32, format!("`{}` is not a square", e.text)),
+            )?;
+            let (rank, dir) = match pos.side_to_move {
+                Color::White => (5, -1i8),
+                Color::Black => (2, 1i8),
+            };
+            let victim = pos.offset(sq, 0, dir);
+            let origin = pos.offset(sq, 0, -dir);
+            let ok = sq.rank() == rank
+                && pos.get(sq).is_empty()
+                && origin.is_some_and(|o| pos.get(o).is_empty())
+                && victim.is_some_and(|v| {
+                    pos.get(v) == Cell::piece(kind::PAWN, pos.side_to_move.opposite())
+                });
+            if !ok {
+                return Err(FenError::new(
+                    3,
+                    e.column as u32,
+                    format!(
+                        "en passant square {sq} does not follow a double step of a {} pawn",
+                        pos.side_to_move.opposite().name()
+                    ),
+                ));
+            }
+            pos.ep_passed = sq;
+            pos.ep_victim = victim.unwrap_or(Square::NONE);
+        }
+    }
+    // Clocks.
+    if let Some(h) = fs.get(4) {
+        pos.halfmove_clock = h.text.parse().map_err(|_| {
+            FenError::new(4, h.column as u32, format!("halfmove clock `{}` is not a number", h.text))
+        })?;
+    }
+    if let Some(f) = fs.get(5) {
+        pos.fullmove_number = match f.text.parse::<u16>() {
+            Ok(0) | Err(_) => {
+                return Err(FenError::new(
+                    5,
+                    f.column as u32,
+                    format!("fullmove number `{}` is not a positive number", f.text),
+                ))
+            }
+            Ok(n) => n,
+        };
+    }
+    // The side not to move may not be in check (single-king positions; with several or no
+    // kings the royal rules belong to the presets in force).
+    let wk = kings(&pos, Color::White);
+    let bk = kings(&pos, Color::Black);
+    if wk.len() == 1 && bk.len() == 1 {
+        let b = crate::board_of(&pos);
+        let them = pos.side_to_move.opposite();
+        let k = if them == Color::White { wk[0] } else { bk[0] };
+        if b.is_attacked(sq8(k), crate::side_of(pos.side_to_move)) {
+            return Err(FenError::new(
+                1,
+                side.column as u32,
+                format!("{} is in check but it is {}'s move", them.name(), pos.side_to_move.name()),
+            ));
+        }
+        let mut b = b;
+        b.normalize_ep();
+        if b.ep_square().is_none() {
+            pos.ep_passed = Square::NONE;
+            pos.ep_victim = Square::NONE;
+        }
+    }
+    Ok(pos)
+}
+
+/// Writes a chess FEN. The en passant square is written only when an en passant capture is
+/// legal (as Stockfish and Fairy-Stockfish do), so equal positions have equal FENs.
+pub fn write(pos: &Position, pieces: &[PieceType], board: &engine_board::Board) -> String {
+    let mut s = geometry::write_fen_board(pos, pieces, false);
+    s.push(' ');
+    s.push(pos.side_to_move.fen_char());
+    s.push(' ');
+    let mut rights = String::new();
+    for (slot, color) in [
+        (castle_slot::WHITE_KING_SIDE, Color::White),
+        (castle_slot::WHITE_QUEEN_SIDE, Color::White),
+        (castle_slot::BLACK_KING_SIDE, Color::Black),
+        (castle_slot::BLACK_QUEEN_SIDE, Color::Black),
+    ] {
+        let rook = pos.castling[slot];
+        if rook.is_none() {
+            continue;
+        }
+        let back = rook.rank();
+        let king_side = slot % 2 == 0;
+        // KQkq when the right's rook is the outermost rook on its side of the king.
+        let king_file = kings(pos, color)
+            .iter()
+            .find(|k| k.rank() == back)
+            .map(|k| k.file())
+            .unwrap_or(4);
+        let rook_cell = Cell::piece(kind::ROOK, color);
+        let outer = (0..8u8)
+            .filter(|&f| pos.get(Square::new(f, back)) == rook_cell)
+            .filter(|&f| if king_side { f > king_file } else { f < king_file });
+        let outermost = if king_side { outer.max() } else { outer.min() };
+        let ch = if outermost == Some(rook.file()) {
+            if king_side {
+                'k'
+            } else {
+                'q'
+            }
+        } else {
+            (b'a' + rook.file()) as char
+        };
+        rights.push(if color == Color::White {
+            ch.to_ascii_uppercase()
+        } else {
+            ch
+        });
+    }
+    if rights.is_empty() {
+        rights.push('-');
+    }
+    s.push_str(&rights);
+    s.push(' ');
+    match board.legal_ep_square() {
+        Some(e) if !pos.ep_passed.is_none() => s.push_str(&sq16(e).name()),
+        _ => s.push('-'),
+    }
+    s.push_str(&format!(" {} {}", pos.halfmove_clock, pos.fullmove_number));
+    s
+}
+
+/// The engine's board type, named for this module's signature.
+pub mod engine_board {
+    pub use crate::engine::Board;
+}
