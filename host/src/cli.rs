@@ -376,7 +376,7 @@ fn moves(p: &Pipeline, pos: &Position, json: bool) -> Result<i32, HostError> {
     let status = game.status()?;
     let mut rows: Vec<(String, String)> = Vec::new();
     for &m in &legal {
-        rows.push((san(p, pos, m, &legal)?, coordinate(p, m)));
+        rows.push((san(p, pos, m, &legal)?, coordinate(p, pos, m)?));
     }
     rows.sort();
     let fen = p.write_fen(pos)?;

@@ -25,12 +25,17 @@ fn role(p: &Pipeline, kind: u8) -> Role {
 
 /// The coordinate form: `e2e4`, `e7e8q`, drops `P@e4`, castling as king origin and
 /// destination (`e1g1`), two-leg moves `b1a3c4`, specials `from` `to` `:code`.
-pub fn coordinate(p: &Pipeline, m: Move) -> String {
+pub fn coordinate(p: &Pipeline, pos: &Position, m: Move) -> Result<String, HostError> {
+    if m.is_special() {
+        if let Some(s) = p.special_coordinate(pos, m)? {
+            return Ok(s);
+        }
+    }
     if m.is_drop() {
-        return format!("{}@{}", letter(p, m.piece), m.to);
+        return Ok(format!("{}@{}", letter(p, m.piece), m.to));
     }
     if m.is_castle() {
-        return format!("{}{}", m.from, m.via);
+        return Ok(format!("{}{}", m.from, m.via));
     }
     let mut s = m.from.name();
     if m.flags.contains(houserules_plugin_api::MoveFlags::MULTI_LEG) && !m.via.is_none() {
@@ -43,7 +48,7 @@ pub fn coordinate(p: &Pipeline, m: Move) -> String {
     if m.is_special() {
         s.push_str(&format!(":{}", m.special));
     }
-    s
+    Ok(s)
 }
 
 /// SAN without the check suffix.
@@ -155,7 +160,7 @@ pub fn parse_move(p: &Pipeline, pos: &Position, text: &str, legal: &[Move]) -> R
     let t = t.replace("0-0-0", "O-O-O").replace("0-0", "O-O");
     // Coordinate form.
     for &m in legal {
-        let c = coordinate(p, m);
+        let c = coordinate(p, pos, m)?;
         if c.eq_ignore_ascii_case(&t) {
             return Ok(m);
         }

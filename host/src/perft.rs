@@ -129,7 +129,7 @@ pub fn perft(
             .unwrap_or(Ok(0))?;
         nodes += n;
         if divide {
-            per_move.push((coordinate(pipeline, root[i]), n));
+            per_move.push((coordinate(pipeline, pos, root[i])?, n));
         }
     }
     Ok(PerftResult {

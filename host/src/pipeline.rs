@@ -695,6 +695,19 @@ impl Pipeline {
         has_legal_moves: bool,
         counting: bool,
     ) -> Result<Option<Outcome>, HostError> {
+        self.outcome_in_game(pos, has_legal_moves, counting, 0, [false; 2])
+    }
+
+    /// [`Pipeline::outcome`] with the game's repetition facts: how often the position has
+    /// occurred and whether each side checked with every move since its first occurrence.
+    pub fn outcome_in_game(
+        &self,
+        pos: &Position,
+        has_legal_moves: bool,
+        counting: bool,
+        repetitions: u32,
+        checks_in_cycle: [bool; 2],
+    ) -> Result<Option<Outcome>, HostError> {
         let side = pos.side_to_move;
         let rw = self.royals(pos, Color::White)?;
         let rb = self.royals(pos, Color::Black)?;
@@ -717,6 +730,8 @@ impl Pipeline {
             ],
             has_royalty: mine.is_some(),
             counting,
+            repetitions,
+            checks_in_cycle,
         };
         let lost_w = rw.is_some_and(|s| s.is_empty());
         let lost_b = rb.is_some_and(|s| s.is_empty());
@@ -755,6 +770,13 @@ impl Pipeline {
             }
         }
         Ok(out)
+    }
+
+    /// Coordinate form of a special move, as the variant writes it.
+    pub fn special_coordinate(&self, pos: &Position, mv: Move) -> Result<Option<String>, HostError> {
+        Ok(ffi(self.vname(), self.variant.special_coordinate(pos, mv))?
+            .into_option()
+            .map(|s| s.to_string()))
     }
 
     /// SAN of a special move, as the variant writes it.

@@ -71,6 +71,11 @@ pub trait VariantRules: Send + Sync + 'static {
     fn special_san(&self, _pos: &Position, _mv: Move) -> Option<String> {
         None
     }
+    /// Coordinate form of a special move; `None` lets the host write `from` `to` `:code`.
+    /// Must not collide with the coordinate form of any other move.
+    fn special_coordinate(&self, _pos: &Position, _mv: Move) -> Option<String> {
+        None
+    }
 }
 
 /// A preset: a modification of the pipeline through hooks. Every method has a default body
@@ -171,8 +176,14 @@ pub trait VariantFfi: Send + Sync {
         ctx: &OutcomeContext,
     ) -> RResult<ROption<Outcome>, PluginError>;
     /// See [`VariantRules::special_san`].
-    #[sabi(last_prefix_field)]
     fn special_san(&self, pos: &Position, mv: Move) -> RResult<ROption<RString>, PluginError>;
+    /// See [`VariantRules::special_coordinate`].
+    #[sabi(last_prefix_field)]
+    fn special_coordinate(
+        &self,
+        pos: &Position,
+        mv: Move,
+    ) -> RResult<ROption<RString>, PluginError>;
 }
 
 /// The boundary form of [`PresetRules`].
@@ -337,6 +348,15 @@ impl<T: VariantRules> VariantFfi for VariantAdapter<T> {
     fn special_san(&self, pos: &Position, mv: Move) -> RResult<ROption<RString>, PluginError> {
         guard("special_san", || {
             self.0.special_san(pos, mv).map(RString::from).into()
+        })
+    }
+    fn special_coordinate(
+        &self,
+        pos: &Position,
+        mv: Move,
+    ) -> RResult<ROption<RString>, PluginError> {
+        guard("special_coordinate", || {
+            self.0.special_coordinate(pos, mv).map(RString::from).into()
         })
     }
 }

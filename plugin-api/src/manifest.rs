@@ -143,6 +143,9 @@ impl VariantFlags {
     /// The host asks [`crate::VariantRules::special_san`] for the SAN of every move, not only
     /// of special moves.
     pub const CUSTOM_SAN: VariantFlags = VariantFlags(8);
+    /// The variant rules on repetition itself (from [`crate::OutcomeContext::repetitions`]
+    /// and `checks_in_cycle`); the host's n-fold rule is off.
+    pub const OWN_REPETITION: VariantFlags = VariantFlags(16);
 
     /// Whether all bits of `o` are set.
     pub const fn contains(self, o: VariantFlags) -> bool {

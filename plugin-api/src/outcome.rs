@@ -80,6 +80,12 @@ pub struct OutcomeContext {
     /// The host is counting move paths (perft): report only results that take the legal
     /// moves away (connect-N, extinction ...), not dead-position draws.
     pub counting: bool,
+    /// How many times the current position has occurred in the game, this time included
+    /// (0 when the host keeps no history, as in perft).
+    pub repetitions: u32,
+    /// For a repeated position: whether every move of White (index 0) and of Black (index 1)
+    /// since its first occurrence gave check (perpetual-check rules).
+    pub checks_in_cycle: [bool; 2],
 }
 
 /// A yes/no answer that may also say "no opinion" (the next preset, or the default, decides).
