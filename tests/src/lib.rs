@@ -1,1 +1,84 @@
-//! Shared helpers for the workspace tests.
+//! Shared helpers for the workspace tests: they build the real plugin libraries and the host
+//! binary with cargo (which `cargo test` does not do for `cdylib`s) and run them.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+/// The workspace root.
+pub fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("tests/ lives in the workspace")
+        .to_path_buf()
+}
+
+/// Builds the host and every plugin library (release profile, into the workspace's target
+/// directory) once per test process, and returns the directory holding them.
+pub fn built_artifacts() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let root = workspace_root();
+        let target = std::env::var_os("CARGO_TARGET_DIR")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| root.join("target"));
+        let status = Command::new(env!("CARGO"))
+            .current_dir(&root)
+            .args(["build", "--release", "--workspace", "--lib", "--bins"])
+            .env("CARGO_TARGET_DIR", &target)
+            .status()
+            .expect("cargo runs");
+        assert!(status.success(), "building the plugins failed");
+        target.join("release")
+    })
+}
+
+/// Path of a built plugin library by crate name stem (`houserules_chess`).
+pub fn plugin_path(stem: &str) -> PathBuf {
+    built_artifacts().join(format!(
+        "{}{stem}{}",
+        std::env::consts::DLL_PREFIX,
+        std::env::consts::DLL_SUFFIX
+    ))
+}
+
+/// Runs the built `houserules` binary (which finds the plugins beside itself).
+pub fn houserules<I, S>(args: I) -> Output
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<std::ffi::OsStr>,
+{
+    Command::new(built_artifacts().join("houserules"))
+        .args(args)
+        .env_remove("HOUSERULES_PLUGIN_PATH")
+        .output()
+        .expect("houserules runs")
+}
+
+/// Runs `houserules` and returns stdout, panicking with stderr when it fails.
+pub fn houserules_ok<I, S>(args: I) -> String
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<std::ffi::OsStr>,
+{
+    let out = houserules(args);
+    assert!(
+        out.status.success(),
+        "houserules failed ({}): {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// A registry holding the built plugins, loaded into this test process through the host
+/// library (the same loader the binary uses).
+pub fn registry() -> houserules_host::Registry {
+    let search = houserules_host::PluginSearch {
+        files: Vec::new(),
+        dirs: vec![built_artifacts().to_path_buf()],
+        use_env: false,
+        beside_executable: false,
+    };
+    houserules_host::Registry::discover(&search).expect("plugins load")
+}
