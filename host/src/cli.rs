@@ -22,6 +22,10 @@ struct Cli {
     /// Load this plugin library (repeatable).
     #[arg(long = "plugin", global = true, value_name = "FILE")]
     plugins: Vec<PathBuf>,
+    /// A variants.ini file (or directory of them) for the Fairy-Stockfish plugin (repeatable;
+    /// appended to HOUSERULES_VARIANTS_PATH).
+    #[arg(long = "variants", global = true, value_name = "FILE")]
+    variants: Vec<PathBuf>,
     #[command(subcommand)]
     command: Command,
 }
@@ -122,6 +126,16 @@ pub fn run() -> i32 {
 }
 
 fn registry(cli: &Cli) -> Result<Registry, HostError> {
+    if !cli.variants.is_empty() {
+        // Plugins read their data paths when loaded; pass the files on before loading.
+        let mut paths: Vec<PathBuf> = cli.variants.clone();
+        if let Some(v) = std::env::var_os("HOUSERULES_VARIANTS_PATH") {
+            paths.extend(std::env::split_paths(&v));
+        }
+        if let Ok(joined) = std::env::join_paths(paths) {
+            std::env::set_var("HOUSERULES_VARIANTS_PATH", joined);
+        }
+    }
     let search = PluginSearch {
         files: cli.plugins.clone(),
         dirs: cli.plugin_dirs.clone(),
