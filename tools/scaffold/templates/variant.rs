@@ -1,0 +1,164 @@
+//! {{name}}: a houserules variant plugin.
+//!
+//! Kings only, on a 6x6 board: kings step like chess kings, may not move into check, and a
+//! king that reaches the far rank wins. Replace the rules with your own.
+
+use houserules_plugin_api::abi_stable::std_types::RVec;
+use houserules_plugin_api::{
+    export_plugin, geometry, variant_object, Color, FenError, GenRequest, Layout, Move,
+    MoveEffects, Outcome, OutcomeContext, PieceType, Plugin, PluginManifest, Position, Role,
+    Square, VariantBox, VariantFlags, VariantInfo, VariantRules, VariantSummary, API_VERSION,
+};
+
+const ID: &str = "{{id}}";
+const KING: u8 = 0;
+
+struct Rules {
+    pieces: Vec<PieceType>,
+}
+
+impl Rules {
+    fn new() -> Rules {
+        let mut king = PieceType::new('K', "king", Role::KING, 0);
+        king.royal = true;
+        Rules { pieces: vec![king] }
+    }
+
+    fn king_moves(&self, pos: &Position, side: Color, out: &mut RVec<Move>) {
+        for (sq, _) in pos.pieces_of(side) {
+            for d in geometry::CLOCKWISE {
+                geometry::leap(pos, sq, d, side, out);
+            }
+        }
+    }
+}
+
+impl VariantRules for Rules {
+    fn info(&self) -> VariantInfo {
+        VariantInfo {
+            id: ID.into(),
+            name: "{{name}}".into(),
+            description: "Kings race to the far rank on a 6x6 board.".into(),
+            files: 6,
+            ranks: 6,
+            pieces: self.pieces.iter().cloned().collect(),
+            layouts: vec![Layout {
+                id: "classic".into(),
+                name: "Classic".into(),
+                fen: "5k/6/6/6/6/K5 w 0 1".into(),
+            }]
+            .into_iter()
+            .collect(),
+            n_move_rule: 50,
+            n_move_automatic: 50,
+            n_fold_rule: 3,
+            n_fold_automatic: 3,
+            flags: VariantFlags::STATIC_RESULTS,
+        }
+    }
+
+    fn parse_fen(&self, fen: &str) -> Result<Position, FenError> {
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        let board = fields.first().ok_or_else(|| FenError::new(0, 0, "empty FEN"))?;
+        let mut pos = geometry::parse_fen_board(board, 0, 6, 6, &self.pieces)?;
+        let column = board.len() as u32 + 1;
+        pos.side_to_move = match fields.get(1) {
+            Some(&"w") => Color::White,
+            Some(&"b") => Color::Black,
+            _ => return Err(FenError::new(1, column, "side to move must be `w` or `b`")),
+        };
+        Ok(pos)
+    }
+
+    fn write_fen(&self, pos: &Position) -> String {
+        format!(
+            "{} {} {} {}",
+            geometry::write_fen_board(pos, &self.pieces, false),
+            pos.side_to_move.fen_char(),
+            pos.halfmove_clock,
+            pos.fullmove_number
+        )
+    }
+
+    fn generate(&self, pos: &Position, req: &GenRequest, out: &mut RVec<Move>) {
+        let mut moves = RVec::new();
+        self.king_moves(pos, req.side, &mut moves);
+        for &m in moves.iter() {
+            if req.skip.contains(m.from) {
+                continue;
+            }
+            if req.legal {
+                let mut child = pos.clone();
+                self.apply(&mut child, m, &mut MoveEffects::new(req.side, false));
+                if self.is_attacked(&child, m.to, req.side.opposite()) {
+                    continue;
+                }
+            }
+            out.push(m);
+        }
+    }
+
+    fn apply(&self, pos: &mut Position, mv: Move, fx: &mut MoveEffects) {
+        let victim = pos.get(mv.to);
+        if victim.is_piece() {
+            fx.capture(mv.to, victim);
+            pos.halfmove_clock = 0;
+        } else {
+            pos.halfmove_clock += 1;
+        }
+        pos.move_piece(mv.from, mv.to);
+        if pos.side_to_move == Color::Black {
+            pos.fullmove_number += 1;
+        }
+        pos.side_to_move = pos.side_to_move.opposite();
+    }
+
+    fn is_attacked(&self, pos: &Position, sq: Square, by: Color) -> bool {
+        geometry::CLOCKWISE.iter().any(|d| {
+            pos.offset(sq, d.0, d.1)
+                .is_some_and(|s| pos.get(s).is_color(by))
+        })
+    }
+
+    fn outcome(&self, pos: &Position, ctx: &OutcomeContext) -> Option<Outcome> {
+        for (color, rank) in [(Color::White, 5), (Color::Black, 0)] {
+            if pos.pieces_of(color).any(|(sq, k)| k == KING && sq.rank() == rank) {
+                return Some(Outcome::win(color, "reached-far-rank"));
+            }
+        }
+        if !ctx.has_legal_moves {
+            return Some(if ctx.in_check {
+                Outcome::win(pos.side_to_move.opposite(), "checkmate")
+            } else {
+                Outcome::draw("stalemate")
+            });
+        }
+        None
+    }
+}
+
+struct ThisPlugin;
+
+impl Plugin for ThisPlugin {
+    fn manifest() -> PluginManifest {
+        PluginManifest {
+            api_version: API_VERSION,
+            id: ID.into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+            description: "{{name}}".into(),
+            variants: vec![VariantSummary {
+                id: ID.into(),
+                name: "{{name}}".into(),
+            }]
+            .into_iter()
+            .collect(),
+            presets: RVec::new(),
+        }
+    }
+
+    fn new_variant(id: &str) -> Option<VariantBox> {
+        (id == ID).then(|| variant_object(Rules::new()))
+    }
+}
+
+export_plugin!(ThisPlugin);
