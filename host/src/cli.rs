@@ -2,7 +2,7 @@
 //! 0 success, 1 invalid input records (analysis), 2 usage, plugin or rule-assembly errors.
 
 use clap::{Args, Parser, Subcommand};
-use houserules_host::notation::{coordinate, san};
+use houserules_host::notation::{coordinate, parse_move, san};
 use houserules_host::{perft, Game, HostError, Pipeline, PluginSearch, PresetSpec, Registry};
 use houserules_plugin_api::{Color, HookSet, Position, Square};
 use serde_json::json;
@@ -51,10 +51,17 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Print the start position of a variant (and layout, presets) as FEN.
+    /// Print the start position of a variant (and layout, presets) as FEN, or the position
+    /// after --moves.
     Fen {
         #[command(flatten)]
         rules: Rules,
+        /// Position to start from (default: the start position).
+        #[arg(long)]
+        fen: Option<String>,
+        /// Moves to play first (SAN or coordinate form, space-separated).
+        #[arg(long, default_value = "")]
+        moves: String,
     },
     /// List the legal moves of a position (SAN and coordinate form), check and result.
     Moves {
@@ -63,6 +70,9 @@ enum Command {
         /// Position (default: the start position).
         #[arg(long)]
         fen: Option<String>,
+        /// Moves to play first (SAN or coordinate form, space-separated).
+        #[arg(long, default_value = "")]
+        moves: String,
         /// Machine-readable output.
         #[arg(long)]
         json: bool,
@@ -166,15 +176,21 @@ fn dispatch(cli: Cli) -> Result<i32, HostError> {
     let reg = registry(&cli)?;
     match &cli.command {
         Command::List { json } => list(&reg, *json),
-        Command::Fen { rules } => {
+        Command::Fen { rules, fen, moves } => {
             let p = pipeline(&reg, rules)?;
-            println!("{}", p.write_fen(&p.start_position()?)?);
+            let game = play_moves(&p, p.position(fen.as_deref())?, moves)?;
+            println!("{}", p.write_fen(&game.position)?);
             Ok(0)
         }
-        Command::Moves { rules, fen, json } => {
+        Command::Moves {
+            rules,
+            fen,
+            moves: played,
+            json,
+        } => {
             let p = pipeline(&reg, rules)?;
-            let pos = p.position(fen.as_deref())?;
-            moves(&p, &pos, *json)
+            let game = play_moves(&p, p.position(fen.as_deref())?, played)?;
+            moves(&game, *json)
         }
         Command::Perft {
             rules,
@@ -226,6 +242,23 @@ fn dispatch(cli: Cli) -> Result<i32, HostError> {
             json,
         } => bench(&reg, rules, fen, *depth, *threads, *json),
     }
+}
+
+/// Plays space-separated moves (SAN or coordinate form) from `pos`.
+fn play_moves<'p>(p: &'p Pipeline, pos: Position, moves: &str) -> Result<Game<'p>, HostError> {
+    let mut game = Game::new(p, pos);
+    for (i, text) in moves.split_whitespace().enumerate() {
+        let legal = game.legal_moves()?;
+        let m = parse_move(p, &game.position, text, &legal).map_err(|e| match e {
+            HostError::BadMove { text, reason } => HostError::BadMove {
+                text,
+                reason: format!("ply {}: {reason}", i + 1),
+            },
+            other => other,
+        })?;
+        game.play(m)?;
+    }
+    Ok(game)
 }
 
 fn list(reg: &Registry, json: bool) -> Result<i32, HostError> {
@@ -384,8 +417,9 @@ fn board_text(p: &Pipeline, pos: &Position) -> String {
     s
 }
 
-fn moves(p: &Pipeline, pos: &Position, json: bool) -> Result<i32, HostError> {
-    let game = Game::new(p, pos.clone());
+fn moves(game: &Game, json: bool) -> Result<i32, HostError> {
+    let p = game.pipeline();
+    let pos = &game.position;
     let legal = game.legal_moves()?;
     let status = game.status()?;
     let mut rows: Vec<(String, String)> = Vec::new();

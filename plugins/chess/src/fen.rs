@@ -283,3 +283,99 @@ pub fn write(pos: &Position, pieces: &[PieceType], board: &engine_board::Board) 
 pub mod engine_board {
     pub use crate::engine::Board;
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::Chess;
+    use houserules_plugin_api::VariantRules;
+
+    fn round_trip(fen: &str) -> String {
+        let c = Chess::default();
+        let pos = c.parse_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        c.write_fen(&pos)
+    }
+
+    #[test]
+    fn standard_fens_round_trip() {
+        for fen in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+            "8/8/8/8/8/8/8/K6k b - - 99 120",
+        ] {
+            assert_eq!(round_trip(fen), fen);
+        }
+    }
+
+    #[test]
+    fn clocks_may_be_omitted() {
+        assert_eq!(
+            round_trip("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -"),
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+        );
+    }
+
+    #[test]
+    fn shredder_and_xfen_castling() {
+        // Shredder letters for the standard rooks are written back as KQkq.
+        assert_eq!(
+            round_trip("r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1"),
+            "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"
+        );
+        // An inner rook needs its file letter (X-FEN).
+        assert_eq!(
+            round_trip("1r2k2r/8/8/8/8/8/8/RR2K3 w Bk - 0 1"),
+            "1r2k2r/8/8/8/8/8/8/RR2K3 w Bk - 0 1"
+        );
+    }
+
+    #[test]
+    fn en_passant_written_only_when_capturable() {
+        // After 1.e4 no black pawn can take: the field is `-`.
+        assert_eq!(
+            round_trip("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"),
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+        );
+    }
+
+    fn error(fen: &str) -> (u32, u32, String) {
+        let e = Chess::default().parse_fen(fen).unwrap_err();
+        (e.field, e.column, e.message.to_string())
+    }
+
+    #[test]
+    fn errors_name_field_and_column() {
+        let (f, c, m) = error("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1");
+        assert_eq!((f, c), (0, 42));
+        assert!(m.contains("unknown piece letter `X`"), "{m}");
+        let (f, _, m) = error("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1");
+        assert_eq!(f, 0);
+        assert!(m.contains("7 ranks, expected 8"), "{m}");
+        let (f, c, m) = error("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1");
+        assert_eq!((f, c), (1, 44));
+        assert!(m.contains("`w` or `b`"), "{m}");
+        let (f, c, m) = error("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkz - 0 1");
+        assert_eq!((f, c), (2, 49));
+        assert!(m.contains("`z`"), "{m}");
+        let (f, _, m) = error("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w KQkq - 0 1");
+        assert_eq!(f, 2);
+        assert!(m.contains("no white rook"), "{m}");
+        let (f, c, m) = error("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e9 0 1");
+        assert_eq!((f, c), (3, 51));
+        assert!(m.contains("`e9` is not a square"), "{m}");
+        let (f, _, m) = error("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e6 0 1");
+        assert_eq!(f, 3);
+        assert!(m.contains("does not follow a double step"), "{m}");
+        let (f, _, m) = error("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1");
+        assert_eq!(f, 4);
+        assert!(m.contains("halfmove clock"), "{m}");
+        let (f, _, m) = error("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 0");
+        assert_eq!(f, 5);
+        assert!(m.contains("fullmove"), "{m}");
+        let (_, _, m) = error("4k2R/8/8/8/8/8/8/4K3 w - - 0 1");
+        assert!(m.contains("black is in check but it is white's move"), "{m}");
+        let (_, _, m) = error("4k3/8/8/8/8/8/8/P3K3 w - - 0 1");
+        assert!(m.contains("pawn on a1"), "{m}");
+    }
+}
