@@ -309,10 +309,7 @@ fn list(reg: &Registry, json: bool) -> Result<i32, HostError> {
                 "preferred_layout": p.preferred_layout.as_ref().map(|s| s.as_str()).into_option(),
             })).collect::<Vec<_>>(),
         });
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&out).unwrap_or_default()
-        );
+        println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
         return Ok(0);
     }
     println!("Plugins:");
@@ -477,8 +474,9 @@ fn bench(
     if positions.is_empty() {
         positions.push(p.write_fen(&p.start_position()?)?);
         if p.variant_id() == "chess" && p.presets.is_empty() {
-            positions
-                .push("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1".into());
+            positions.push(
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1".into(),
+            );
         }
     }
     let mut rows = Vec::new();

@@ -40,10 +40,7 @@ pub fn write_extension(pos: &Position, fen: &mut String) {
             .map(|a| (a.square, a.value))
             .collect();
         entries.sort();
-        let list: Vec<String> = entries
-            .iter()
-            .map(|(sq, v)| format!("{sq}={v}"))
-            .collect();
+        let list: Vec<String> = entries.iter().map(|(sq, v)| format!("{sq}={v}")).collect();
         groups.push(format!("{}:{}", n.as_str(), list.join(",")));
     }
     let mut state: Vec<String> = pos
@@ -80,13 +77,16 @@ pub fn apply_extension(pos: &mut Position, text: &str, column: usize) -> Result<
             let value: i64 = v
                 .parse()
                 .map_err(|_| err(format!("state value `{v}` is not a whole number")))?;
-            let owner = Name::new(owner).ok_or_else(|| err(format!("bad state owner `{owner}`")))?;
+            let owner =
+                Name::new(owner).ok_or_else(|| err(format!("bad state owner `{owner}`")))?;
             let key = Name::new(key).ok_or_else(|| err(format!("bad state key `{key}`")))?;
             pos.set_state_value(owner, key, value);
         } else {
-            let (name, list) = g
-                .split_once(':')
-                .ok_or_else(|| err(format!("attribute group `{g}` is not Name:square=value,...")))?;
+            let (name, list) = g.split_once(':').ok_or_else(|| {
+                err(format!(
+                    "attribute group `{g}` is not Name:square=value,..."
+                ))
+            })?;
             let name = Name::new(name.trim())
                 .ok_or_else(|| err(format!("bad attribute name `{name}`")))?;
             for item in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {

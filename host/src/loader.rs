@@ -77,10 +77,11 @@ pub fn load_plugin(path: &Path) -> Result<LoadedPlugin, HostError> {
     // Preflight with libloading for precise messages; abi_stable opens it again (and keeps it).
     {
         // SAFETY: loading a library runs its initialisers; the user asked for this file.
-        let lib = unsafe { libloading::Library::new(path) }.map_err(|e| HostError::NotALibrary {
-            path: path.to_path_buf(),
-            reason: e.to_string(),
-        })?;
+        let lib =
+            unsafe { libloading::Library::new(path) }.map_err(|e| HostError::NotALibrary {
+                path: path.to_path_buf(),
+                reason: e.to_string(),
+            })?;
         let sym = abi_stable::library::ROOT_MODULE_LOADER_NAME_WITH_NUL;
         // SAFETY: only the presence of the symbol is checked; it is not called here.
         let found = unsafe { lib.get::<*const ()>(sym.as_bytes()) }.is_ok();

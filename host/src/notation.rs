@@ -38,7 +38,10 @@ pub fn coordinate(p: &Pipeline, pos: &Position, m: Move) -> Result<String, HostE
         return Ok(format!("{}{}", m.from, m.via));
     }
     let mut s = m.from.name();
-    if m.flags.contains(houserules_plugin_api::MoveFlags::MULTI_LEG) && !m.via.is_none() {
+    if m.flags
+        .contains(houserules_plugin_api::MoveFlags::MULTI_LEG)
+        && !m.via.is_none()
+    {
         s.push_str(&m.via.name());
     }
     s.push_str(&m.to.name());
@@ -52,7 +55,12 @@ pub fn coordinate(p: &Pipeline, pos: &Position, m: Move) -> Result<String, HostE
 }
 
 /// SAN without the check suffix.
-pub fn san_core(p: &Pipeline, pos: &Position, m: Move, legal: &[Move]) -> Result<String, HostError> {
+pub fn san_core(
+    p: &Pipeline,
+    pos: &Position,
+    m: Move,
+    legal: &[Move],
+) -> Result<String, HostError> {
     if m.is_special() || p.info.flags.contains(VariantFlags::CUSTOM_SAN) {
         if let Some(s) = p.special_san(pos, m)? {
             return Ok(s);
@@ -140,7 +148,12 @@ fn normalize(s: &str) -> String {
 }
 
 /// Reads a move in SAN or coordinate form and returns the legal move it names.
-pub fn parse_move(p: &Pipeline, pos: &Position, text: &str, legal: &[Move]) -> Result<Move, HostError> {
+pub fn parse_move(
+    p: &Pipeline,
+    pos: &Position,
+    text: &str,
+    legal: &[Move],
+) -> Result<Move, HostError> {
     let bad = |reason: String| HostError::BadMove {
         text: text.to_string(),
         reason,
@@ -220,6 +233,10 @@ fn over_specified(san: &str, text: &str, m: Move) -> bool {
         return false;
     }
     let dest = m.destination().name();
-    let full = format!("{first}{}{}", m.from, &san[san.find(&dest).unwrap_or(san.len())..]);
+    let full = format!(
+        "{first}{}{}",
+        m.from,
+        &san[san.find(&dest).unwrap_or(san.len())..]
+    );
     normalize(&full) == text
 }

@@ -122,11 +122,7 @@ pub fn perft(
     let mut nodes = 0;
     let mut per_move = Vec::new();
     for (i, slot) in counts.into_iter().enumerate() {
-        let n = slot
-            .into_inner()
-            .ok()
-            .flatten()
-            .unwrap_or(Ok(0))?;
+        let n = slot.into_inner().ok().flatten().unwrap_or(Ok(0))?;
         nodes += n;
         if divide {
             per_move.push((coordinate(pipeline, pos, root[i])?, n));

@@ -14,8 +14,8 @@ use crate::loader::Registry;
 use abi_stable::std_types::{ROption, RResult, RStr, RVec};
 use houserules_plugin_api::{
     Color, Decision, GenRequest, HookSet, Layout, Move, MoveEffects, OptionValue, Outcome,
-    OutcomeContext, PluginError, Position, PresetBox, PresetInfo, Square, SquareSet,
-    VariantBox, VariantFlags, VariantInfo,
+    OutcomeContext, PluginError, Position, PresetBox, PresetInfo, Square, SquareSet, VariantBox,
+    VariantFlags, VariantInfo,
 };
 
 /// A preset as asked for on the command line or in a record: `id[:key=value,...]`.
@@ -77,7 +77,8 @@ pub fn parse_preset_list(text: &str) -> Result<Vec<PresetSpec>, HostError> {
         if !part.contains(':') && part.contains('=') {
             if let Some(last) = out.last_mut() {
                 let (k, v) = part.split_once('=').unwrap_or((part, ""));
-                last.options.push((k.trim().to_string(), v.trim().to_string()));
+                last.options
+                    .push((k.trim().to_string(), v.trim().to_string()));
                 continue;
             }
         }
@@ -145,8 +146,12 @@ impl Pipeline {
         let info = ffi(variant_id, variant.info())?;
 
         // Resolve presets and options.
-        let mut chosen: Vec<(PresetInfo, Vec<(String, String)>, &crate::loader::LoadedPlugin)> =
-            Vec::new();
+        type Chosen<'r> = (
+            PresetInfo,
+            Vec<(String, String)>,
+            &'r crate::loader::LoadedPlugin,
+        );
+        let mut chosen: Vec<Chosen> = Vec::new();
         for spec in presets {
             if chosen.iter().any(|(i, _, _)| i.id.as_str() == spec.id) {
                 return Err(HostError::DuplicatePreset(spec.id.clone()));
@@ -271,10 +276,14 @@ impl Pipeline {
                     id: l.clone(),
                     suggestion: nearest(&l, info.layouts.iter().map(|x| x.id.as_str())),
                 })?,
-            None => info.layouts.first().cloned().ok_or_else(|| HostError::Plugin {
-                plugin: variant_id.to_string(),
-                message: "the variant declares no layout".to_string(),
-            })?,
+            None => info
+                .layouts
+                .first()
+                .cloned()
+                .ok_or_else(|| HostError::Plugin {
+                    plugin: variant_id.to_string(),
+                    message: "the variant declares no layout".to_string(),
+                })?,
         };
 
         let mut active = Vec::new();
@@ -531,7 +540,12 @@ impl Pipeline {
         let mut r = if self.has_default_royalty {
             let mut s = SquareSet::EMPTY;
             for (sq, kind) in pos.pieces_of(color) {
-                if self.royal_kinds.get(kind as usize).copied().unwrap_or(false) {
+                if self
+                    .royal_kinds
+                    .get(kind as usize)
+                    .copied()
+                    .unwrap_or(false)
+                {
                     s.insert(sq);
                 }
             }
@@ -612,7 +626,12 @@ impl Pipeline {
     }
 
     /// Applies a legal move through the whole pipeline, including the turn decision.
-    pub fn apply(&self, pos: &mut Position, mv: Move, fx: &mut MoveEffects) -> Result<(), HostError> {
+    pub fn apply(
+        &self,
+        pos: &mut Position,
+        mv: Move,
+        fx: &mut MoveEffects,
+    ) -> Result<(), HostError> {
         let before_fullmove = pos.fullmove_number;
         let mover = pos.side_to_move;
         self.apply_effects(pos, mv, fx)?;
@@ -643,7 +662,12 @@ impl Pipeline {
 
     /// Applies a move with all its effects but without the turn decision (the variant hands
     /// the turn over). Used for legality tests.
-    fn apply_effects(&self, pos: &mut Position, mv: Move, fx: &mut MoveEffects) -> Result<(), HostError> {
+    fn apply_effects(
+        &self,
+        pos: &mut Position,
+        mv: Move,
+        fx: &mut MoveEffects,
+    ) -> Result<(), HostError> {
         if self.plain {
             return ffi(self.vname(), self.variant.apply(pos, mv, fx));
         }
@@ -737,7 +761,11 @@ impl Pipeline {
         let lost_b = rb.is_some_and(|s| s.is_empty());
         let mut out = if lost_w && lost_b {
             // The side that made the last move loses.
-            let mover = if pos.turn_phase > 0 { side } else { side.opposite() };
+            let mover = if pos.turn_phase > 0 {
+                side
+            } else {
+                side.opposite()
+            };
             Some(Outcome::win(mover.opposite(), "royal-lost"))
         } else if lost_w {
             Some(Outcome::win(Color::Black, "royal-lost"))
@@ -759,11 +787,7 @@ impl Pipeline {
                 p.object.on_check_game_result(pos, &ctx, current),
             )?;
             match d.action {
-                1 => {
-                    if out.is_none() {
-                        out = Some(d.outcome)
-                    }
-                }
+                1 if out.is_none() => out = Some(d.outcome),
                 2 => out = None,
                 3 => out = Some(d.outcome),
                 _ => {}
@@ -773,7 +797,11 @@ impl Pipeline {
     }
 
     /// Coordinate form of a special move, as the variant writes it.
-    pub fn special_coordinate(&self, pos: &Position, mv: Move) -> Result<Option<String>, HostError> {
+    pub fn special_coordinate(
+        &self,
+        pos: &Position,
+        mv: Move,
+    ) -> Result<Option<String>, HostError> {
         Ok(ffi(self.vname(), self.variant.special_coordinate(pos, mv))?
             .into_option()
             .map(|s| s.to_string()))

@@ -112,8 +112,13 @@ fn err(presets: &[&str]) -> String {
 
 #[test]
 fn unknown_variant_suggests_the_nearest() {
-    let e = Pipeline::build(&registry(), "chees", None, &[]).err().unwrap();
-    assert_eq!(e.to_string(), "unknown variant `chees` (did you mean `chess`?)");
+    let e = Pipeline::build(&registry(), "chees", None, &[])
+        .err()
+        .unwrap();
+    assert_eq!(
+        e.to_string(),
+        "unknown variant `chees` (did you mean `chess`?)"
+    );
 }
 
 #[test]
@@ -126,8 +131,13 @@ fn unknown_preset_suggests_the_nearest() {
 
 #[test]
 fn unknown_layout_suggests_the_nearest() {
-    let e = Pipeline::build(&registry(), "chess", Some("clasic"), &[]).err().unwrap();
-    assert_eq!(e.to_string(), "unknown layout `clasic` (did you mean `classic`?)");
+    let e = Pipeline::build(&registry(), "chess", Some("clasic"), &[])
+        .err()
+        .unwrap();
+    assert_eq!(
+        e.to_string(),
+        "unknown layout `clasic` (did you mean `classic`?)"
+    );
 }
 
 #[test]
@@ -155,7 +165,10 @@ fn incompatible_pair_is_refused() {
 
 #[test]
 fn duplicate_preset_is_refused() {
-    assert_eq!(err(&["neutral", "neutral"]), "preset `neutral` is given twice");
+    assert_eq!(
+        err(&["neutral", "neutral"]),
+        "preset `neutral` is given twice"
+    );
 }
 
 #[test]
@@ -180,8 +193,14 @@ fn bad_options_are_refused() {
         err(&["neutral:x=1"]),
         "preset `neutral`: option `x`: unknown option (this preset takes none)"
     );
-    let e = "counted:count".parse::<PresetSpec>().unwrap_err().to_string();
-    assert_eq!(e, "bad preset argument `counted:count`: `count` is not key=value");
+    let e = "counted:count"
+        .parse::<PresetSpec>()
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        e,
+        "bad preset argument `counted:count`: `count` is not key=value"
+    );
 }
 
 #[test]
@@ -212,17 +231,45 @@ fn generic_pipeline_matches_the_fast_path() {
     assert!(plain.is_plain());
     assert!(!generic.is_plain());
     for (fen, depth, nodes) in [
-        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 3, 8902),
-        ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 3, 97862),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            3,
+            8902,
+        ),
+        (
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            3,
+            97862,
+        ),
         ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 4, 43238),
-        ("r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1", 3, 9467),
-        ("rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8", 3, 62379),
-        ("r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10", 2, 2079),
+        (
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            3,
+            9467,
+        ),
+        (
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            3,
+            62379,
+        ),
+        (
+            "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+            2,
+            2079,
+        ),
     ] {
         let pos = generic.parse_fen(fen).unwrap();
-        assert_eq!(perft(&generic, &pos, depth, 1, false).unwrap().nodes, nodes, "{fen}");
+        assert_eq!(
+            perft(&generic, &pos, depth, 1, false).unwrap().nodes,
+            nodes,
+            "{fen}"
+        );
         let pos = plain.parse_fen(fen).unwrap();
-        assert_eq!(perft(&plain, &pos, depth, 1, false).unwrap().nodes, nodes, "{fen}");
+        assert_eq!(
+            perft(&plain, &pos, depth, 1, false).unwrap().nodes,
+            nodes,
+            "{fen}"
+        );
     }
 }
 
@@ -240,8 +287,14 @@ fn generic_and_plain_paths_make_the_same_positions() {
             let (mut a, mut b) = (RVec::new(), RVec::new());
             plain.legal_moves(pos, &mut a).unwrap();
             generic.legal_moves(pos, &mut b).unwrap();
-            let mut sa: Vec<_> = a.iter().map(|m| (m.from, m.to, m.piece, m.flags.0)).collect();
-            let mut sb: Vec<_> = b.iter().map(|m| (m.from, m.to, m.piece, m.flags.0)).collect();
+            let mut sa: Vec<_> = a
+                .iter()
+                .map(|m| (m.from, m.to, m.piece, m.flags.0))
+                .collect();
+            let mut sb: Vec<_> = b
+                .iter()
+                .map(|m| (m.from, m.to, m.piece, m.flags.0))
+                .collect();
             sa.sort();
             sb.sort();
             assert_eq!(sa, sb);

@@ -1,9 +1,9 @@
 //! Safe helpers for plugin authors: rays, leaps and the board part of FEN.
 
 use crate::board::{Cell, Color, Position, Square};
+use crate::manifest::PieceType;
 use crate::moves::{Move, MoveFlags};
 use crate::outcome::FenError;
-use crate::manifest::PieceType;
 use abi_stable::std_types::RVec;
 
 /// The four orthogonal directions (file step, rank step): N, E, S, W.
@@ -112,7 +112,11 @@ pub fn parse_fen_board(
     let (board, pocket) = match text.find('[') {
         Some(i) => {
             if !text.ends_with(']') {
-                return Err(FenError::new(0, (offset + text.len()) as u32, "pocket `[` is not closed by `]`"));
+                return Err(FenError::new(
+                    0,
+                    (offset + text.len()) as u32,
+                    "pocket `[` is not closed by `]`",
+                ));
             }
             (&text[..i], Some((i, &text[i + 1..text.len() - 1])))
         }
@@ -153,7 +157,11 @@ pub fn parse_fen_board(
                 continue;
             } else {
                 if file >= files as u32 {
-                    return Err(FenError::new(0, here, format!("rank {} has more than {} files", rank + 1, files)));
+                    return Err(FenError::new(
+                        0,
+                        here,
+                        format!("rank {} has more than {} files", rank + 1, files),
+                    ));
                 }
                 let sq = Square::new(file as u8, rank);
                 if ch == '*' {
@@ -161,16 +169,35 @@ pub fn parse_fen_board(
                 } else {
                     let kind = pieces
                         .iter()
-                        .position(|p| p.letter() == ch.to_ascii_uppercase() && p.promoted_prefix == promoted)
-                        .ok_or_else(|| FenError::new(0, here, format!("unknown piece letter `{}{ch}`", if promoted { "+" } else { "" })))?;
-                    let color = if ch.is_ascii_uppercase() { Color::White } else { Color::Black };
+                        .position(|p| {
+                            p.letter() == ch.to_ascii_uppercase() && p.promoted_prefix == promoted
+                        })
+                        .ok_or_else(|| {
+                            FenError::new(
+                                0,
+                                here,
+                                format!(
+                                    "unknown piece letter `{}{ch}`",
+                                    if promoted { "+" } else { "" }
+                                ),
+                            )
+                        })?;
+                    let color = if ch.is_ascii_uppercase() {
+                        Color::White
+                    } else {
+                        Color::Black
+                    };
                     pos.set(sq, Cell::piece(kind as u8, color));
                 }
                 file += 1;
             }
             promoted = false;
             if file > files as u32 {
-                return Err(FenError::new(0, here, format!("rank {} has more than {} files", rank + 1, files)));
+                return Err(FenError::new(
+                    0,
+                    here,
+                    format!("rank {} has more than {} files", rank + 1, files),
+                ));
             }
         }
         if file != files as u32 {
@@ -189,8 +216,18 @@ pub fn parse_fen_board(
             }
             let kind = kind_of_letter(pieces, ch)
                 .filter(|k| *k < 32)
-                .ok_or_else(|| FenError::new(0, (offset + start + 1 + j) as u32, format!("unknown piece `{ch}` in the pocket")))?;
-            let color = if ch.is_ascii_uppercase() { Color::White } else { Color::Black };
+                .ok_or_else(|| {
+                    FenError::new(
+                        0,
+                        (offset + start + 1 + j) as u32,
+                        format!("unknown piece `{ch}` in the pocket"),
+                    )
+                })?;
+            let color = if ch.is_ascii_uppercase() {
+                Color::White
+            } else {
+                Color::Black
+            };
             pos.hands[color.index()][kind as usize] += 1;
         }
     }
@@ -216,7 +253,10 @@ pub fn write_fen_board(pos: &Position, pieces: &[PieceType], pockets: bool) -> S
             if c.is_hole() {
                 s.push('*');
             } else {
-                if c.kind().and_then(|k| pieces.get(k as usize)).is_some_and(|p| p.promoted_prefix) {
+                if c.kind()
+                    .and_then(|k| pieces.get(k as usize))
+                    .is_some_and(|p| p.promoted_prefix)
+                {
                     s.push('+');
                 }
                 s.push(piece_char(pieces, c).unwrap_or('?'));
@@ -234,7 +274,11 @@ pub fn write_fen_board(pos: &Position, pieces: &[PieceType], pockets: bool) -> S
         for color in [Color::White, Color::Black] {
             for (k, p) in pieces.iter().enumerate().take(32) {
                 for _ in 0..pos.hands[color.index()][k] {
-                    s.push(if color == Color::White { p.letter().to_ascii_uppercase() } else { p.letter().to_ascii_lowercase() });
+                    s.push(if color == Color::White {
+                        p.letter().to_ascii_uppercase()
+                    } else {
+                        p.letter().to_ascii_lowercase()
+                    });
                 }
             }
         }

@@ -227,12 +227,7 @@ pub trait PresetFfi: Send + Sync {
         moves: &mut RVec<Move>,
     ) -> RResult<(), PluginError>;
     /// See [`PresetRules::is_attacked`].
-    fn is_attacked(
-        &self,
-        pos: &Position,
-        sq: Square,
-        by: Color,
-    ) -> RResult<Decision, PluginError>;
+    fn is_attacked(&self, pos: &Position, sq: Square, by: Color) -> RResult<Decision, PluginError>;
     /// See [`PresetRules::filter_legal_moves`].
     fn filter_legal_moves(
         &self,
@@ -403,7 +398,9 @@ impl<T: PresetRules> PresetFfi for PresetAdapter<T> {
         color: Color,
         out: &mut RVec<Move>,
     ) -> RResult<(), PluginError> {
-        guard("get_extra_moves", || self.0.get_extra_moves(pos, color, out))
+        guard("get_extra_moves", || {
+            self.0.get_extra_moves(pos, color, out)
+        })
     }
     fn get_legal_move_modifiers(
         &self,
@@ -415,12 +412,7 @@ impl<T: PresetRules> PresetFfi for PresetAdapter<T> {
             self.0.get_legal_move_modifiers(pos, color, moves)
         })
     }
-    fn is_attacked(
-        &self,
-        pos: &Position,
-        sq: Square,
-        by: Color,
-    ) -> RResult<Decision, PluginError> {
+    fn is_attacked(&self, pos: &Position, sq: Square, by: Color) -> RResult<Decision, PluginError> {
         guard("is_attacked", || self.0.is_attacked(pos, sq, by))
     }
     fn filter_legal_moves(
@@ -428,7 +420,9 @@ impl<T: PresetRules> PresetFfi for PresetAdapter<T> {
         pos: &Position,
         moves: &mut RVec<Move>,
     ) -> RResult<(), PluginError> {
-        guard("filter_legal_moves", || self.0.filter_legal_moves(pos, moves))
+        guard("filter_legal_moves", || {
+            self.0.filter_legal_moves(pos, moves)
+        })
     }
     fn on_before_move(
         &self,

@@ -27,11 +27,11 @@
 
 mod board;
 mod export;
+pub mod geometry;
 mod hooks;
 mod manifest;
 mod moves;
 mod outcome;
-pub mod geometry;
 
 pub use abi_stable;
 pub use board::{

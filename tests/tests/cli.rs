@@ -26,7 +26,11 @@ fn plain_sans(v: &Value) -> Vec<String> {
 
 fn fails(args: &[&str]) -> String {
     let out = houserules(args);
-    assert_eq!(out.status.code(), Some(2), "{args:?} should fail with exit code 2");
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{args:?} should fail with exit code 2"
+    );
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
@@ -118,26 +122,56 @@ fn coordinate_and_san_input_both_work() {
     let fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
     let want = houserules_ok(["fen", "--fen", fen, "--moves", "O-O"]);
     for m in ["e1g1", "e1h1", "0-0", "O-O+"] {
-        assert_eq!(houserules_ok(["fen", "--fen", fen, "--moves", m]), want, "{m}");
+        assert_eq!(
+            houserules_ok(["fen", "--fen", fen, "--moves", m]),
+            want,
+            "{m}"
+        );
     }
 }
 
 #[test]
 fn errors_are_clear_and_exit_with_2() {
     let e = fails(&["perft", "--variant", "chezz", "--depth", "1"]);
-    assert!(e.contains("unknown variant `chezz` (did you mean `chess`?)"), "{e}");
-    let e = fails(&["moves", "--fen", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e9 0 1"]);
+    assert!(
+        e.contains("unknown variant `chezz` (did you mean `chess`?)"),
+        "{e}"
+    );
+    let e = fails(&[
+        "moves",
+        "--fen",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e9 0 1",
+    ]);
     assert!(e.contains("FEN field 4 (en passant), column 52"), "{e}");
     let e = fails(&["fen", "--moves", "e4 e5 Ke3"]);
-    assert!(e.contains("move `Ke3`: ply 3: not a legal move here"), "{e}");
-    let e = fails(&["fen", "--fen", "k7/8/8/8/8/8/K7/R6R w - - 0 1", "--moves", "Rd1"]);
+    assert!(
+        e.contains("move `Ke3`: ply 3: not a legal move here"),
+        "{e}"
+    );
+    let e = fails(&[
+        "fen",
+        "--fen",
+        "k7/8/8/8/8/8/K7/R6R w - - 0 1",
+        "--moves",
+        "Rd1",
+    ]);
     assert!(e.contains("move `Rd1`"), "{e}");
-    assert!(houserules_ok(["fen", "--fen", "k7/8/8/8/8/8/K7/R6R w - - 0 1", "--moves", "Rhd1"])
-        .starts_with("k7/8/8/8/8/8/K7/R2R4 b"));
+    assert!(houserules_ok([
+        "fen",
+        "--fen",
+        "k7/8/8/8/8/8/K7/R6R w - - 0 1",
+        "--moves",
+        "Rhd1"
+    ])
+    .starts_with("k7/8/8/8/8/8/K7/R2R4 b"));
     let e = fails(&["perft", "--depth", "1", "--preset", "no-such-preset"]);
     assert!(e.contains("unknown preset `no-such-preset`"), "{e}");
     let out = houserules(["perft"]);
-    assert_eq!(out.status.code(), Some(2), "missing --depth is a usage error");
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "missing --depth is a usage error"
+    );
 }
 
 #[test]
@@ -157,7 +191,10 @@ fn list_shows_plugins_variants_and_layouts() {
         .iter()
         .any(|p| p["id"] == "chess" && p["api_version"] == "1.0"));
     let text = houserules_ok(["list"]);
-    assert!(text.contains("Variants:") && text.contains("chess"), "{text}");
+    assert!(
+        text.contains("Variants:") && text.contains("chess"),
+        "{text}"
+    );
 }
 
 #[test]

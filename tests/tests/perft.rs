@@ -75,7 +75,13 @@ fn reference_file_up_to_20m_nodes() {
             continue;
         }
         for &(d, n) in c.counts.iter().filter(|(_, n)| *n <= 20_000_000) {
-            assert_eq!(perft(&c.variant, &c.fen, d, 2), n, "{} {} depth {d}", c.variant, c.fen);
+            assert_eq!(
+                perft(&c.variant, &c.fen, d, 2),
+                n,
+                "{} {} depth {d}",
+                c.variant,
+                c.fen
+            );
             checked += 1;
         }
     }
@@ -92,7 +98,13 @@ fn reference_file_complete() {
             continue;
         }
         for &(d, n) in &c.counts {
-            assert_eq!(perft(&c.variant, &c.fen, d, 2), n, "{} {} depth {d}", c.variant, c.fen);
+            assert_eq!(
+                perft(&c.variant, &c.fen, d, 2),
+                n,
+                "{} {} depth {d}",
+                c.variant,
+                c.fen
+            );
         }
     }
 }
@@ -133,7 +145,15 @@ perft_test!(chess_position6_5, POS6, 5, 164_075_551, ignore);
 
 #[test]
 fn divide_lists_every_root_move() {
-    let out = houserules_ok(["perft", "--variant", "chess", "--depth", "2", "--divide", "--json"]);
+    let out = houserules_ok([
+        "perft",
+        "--variant",
+        "chess",
+        "--depth",
+        "2",
+        "--divide",
+        "--json",
+    ]);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     let d = v["divide"].as_object().unwrap();
     assert_eq!(d.len(), 20);

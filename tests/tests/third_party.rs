@@ -41,7 +41,11 @@ fn scaffold(dir: &Path, kind: &str, id: &str) {
         .arg(workspace_root().join("plugin-api"))
         .output()
         .expect("scaffold runs");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 fn stderr_of(args: &[&std::ffi::OsStr]) -> (i32, String) {
@@ -58,7 +62,12 @@ fn scaffolded_variant_builds_loads_and_plays() {
     let dir = tmp.path().join("kings-race");
     scaffold(&dir, "variant", "kings-race");
     let lib = build_crate(&dir, "houserules_kings_race");
-    let list = houserules_ok(["--plugin".as_ref(), lib.as_os_str(), "list".as_ref(), "--json".as_ref()]);
+    let list = houserules_ok([
+        "--plugin".as_ref(),
+        lib.as_os_str(),
+        "list".as_ref(),
+        "--json".as_ref(),
+    ]);
     let v: serde_json::Value = serde_json::from_str(&list).unwrap();
     assert!(v["variants"]
         .as_array()
@@ -101,7 +110,15 @@ fn scaffolded_preset_changes_chess() {
     let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
     let count = |extra: &[&str]| {
         let mut args: Vec<&std::ffi::OsStr> = vec!["--plugin".as_ref(), lib.as_os_str()];
-        for a in ["perft", "--variant", "chess", "--depth", "1", "--fen", kiwipete] {
+        for a in [
+            "perft",
+            "--variant",
+            "chess",
+            "--depth",
+            "1",
+            "--fen",
+            kiwipete,
+        ] {
             args.push(a.as_ref());
         }
         for a in extra {
@@ -110,7 +127,9 @@ fn scaffolded_preset_changes_chess() {
         houserules_ok(args)
     };
     assert!(count(&[]).trim_end().ends_with("Nodes searched: 48"));
-    assert!(count(&["--preset", "no-castling"]).trim_end().ends_with("Nodes searched: 46"));
+    assert!(count(&["--preset", "no-castling"])
+        .trim_end()
+        .ends_with("Nodes searched: 46"));
 }
 
 const PANIC_PLUGIN: &str = r#"
@@ -168,7 +187,12 @@ fn write_crate(dir: &Path, name: &str, api: &Path, source: &str) {
 fn a_panic_inside_a_plugin_is_an_error_not_a_crash() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("boom");
-    write_crate(&dir, "boom", &workspace_root().join("plugin-api"), PANIC_PLUGIN);
+    write_crate(
+        &dir,
+        "boom",
+        &workspace_root().join("plugin-api"),
+        PANIC_PLUGIN,
+    );
     let lib = build_crate(&dir, "boom");
     let (code, err) = stderr_of(&[
         "--plugin".as_ref(),
@@ -180,9 +204,15 @@ fn a_panic_inside_a_plugin_is_an_error_not_a_crash() {
         "boom".as_ref(),
     ]);
     assert_eq!(code, 2, "{err}");
-    assert!(err.contains("plugin panicked in filter_legal_moves"), "{err}");
+    assert!(
+        err.contains("plugin panicked in filter_legal_moves"),
+        "{err}"
+    );
     assert!(err.contains("boom inside a hook"), "{err}");
-    assert!(err.contains("src/lib.rs"), "the location is reported: {err}");
+    assert!(
+        err.contains("src/lib.rs"),
+        "the location is reported: {err}"
+    );
 }
 
 #[test]
@@ -197,7 +227,10 @@ fn missing_file_and_non_library_and_non_plugin_are_clear_errors() {
     std::fs::write(&text, "this is not a library").unwrap();
     let (code, err) = stderr_of(&["--plugin".as_ref(), text.as_os_str(), "list".as_ref()]);
     assert_eq!(code, 2);
-    assert!(err.contains("notes.so: not a loadable shared library"), "{err}");
+    assert!(
+        err.contains("notes.so: not a loadable shared library"),
+        "{err}"
+    );
 
     let dir = tmp.path().join("plain");
     std::fs::create_dir_all(dir.join("src")).unwrap();
@@ -227,7 +260,10 @@ fn patched_api(dir: &Path, file: &str, from: &str, to: &str) -> PathBuf {
         let p = entry.unwrap().path();
         let mut text = std::fs::read_to_string(&p).unwrap();
         if p.file_name().unwrap() == file {
-            assert!(text.contains(from), "patch target `{from}` not found in {file}");
+            assert!(
+                text.contains(from),
+                "patch target `{from}` not found in {file}"
+            );
             text = text.replace(from, to);
         }
         std::fs::write(api.join("src").join(p.file_name().unwrap()), text).unwrap();
@@ -245,11 +281,19 @@ fn patched_api(dir: &Path, file: &str, from: &str, to: &str) -> PathBuf {
 fn a_plugin_built_against_a_different_abi_is_refused() {
     let tmp = tempfile::tempdir().unwrap();
     // A position type of another layout: one more cache word.
-    let api = patched_api(tmp.path(), "board.rs", "pub words: [u64; 16],", "pub words: [u64; 17],");
+    let api = patched_api(
+        tmp.path(),
+        "board.rs",
+        "pub words: [u64; 16],",
+        "pub words: [u64; 17],",
+    );
     let board = std::fs::read_to_string(api.join("src/board.rs")).unwrap();
     std::fs::write(
         api.join("src/board.rs"),
-        board.replace("accel: Accel { words: [0; 16] },", "accel: Accel { words: [0; 17] },"),
+        board.replace(
+            "accel: Accel { words: [0; 16] },",
+            "accel: Accel { words: [0; 17] },",
+        ),
     )
     .unwrap();
     let dir = tmp.path().join("boom-abi");
@@ -275,5 +319,8 @@ fn a_plugin_built_for_another_api_major_version_is_refused() {
     let lib = build_crate(&dir, "boom_api");
     let (code, err) = stderr_of(&["--plugin".as_ref(), lib.as_os_str(), "list".as_ref()]);
     assert_eq!(code, 2, "{err}");
-    assert!(err.contains("built for plugin API 2.0, this host speaks 1.0"), "{err}");
+    assert!(
+        err.contains("built for plugin API 2.0, this host speaks 1.0"),
+        "{err}"
+    );
 }

@@ -56,12 +56,16 @@ pub fn parse(text: &str, pieces: &[PieceType]) -> Result<Position, FenError> {
     }
     let mut pos = geometry::parse_fen_board(fs[0].text, fs[0].column, 8, 8, pieces)?;
     if pos.hands.iter().flatten().any(|&n| n > 0) {
-        return Err(FenError::new(0, fs[0].column as u32, "chess has no pockets"));
+        return Err(FenError::new(
+            0,
+            fs[0].column as u32,
+            "chess has no pockets",
+        ));
     }
     // Side to move.
-    let side = fs.get(1).ok_or_else(|| {
-        FenError::new(1, text.len() as u32, "missing side to move (`w` or `b`)")
-    })?;
+    let side = fs
+        .get(1)
+        .ok_or_else(|| FenError::new(1, text.len() as u32, "missing side to move (`w` or `b`)"))?;
     pos.side_to_move = match side.text {
         "w" | "W" => Color::White,
         "b" | "B" => Color::Black,
@@ -98,13 +102,20 @@ pub fn parse(text: &str, pieces: &[PieceType]) -> Result<Position, FenError> {
                 };
                 let back = if color == Color::White { 0 } else { 7 };
                 let ks = kings(&pos, color);
-                let king = ks.iter().copied().find(|k| k.rank() == back).ok_or_else(|| {
-                    FenError::new(
-                        2,
-                        col,
-                        format!("castling right `{ch}` but no {} king on its back rank", color.name()),
-                    )
-                })?;
+                let king = ks
+                    .iter()
+                    .copied()
+                    .find(|k| k.rank() == back)
+                    .ok_or_else(|| {
+                        FenError::new(
+                            2,
+                            col,
+                            format!(
+                                "castling right `{ch}` but no {} king on its back rank",
+                                color.name()
+                            ),
+                        )
+                    })?;
                 let rook_cell = Cell::piece(kind::ROOK, color);
                 let rooks: Vec<u8> = (0..8)
                     .filter(|&f| pos.get(Square::new(f, back)) == rook_cell)
@@ -128,7 +139,10 @@ pub fn parse(text: &str, pieces: &[PieceType]) -> Result<Position, FenError> {
                     FenError::new(
                         2,
                         col,
-                        format!("castling right `{ch}` but no {} rook to castle with", color.name()),
+                        format!(
+                            "castling right `{ch}` but no {} rook to castle with",
+                            color.name()
+                        ),
                     )
                 })?;
                 let king_side = file > king.file();
@@ -139,7 +153,11 @@ pub fn parse(text: &str, pieces: &[PieceType]) -> Result<Position, FenError> {
                     (Color::Black, false) => castle_slot::BLACK_QUEEN_SIDE,
                 };
                 if !pos.castling[slot].is_none() {
-                    return Err(FenError::new(2, col, format!("castling right `{ch}` given twice")));
+                    return Err(FenError::new(
+                        2,
+                        col,
+                        format!("castling right `{ch}` given twice"),
+                    ));
                 }
                 pos.castling[slot] = Square::new(file, back);
             }
@@ -148,9 +166,11 @@ pub fn parse(text: &str, pieces: &[PieceType]) -> Result<Position, FenError> {
     // En passant.
     if let Some(e) = fs.get(3) {
         if e.text != "-" {
-            let sq = Square::parse(e.text).filter(|s| s.file() < 8 && s.rank() < 8).ok_or_else(
-                || FenError::new(3, e.column as u32, format!("`{}` is not a square", e.text)),
-            )?;
+            let sq = Square::parse(e.text)
+                .filter(|s| s.file() < 8 && s.rank() < 8)
+                .ok_or_else(|| {
+                    FenError::new(3, e.column as u32, format!("`{}` is not a square", e.text))
+                })?;
             let (rank, dir) = match pos.side_to_move {
                 Color::White => (5, -1i8),
                 Color::Black => (2, 1i8),
@@ -180,7 +200,11 @@ pub fn parse(text: &str, pieces: &[PieceType]) -> Result<Position, FenError> {
     // Clocks.
     if let Some(h) = fs.get(4) {
         pos.halfmove_clock = h.text.parse().map_err(|_| {
-            FenError::new(4, h.column as u32, format!("halfmove clock `{}` is not a number", h.text))
+            FenError::new(
+                4,
+                h.column as u32,
+                format!("halfmove clock `{}` is not a number", h.text),
+            )
         })?;
     }
     if let Some(f) = fs.get(5) {
@@ -207,7 +231,11 @@ pub fn parse(text: &str, pieces: &[PieceType]) -> Result<Position, FenError> {
             return Err(FenError::new(
                 1,
                 side.column as u32,
-                format!("{} is in check but it is {}'s move", them.name(), pos.side_to_move.name()),
+                format!(
+                    "{} is in check but it is {}'s move",
+                    them.name(),
+                    pos.side_to_move.name()
+                ),
             ));
         }
         let mut b = b;
@@ -249,7 +277,13 @@ pub fn write(pos: &Position, pieces: &[PieceType], board: &engine_board::Board) 
         let rook_cell = Cell::piece(kind::ROOK, color);
         let outer = (0..8u8)
             .filter(|&f| pos.get(Square::new(f, back)) == rook_cell)
-            .filter(|&f| if king_side { f > king_file } else { f < king_file });
+            .filter(|&f| {
+                if king_side {
+                    f > king_file
+                } else {
+                    f < king_file
+                }
+            });
         let outermost = if king_side { outer.max() } else { outer.min() };
         let ch = if outermost == Some(rook.file()) {
             if king_side {
@@ -374,7 +408,10 @@ mod tests {
         assert_eq!(f, 5);
         assert!(m.contains("fullmove"), "{m}");
         let (_, _, m) = error("4k2R/8/8/8/8/8/8/4K3 w - - 0 1");
-        assert!(m.contains("black is in check but it is white's move"), "{m}");
+        assert!(
+            m.contains("black is in check but it is white's move"),
+            "{m}"
+        );
         let (_, _, m) = error("4k3/8/8/8/8/8/8/P3K3 w - - 0 1");
         assert!(m.contains("pawn on a1"), "{m}");
     }

@@ -14,10 +14,10 @@ mod fen;
 use engine::{Board, ChessMove, MoveKind, MoveList, Role as ERole, Side};
 use houserules_plugin_api::abi_stable::std_types::RVec;
 use houserules_plugin_api::{
-    export_plugin, geometry, variant_object, Cell, Color, Event, EventKind, FenError,
-    GenRequest, Layout, Move, MoveEffects, MoveFlags, Outcome, OutcomeContext, PieceType,
-    Plugin, PluginManifest, Position, Role, Square, VariantBox, VariantFlags, VariantInfo,
-    VariantRules, VariantSummary, API_VERSION,
+    export_plugin, geometry, variant_object, Cell, Color, Event, EventKind, FenError, GenRequest,
+    Layout, Move, MoveEffects, MoveFlags, Outcome, OutcomeContext, PieceType, Plugin,
+    PluginManifest, Position, Role, Square, VariantBox, VariantFlags, VariantInfo, VariantRules,
+    VariantSummary, API_VERSION,
 };
 
 /// Piece kinds of the chess piece table (index = engine role).

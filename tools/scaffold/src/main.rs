@@ -13,7 +13,11 @@ enum Kind {
 }
 
 #[derive(Parser)]
-#[command(name = "houserules-scaffold", version, about = "Create a houserules plugin crate")]
+#[command(
+    name = "houserules-scaffold",
+    version,
+    about = "Create a houserules plugin crate"
+)]
 struct Args {
     /// Directory to create (must not exist yet).
     dir: PathBuf,
@@ -59,12 +63,12 @@ fn create(args: &Args) -> Result<(), String> {
     let api_dep = match &args.api_path {
         Some(p) => {
             let p = std::fs::canonicalize(p).map_err(|e| format!("{}: {e}", p.display()))?;
-            format!("houserules-plugin-api = {{ path = {:?} }}", p.display().to_string())
+            format!(
+                "houserules-plugin-api = {{ path = {:?} }}",
+                p.display().to_string()
+            )
         }
-        None => format!(
-            "houserules-plugin-api = \"{}\"",
-            env!("CARGO_PKG_VERSION")
-        ),
+        None => format!("houserules-plugin-api = \"{}\"", env!("CARGO_PKG_VERSION")),
     };
     let manifest = format!(
         "[package]\nname = \"{crate_name}\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n\
