@@ -91,41 +91,64 @@ pub fn perft(
     }
     let mut root = RVec::new();
     pipeline.legal_moves(pos, &mut root)?;
-    let counts: Vec<Mutex<Option<Result<u64, HostError>>>> =
-        root.iter().map(|_| Mutex::new(None)).collect();
+    // Work items: the children of the root, or (deep enough) the grandchildren, so that two
+    // threads get an even share even when one root move owns a big subtree.
+    let split_deeper = threads > 1 && depth >= 3;
+    let mut items: Vec<(usize, Position, u32)> = Vec::new();
+    let mut leaf_counts = vec![0u64; root.len()];
+    for (i, &m) in root.iter().enumerate() {
+        let mut child = pos.clone();
+        let mut fx = MoveEffects::new(pos.side_to_move, false);
+        pipeline.apply(&mut child, m, &mut fx)?;
+        if split_deeper {
+            if check_results && pipeline.outcome(&child, true, true)?.is_some() {
+                continue;
+            }
+            let mut replies = RVec::new();
+            pipeline.legal_moves(&child, &mut replies)?;
+            for &r in replies.iter() {
+                let mut grand = child.clone();
+                let mut fx = MoveEffects::new(child.side_to_move, false);
+                pipeline.apply(&mut grand, r, &mut fx)?;
+                items.push((i, grand, depth - 2));
+            }
+        } else {
+            items.push((i, child, depth - 1));
+        }
+    }
+    let results: Vec<Mutex<Option<Result<u64, HostError>>>> =
+        items.iter().map(|_| Mutex::new(None)).collect();
     let next = AtomicUsize::new(0);
     let work = || {
         let mut c = new_counter();
         loop {
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            if i >= root.len() {
+            let k = next.fetch_add(1, Ordering::Relaxed);
+            if k >= items.len() {
                 break;
             }
-            let m = root[i];
-            let mut child = pos.clone();
-            let mut fx = MoveEffects::new(pos.side_to_move, false);
-            let r = pipeline
-                .apply(&mut child, m, &mut fx)
-                .and_then(|()| c.count(&child, depth - 1));
-            if let Ok(mut slot) = counts[i].lock() {
+            let (_, p, d) = &items[k];
+            let r = c.count(p, *d);
+            if let Ok(mut slot) = results[k].lock() {
                 *slot = Some(r);
             }
         }
     };
-    let threads = threads.clamp(1, root.len().max(1));
+    let threads = threads.clamp(1, items.len().max(1));
     std::thread::scope(|s| {
         for _ in 1..threads {
             s.spawn(work);
         }
         work();
     });
-    let mut nodes = 0;
-    let mut per_move = Vec::new();
-    for (i, slot) in counts.into_iter().enumerate() {
+    for (k, slot) in results.into_iter().enumerate() {
         let n = slot.into_inner().ok().flatten().unwrap_or(Ok(0))?;
-        nodes += n;
-        if divide {
-            per_move.push((coordinate(pipeline, pos, root[i])?, n));
+        leaf_counts[items[k].0] += n;
+    }
+    let nodes = leaf_counts.iter().sum();
+    let mut per_move = Vec::new();
+    if divide {
+        for (i, n) in leaf_counts.iter().enumerate() {
+            per_move.push((coordinate(pipeline, pos, root[i])?, *n));
         }
     }
     Ok(PerftResult {
