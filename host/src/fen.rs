@@ -21,7 +21,7 @@ pub fn split_extension(fen: &str) -> (&str, Option<&str>) {
 
 /// Appends the extension for `pos` to `fen` (nothing when there are no attributes or state).
 pub fn write_extension(pos: &Position, fen: &mut String) {
-    if pos.attributes().is_empty() && pos.state().is_empty() {
+    if pos.attributes().is_empty() && pos.state().is_empty() && pos.turn_phase == 0 {
         return;
     }
     let mut groups: Vec<String> = Vec::new();
@@ -48,6 +48,10 @@ pub fn write_extension(pos: &Position, fen: &mut String) {
         .iter()
         .map(|e| format!("@{}.{}={}", e.owner.as_str(), e.key.as_str(), e.value))
         .collect();
+    if pos.turn_phase > 0 {
+        // Which half-move of a multi-move turn comes next.
+        state.push(format!("@host.phase={}", pos.turn_phase));
+    }
     state.sort();
     groups.extend(state);
     fen.push_str(" {");
@@ -77,6 +81,12 @@ pub fn apply_extension(pos: &mut Position, text: &str, column: usize) -> Result<
             let value: i64 = v
                 .parse()
                 .map_err(|_| err(format!("state value `{v}` is not a whole number")))?;
+            if owner == "host" && key == "phase" {
+                pos.turn_phase = u8::try_from(value)
+                    .map_err(|_| err(format!("turn phase `{v}` is out of range")))?;
+                col += group.len() + 1;
+                continue;
+            }
             let owner =
                 Name::new(owner).ok_or_else(|| err(format!("bad state owner `{owner}`")))?;
             let key = Name::new(key).ok_or_else(|| err(format!("bad state key `{key}`")))?;

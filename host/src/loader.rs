@@ -102,7 +102,9 @@ pub fn load_plugin(path: &Path) -> Result<LoadedPlugin, HostError> {
     let manifest = (module.manifest())()
         .into_result()
         .map_err(|e| HostError::plugin(&path.display().to_string(), e))?;
-    if manifest.api_version.major != API_VERSION.major {
+    if manifest.api_version.major != API_VERSION.major
+        || manifest.api_version.minor > API_VERSION.minor
+    {
         return Err(HostError::Incompatible {
             path: path.to_path_buf(),
             reason: format!(

@@ -13,9 +13,9 @@ use crate::error::{nearest, HostError};
 use crate::loader::Registry;
 use abi_stable::std_types::{ROption, RResult, RStr, RVec};
 use houserules_plugin_api::{
-    Color, Decision, GenRequest, HookSet, Layout, Move, MoveEffects, OptionValue, Outcome,
-    OutcomeContext, PluginError, Position, PresetBox, PresetInfo, Square, SquareSet, VariantBox,
-    VariantFlags, VariantInfo,
+    stage, Color, Decision, Event, EventKind, GenRequest, HookSet, Layout, Move, MoveEffects,
+    OptionValue, Outcome, OutcomeContext, PluginError, Position, PresetBox, PresetInfo, Square,
+    SquareSet, VariantBox, VariantFlags, VariantInfo,
 };
 
 /// A preset as asked for on the command line or in a record: `id[:key=value,...]`.
@@ -298,7 +298,7 @@ impl Pipeline {
                 .collect();
             let object = ffi(
                 pl.id(),
-                (pl.module.new_preset())(RStr::from_str(pinfo.id.as_str()), ov),
+                (pl.module.new_preset())(RStr::from_str(pinfo.id.as_str()), ov, &info),
             )?;
             active.push(ActivePreset {
                 info: pinfo.clone(),
@@ -326,6 +326,7 @@ impl Pipeline {
                 .with(HookSet::GET_ROYAL_PIECES)
                 .with(HookSet::SHOULD_FILTER_SELF_CHECK)
                 .with(HookSet::IS_ATTACKED)
+                .with(HookSet::PROTECTED_ROYALS)
                 .with(HookSet::APPLY_MOVE)
                 .with(HookSet::ON_BEFORE_MOVE)
                 .with(HookSet::ON_AFTER_MOVE)
@@ -401,6 +402,23 @@ impl Pipeline {
                 },
             )?;
         }
+        // The side that just moved cannot have left a protected royal attacked.
+        let waiting = pos.side_to_move.opposite();
+        if self.royal_attacked(&pos, waiting)? {
+            let column = core.find(char::is_whitespace).unwrap_or(0) as u32 + 1;
+            return Err(HostError::Fen {
+                fen: fen.to_string(),
+                error: houserules_plugin_api::FenError::new(
+                    1,
+                    column,
+                    format!(
+                        "{} is in check but it is {}'s move",
+                        waiting.name(),
+                        pos.side_to_move.name()
+                    ),
+                ),
+            });
+        }
         Ok(pos)
     }
 
@@ -443,11 +461,7 @@ impl Pipeline {
                 p.object.override_piece_moves(pos, side, &mut claimed, out),
             )?;
         }
-        let req = GenRequest {
-            side,
-            legal: false,
-            skip: claimed,
-        };
+        let req = GenRequest::new(side, false, claimed);
         ffi(self.vname(), self.variant.generate(pos, &req, out))?;
         for p in self.each(HookSet::GET_EXTRA_MOVES) {
             ffi(p.info.id.as_str(), p.object.get_extra_moves(pos, side, out))?;
@@ -472,29 +486,27 @@ impl Pipeline {
         let side = pos.side_to_move;
         if self.plain {
             out.clear();
-            let req = GenRequest {
-                side,
-                legal: true,
-                skip: SquareSet::EMPTY,
-            };
+            let req = GenRequest::new(side, true, SquareSet::EMPTY);
             ffi(self.vname(), self.variant.generate(pos, &req, out))?;
         } else {
             self.pseudo_moves(pos, side, out)?;
             let filter_self = self.filters_self_check(pos, side)?;
-            let royals_before = self.royals(pos, side)?;
+            let protected_before = self.protected_royals(pos, side)?;
             let mut keep = RVec::with_capacity(out.len());
             for &m in out.iter() {
                 if m.is_castle() {
-                    if let Some(r) = &royals_before {
+                    if let Some(r) = &protected_before {
                         if r.contains(m.from) && !self.castle_path_safe(pos, m)? {
                             continue;
                         }
                     }
                 }
                 if filter_self {
+                    // The move is made in full (every preset effect, the turn decision and
+                    // turn-end effects included) before the mover's royals are tested.
                     let mut child = pos.clone();
                     let mut fx = MoveEffects::new(side, false);
-                    self.apply_effects(&mut child, m, &mut fx)?;
+                    self.apply_inner(&mut child, m, &mut fx, false)?;
                     if self.royal_attacked(&child, side)? {
                         continue;
                     }
@@ -590,9 +602,28 @@ impl Pipeline {
             .any(|m| !m.is_drop() && !m.is_castle() && m.destination() == sq))
     }
 
-    /// Whether a royal of `color` is attacked by the other side.
+    /// The royals of `color` that the self-check filter protects (all royals, less those a
+    /// preset's `protected_royals` lets be attacked); `None` without royalty.
+    pub fn protected_royals(
+        &self,
+        pos: &Position,
+        color: Color,
+    ) -> Result<Option<SquareSet>, HostError> {
+        let mut r = self.royals(pos, color)?;
+        if let Some(set) = r.as_mut() {
+            for p in self.each(HookSet::PROTECTED_ROYALS) {
+                ffi(
+                    p.info.id.as_str(),
+                    p.object.protected_royals(pos, color, set),
+                )?;
+            }
+        }
+        Ok(r)
+    }
+
+    /// Whether a protected royal of `color` is attacked by the other side (check).
     pub fn royal_attacked(&self, pos: &Position, color: Color) -> Result<bool, HostError> {
-        if let Some(r) = self.royals(pos, color)? {
+        if let Some(r) = self.protected_royals(pos, color)? {
             for sq in r.iter() {
                 if self.attacked(pos, sq, color.opposite())? {
                     return Ok(true);
@@ -625,52 +656,31 @@ impl Pipeline {
         Ok(true)
     }
 
-    /// Applies a legal move through the whole pipeline, including the turn decision.
+    /// Applies a legal move through the whole pipeline: `on_before_move`, the variant (or a
+    /// preset's `apply_move`), the `on_after_move` stages up to `CONDITIONAL`, the turn
+    /// decision, and — only when the turn passes — the `TURN_END` and `TURN_START` stages.
+    /// A side kept on move (multi-move turns) with no legal move passes the turn.
     pub fn apply(
         &self,
         pos: &mut Position,
         mv: Move,
         fx: &mut MoveEffects,
     ) -> Result<(), HostError> {
-        let before_fullmove = pos.fullmove_number;
-        let mover = pos.side_to_move;
-        self.apply_effects(pos, mv, fx)?;
-        if self.hooks.contains(HookSet::SHOULD_ADVANCE_TURN) {
-            fx.gives_check = self.royal_attacked(pos, mover.opposite())?;
-            let mut advance = true;
-            for p in self.each(HookSet::SHOULD_ADVANCE_TURN) {
-                if let Some(b) = ffi(
-                    p.info.id.as_str(),
-                    p.object.should_advance_turn(pos, mv, fx),
-                )?
-                .to_option()
-                {
-                    advance = b;
-                }
-            }
-            if advance {
-                pos.turn_phase = 0;
-            } else {
-                pos.side_to_move = mover;
-                pos.turn_phase = pos.turn_phase.saturating_add(1);
-                pos.fullmove_number = before_fullmove;
-                pos.invalidate_accel();
-            }
-        }
-        Ok(())
+        self.apply_inner(pos, mv, fx, true)
     }
 
-    /// Applies a move with all its effects but without the turn decision (the variant hands
-    /// the turn over). Used for legality tests.
-    fn apply_effects(
+    fn apply_inner(
         &self,
         pos: &mut Position,
         mv: Move,
         fx: &mut MoveEffects,
+        may_pass: bool,
     ) -> Result<(), HostError> {
         if self.plain {
             return ffi(self.vname(), self.variant.apply(pos, mv, fx));
         }
+        let mover = pos.side_to_move;
+        let before_fullmove = pos.fullmove_number;
         let before = if self.stage_order.is_empty() {
             None
         } else {
@@ -689,15 +699,88 @@ impl Pipeline {
         if !applied {
             ffi(self.vname(), self.variant.apply(pos, mv, fx))?;
         }
-        if let Some(before) = before {
-            for (st, idx) in &self.stage_order {
-                for &i in idx {
-                    let p = &self.presets[i];
-                    ffi(
-                        p.info.id.as_str(),
-                        p.object.on_after_move(pos, &before, mv, *st, fx),
-                    )?;
+        let before = before.as_ref();
+        self.run_stages(pos, before, mv, fx, |st| st < stage::TURN_END)?;
+        let mut advance = true;
+        if self.hooks.contains(HookSet::SHOULD_ADVANCE_TURN) {
+            self.check_facts(pos, mover, fx)?;
+            for p in self.each(HookSet::SHOULD_ADVANCE_TURN) {
+                if let Some(b) = ffi(
+                    p.info.id.as_str(),
+                    p.object.should_advance_turn(pos, mv, fx),
+                )?
+                .to_option()
+                {
+                    advance = b;
                 }
+            }
+        }
+        if !advance {
+            // The mover plays again: the variant handed the turn over, take it back. An en
+            // passant right belongs to the opponent's immediate reply, which this is not.
+            pos.side_to_move = mover;
+            pos.turn_phase = pos.turn_phase.saturating_add(1);
+            pos.fullmove_number = before_fullmove;
+            pos.ep_passed = Square::NONE;
+            pos.ep_victim = Square::NONE;
+            pos.invalidate_accel();
+            if may_pass {
+                let mut replies = RVec::new();
+                self.legal_moves(pos, &mut replies)?;
+                if replies.is_empty() {
+                    pos.side_to_move = mover.opposite();
+                    if mover == Color::Black {
+                        pos.fullmove_number = pos.fullmove_number.saturating_add(1);
+                    }
+                    let mut e =
+                        Event::new(EventKind::TURN_PASSED, Square::NONE, Default::default());
+                    e.value = mover.index() as i32;
+                    fx.event(e);
+                    advance = true;
+                }
+            }
+        }
+        if advance {
+            pos.turn_phase = 0;
+            self.run_stages(pos, before, mv, fx, |st| st >= stage::TURN_END)?;
+        }
+        Ok(())
+    }
+
+    /// `gives_check` and `mover_in_check` for hooks that read them.
+    fn check_facts(
+        &self,
+        pos: &Position,
+        mover: Color,
+        fx: &mut MoveEffects,
+    ) -> Result<(), HostError> {
+        fx.gives_check = self.royal_attacked(pos, mover.opposite())?;
+        fx.mover_in_check = self.royal_attacked(pos, mover)?;
+        Ok(())
+    }
+
+    fn run_stages(
+        &self,
+        pos: &mut Position,
+        before: Option<&Position>,
+        mv: Move,
+        fx: &mut MoveEffects,
+        which: impl Fn(u8) -> bool,
+    ) -> Result<(), HostError> {
+        let Some(before) = before else {
+            return Ok(());
+        };
+        for (st, idx) in self.stage_order.iter().filter(|(st, _)| which(*st)) {
+            for &i in idx {
+                let p = &self.presets[i];
+                if *st >= stage::TURN_END {
+                    // Turn-end effects read the check state as it is when they run.
+                    self.check_facts(pos, fx.mover, fx)?;
+                }
+                ffi(
+                    p.info.id.as_str(),
+                    p.object.on_after_move(pos, before, mv, *st, fx),
+                )?;
             }
         }
         Ok(())
@@ -736,15 +819,7 @@ impl Pipeline {
         let rw = self.royals(pos, Color::White)?;
         let rb = self.royals(pos, Color::Black)?;
         let mine = if side == Color::White { &rw } else { &rb };
-        let mut in_check = false;
-        if let Some(r) = mine {
-            for sq in r.iter() {
-                if self.attacked(pos, sq, side.opposite())? {
-                    in_check = true;
-                    break;
-                }
-            }
-        }
+        let in_check = self.royal_attacked(pos, side)?;
         let ctx = OutcomeContext {
             has_legal_moves,
             in_check,
@@ -756,6 +831,7 @@ impl Pipeline {
             counting,
             repetitions,
             checks_in_cycle,
+            reserved: [0; 4],
         };
         let lost_w = rw.is_some_and(|s| s.is_empty());
         let lost_b = rb.is_some_and(|s| s.is_empty());

@@ -5,7 +5,8 @@ use houserules_host::{perft, HostError, Pipeline, PresetSpec, Registry};
 use houserules_plugin_api::abi_stable::std_types::RVec;
 use houserules_plugin_api::{
     preset_object, root_module, Color, Decision, HookSet, Move, OptionKind, OptionSpec, Options,
-    Plugin, PluginManifest, Position, PresetBox, PresetInfo, PresetRules, SquareSet, API_VERSION,
+    Plugin, PluginManifest, Position, PresetBox, PresetInfo, PresetRules, SquareSet, VariantInfo,
+    API_VERSION,
 };
 
 /// A preset that implements hooks but never changes anything: it forces the pipeline off
@@ -39,9 +40,7 @@ fn info(id: &str, requires: &[&str], incompatible: &[&str], hooks: HookSet) -> P
         scope_aware: false,
         options: RVec::new(),
         hooks,
-        preferred_layout: None.into(),
-        after_move_stages: 0,
-        priority: 0,
+        ..Default::default()
     }
 }
 
@@ -82,7 +81,11 @@ impl Plugin for TestPack {
             .collect(),
         }
     }
-    fn new_preset(id: &str, _options: &Options) -> Result<PresetBox, String> {
+    fn new_preset(
+        id: &str,
+        _options: &Options,
+        _variant: &VariantInfo,
+    ) -> Result<PresetBox, String> {
         match id {
             "neutral" | "needs-neutral" | "hates-neutral" | "counted" => Ok(preset_object(Neutral)),
             "panicky" => Ok(preset_object(Panicky)),
@@ -214,9 +217,12 @@ fn options_get_their_defaults() {
 #[test]
 fn a_panicking_preset_is_an_error_not_a_crash() {
     let p = build(&["panicky"]).unwrap();
-    let pos = p.start_position().unwrap();
     let mut moves = RVec::new();
-    let e = p.legal_moves(&pos, &mut moves).unwrap_err().to_string();
+    let e = p
+        .start_position()
+        .and_then(|pos| p.legal_moves(&pos, &mut moves))
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("plugin panicked in get_extra_moves"), "{e}");
     assert!(e.contains("deliberate failure"), "{e}");
 }

@@ -668,8 +668,8 @@ impl Position {
             && self.ep_passed == other.ep_passed
             && self.hands == other.hands
             && self.variant_state == other.variant_state
-            && self.attributes.as_slice() == other.attributes.as_slice()
-            && self.state.as_slice() == other.state.as_slice()
+            && sorted_attributes(&self.attributes) == sorted_attributes(&other.attributes)
+            && sorted_state(&self.state) == sorted_state(&other.state)
     }
 
     /// A 64-bit hash of what [`Position::same_for_repetition`] compares.
@@ -683,8 +683,27 @@ impl Position {
         self.ep_passed.hash(&mut h);
         self.hands.hash(&mut h);
         self.variant_state.hash(&mut h);
-        self.attributes.as_slice().hash(&mut h);
-        self.state.as_slice().hash(&mut h);
+        sorted_attributes(&self.attributes).hash(&mut h);
+        sorted_state(&self.state).hash(&mut h);
         h.finish()
     }
+}
+
+/// Attributes in a canonical order: equal positions compare equal however they were reached.
+fn sorted_attributes(a: &[Attribute]) -> Vec<(Square, &str, i32)> {
+    let mut v: Vec<(Square, &str, i32)> = a
+        .iter()
+        .map(|x| (x.square, x.name.as_str(), x.value))
+        .collect();
+    v.sort_unstable();
+    v
+}
+
+fn sorted_state(a: &[StateEntry]) -> Vec<(&str, &str, i64)> {
+    let mut v: Vec<(&str, &str, i64)> = a
+        .iter()
+        .map(|x| (x.owner.as_str(), x.key.as_str(), x.value))
+        .collect();
+    v.sort_unstable();
+    v
 }

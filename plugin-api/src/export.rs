@@ -1,7 +1,7 @@
 //! The root module every plugin library exports, and the [`export_plugin!`] macro.
 
 use crate::hooks::{guard, Options, PresetBox, VariantBox};
-use crate::manifest::{OptionValue, PluginManifest};
+use crate::manifest::{OptionValue, PluginManifest, VariantInfo};
 use crate::outcome::PluginError;
 use abi_stable::{
     declare_root_module_statics,
@@ -23,10 +23,14 @@ pub struct PluginModule {
     pub manifest: extern "C" fn() -> RResult<PluginManifest, PluginError>,
     /// Creates the variant `id`.
     pub new_variant: extern "C" fn(id: RStr<'_>) -> RResult<VariantBox, PluginError>,
-    /// Creates the preset `id` with validated options (every option, defaults filled in).
+    /// Creates the preset `id` with validated options (every option, defaults filled in), for
+    /// a pipeline on the variant described by `variant` (its piece table maps roles to kinds).
     #[sabi(last_prefix_field)]
-    pub new_preset:
-        extern "C" fn(id: RStr<'_>, options: RVec<OptionValue>) -> RResult<PresetBox, PluginError>,
+    pub new_preset: extern "C" fn(
+        id: RStr<'_>,
+        options: RVec<OptionValue>,
+        variant: &VariantInfo,
+    ) -> RResult<PresetBox, PluginError>,
 }
 
 impl RootModule for PluginModuleRef {
@@ -45,9 +49,10 @@ pub trait Plugin {
         let _ = id;
         None
     }
-    /// Creates a preset by id with its options (`Err`: why not).
-    fn new_preset(id: &str, options: &Options) -> Result<PresetBox, String> {
-        let _ = options;
+    /// Creates a preset by id with its options, for a game of the variant described by
+    /// `variant` (`Err`: why not, e.g. the variant has no piece of the role the preset needs).
+    fn new_preset(id: &str, options: &Options, variant: &VariantInfo) -> Result<PresetBox, String> {
+        let _ = (options, variant);
         Err(format!("this plugin provides no preset `{id}`"))
     }
 }
@@ -98,9 +103,10 @@ pub fn root_new_variant<P: Plugin>(id: RStr<'_>) -> RResult<VariantBox, PluginEr
 pub fn root_new_preset<P: Plugin>(
     id: RStr<'_>,
     options: RVec<OptionValue>,
+    variant: &VariantInfo,
 ) -> RResult<PresetBox, PluginError> {
     let opts = Options::from_values(&options);
-    match guard("new_preset", || P::new_preset(id.as_str(), &opts)) {
+    match guard("new_preset", || P::new_preset(id.as_str(), &opts, variant)) {
         RResult::ROk(Ok(p)) => RResult::ROk(p),
         RResult::ROk(Err(e)) => RResult::RErr(PluginError::new(e)),
         RResult::RErr(e) => RResult::RErr(e),
@@ -120,8 +126,9 @@ pub fn root_module<P: Plugin + 'static>() -> PluginModuleRef {
     extern "C" fn new_preset<P: Plugin>(
         id: RStr<'_>,
         options: RVec<OptionValue>,
+        variant: &VariantInfo,
     ) -> RResult<PresetBox, PluginError> {
-        root_new_preset::<P>(id, options)
+        root_new_preset::<P>(id, options, variant)
     }
     PluginModule {
         manifest: manifest::<P>,

@@ -30,6 +30,20 @@ pub struct GenRequest {
     pub legal: bool,
     /// Pieces whose moves a preset has taken over: generate nothing for them.
     pub skip: SquareSet,
+    /// Reserved for later API versions (zero).
+    pub reserved: [u32; 2],
+}
+
+impl GenRequest {
+    /// A request for `side`'s moves: legal ones, or pseudo-legal ones skipping `skip`.
+    pub fn new(side: Color, legal: bool, skip: SquareSet) -> GenRequest {
+        GenRequest {
+            side,
+            legal,
+            skip,
+            reserved: [0; 2],
+        }
+    }
 }
 
 /// A variant: a whole game. Implement this, then export it with [`crate::export_plugin!`].
@@ -50,11 +64,7 @@ pub trait VariantRules: Send + Sync + 'static {
         let mut v = RVec::new();
         self.generate(
             pos,
-            &GenRequest {
-                side: pos.side_to_move,
-                legal: true,
-                skip: SquareSet::EMPTY,
-            },
+            &GenRequest::new(pos.side_to_move, true, SquareSet::EMPTY),
             &mut v,
         );
         v.len() as u64
@@ -81,6 +91,9 @@ pub trait VariantRules: Send + Sync + 'static {
 /// A preset: a modification of the pipeline through hooks. Every method has a default body
 /// meaning "no opinion"; the host calls only the hooks listed in the preset's
 /// [`crate::PresetInfo::hooks`].
+///
+/// A preset object is created per pipeline by [`crate::Plugin::new_preset`], which receives
+/// the variant's [`VariantInfo`] (piece table, board size): map roles to piece kinds there.
 #[allow(unused_variables)]
 pub trait PresetRules: Send + Sync + 'static {
     /// Seeds attributes or state at game start (e.g. hit points).
@@ -93,6 +106,11 @@ pub trait PresetRules: Send + Sync + 'static {
     fn should_filter_self_check(&self, pos: &Position, color: Color) -> Decision {
         Decision::DEFER
     }
+    /// Removes from `royals` (the royal set of `color`) the royals that may be left attacked
+    /// (piece-hp: a royal with 2 HP or more survives a "capture"). The rest are *protected*:
+    /// the self-check filter, castling, check and checkmate concern them only. Losing all
+    /// royals still loses.
+    fn protected_royals(&self, pos: &Position, color: Color, royals: &mut SquareSet) {}
     /// Takes over the moves of some pieces of `color`: add their squares to `claimed` and
     /// push their (pseudo-legal) moves to `out`.
     fn override_piece_moves(
@@ -265,13 +283,20 @@ pub trait PresetFfi: Send + Sync {
         fx: &MoveEffects,
     ) -> RResult<Decision, PluginError>;
     /// See [`PresetRules::on_check_game_result`].
-    #[sabi(last_prefix_field)]
     fn on_check_game_result(
         &self,
         pos: &Position,
         ctx: &OutcomeContext,
         current: ROption<&Outcome>,
     ) -> RResult<ResultDecision, PluginError>;
+    /// See [`PresetRules::protected_royals`].
+    #[sabi(last_prefix_field)]
+    fn protected_royals(
+        &self,
+        pos: &Position,
+        color: Color,
+        royals: &mut SquareSet,
+    ) -> RResult<(), PluginError>;
 }
 
 /// A variant object as it crosses the boundary.
@@ -470,6 +495,16 @@ impl<T: PresetRules> PresetFfi for PresetAdapter<T> {
     ) -> RResult<ResultDecision, PluginError> {
         guard("on_check_game_result", || {
             self.0.on_check_game_result(pos, ctx, current.into_option())
+        })
+    }
+    fn protected_royals(
+        &self,
+        pos: &Position,
+        color: Color,
+        royals: &mut SquareSet,
+    ) -> RResult<(), PluginError> {
+        guard("protected_royals", || {
+            self.0.protected_royals(pos, color, royals)
         })
     }
 }

@@ -154,8 +154,11 @@ impl VariantFlags {
 }
 
 /// Everything the host needs to know about a variant, given once.
+///
+/// Build it with `..Default::default()` for the fields you do not set: later 1.x versions
+/// add meaning through `extra`, never new fields.
 #[repr(C)]
-#[derive(StableAbi, Debug, Clone, PartialEq, Eq)]
+#[derive(StableAbi, Debug, Clone, PartialEq, Eq, Default)]
 pub struct VariantInfo {
     /// Id (`"chess"`).
     pub id: RString,
@@ -184,11 +187,16 @@ pub struct VariantInfo {
     pub n_fold_automatic: u32,
     /// Capabilities.
     pub flags: VariantFlags,
+    /// Open-ended `key=value` metadata (room for later API versions; empty today).
+    pub extra: RVec<OptionValue>,
 }
 
-/// Where a preset sits in the catalogue.
+/// Where a preset sits in the catalogue, and how it plugs into the pipeline.
+///
+/// Build it with `..Default::default()` for the fields you do not set: later 1.x versions
+/// add meaning through `extra`, never new fields.
 #[repr(C)]
-#[derive(StableAbi, Debug, Clone, PartialEq, Eq)]
+#[derive(StableAbi, Debug, Clone, PartialEq, Eq, Default)]
 pub struct PresetInfo {
     /// Kebab-case id (`"piece-hp"`).
     pub id: RString,
@@ -216,6 +224,8 @@ pub struct PresetInfo {
     pub after_move_stages: u16,
     /// Order within a stage: lower runs first (poison before healing).
     pub priority: i32,
+    /// Open-ended `key=value` metadata (room for later API versions; empty today).
+    pub extra: RVec<OptionValue>,
 }
 
 /// A set of hooks (one bit each). Open-ended.
@@ -250,6 +260,8 @@ impl HookSet {
     pub const IS_ATTACKED: HookSet = HookSet(1 << 11);
     /// `apply_move` (the preset applies moves it generated itself).
     pub const APPLY_MOVE: HookSet = HookSet(1 << 12);
+    /// `protected_royals` (royals the self-check filter need not protect).
+    pub const PROTECTED_ROYALS: HookSet = HookSet(1 << 13);
 
     /// Every hook that changes which moves exist or what they attack: when one is present
     /// the host cannot use the variant's own legal generator or attack test.
@@ -272,7 +284,7 @@ impl HookSet {
     }
     /// Names of the hooks in the set, for `houserules list`.
     pub fn names(self) -> Vec<&'static str> {
-        const NAMES: [&str; 13] = [
+        const NAMES: [&str; 14] = [
             "get_royal_pieces",
             "filter_legal_moves",
             "should_filter_self_check",
@@ -286,6 +298,7 @@ impl HookSet {
             "setup_position",
             "is_attacked",
             "apply_move",
+            "protected_royals",
         ];
         NAMES
             .iter()

@@ -277,9 +277,15 @@ pub struct MoveEffects {
     pub captured_len: u8,
     /// Whether analysis events should be recorded (off in perft and search).
     pub record_events: bool,
-    /// Whether the move gives check (an enemy royal attacked afterwards). Computed by the host
-    /// before `should_advance_turn`, only when a preset implements that hook.
+    /// Whether the move gives check (a protected enemy royal attacked afterwards). Computed
+    /// by the host before `should_advance_turn` and before each `TURN_END` / `TURN_START`
+    /// hook, only when a preset implements one of them.
     pub gives_check: bool,
+    /// Whether a protected royal of the mover is attacked after the move (king-heals: "not
+    /// in check at the end of its turn"). Computed when `gives_check` is.
+    pub mover_in_check: bool,
+    /// Reserved for later API versions (zero).
+    pub reserved: [u32; 4],
     /// Recorded events (only when `record_events`).
     pub events: RVec<Event>,
 }
@@ -296,6 +302,8 @@ impl MoveEffects {
             captured_len: 0,
             record_events,
             gives_check: false,
+            mover_in_check: false,
+            reserved: [0; 4],
             events: RVec::new(),
         }
     }

@@ -86,6 +86,8 @@ pub struct OutcomeContext {
     /// For a repeated position: whether every move of White (index 0) and of Black (index 1)
     /// since its first occurrence gave check (perpetual-check rules).
     pub checks_in_cycle: [bool; 2],
+    /// Reserved for later API versions (zero).
+    pub reserved: [u32; 4],
 }
 
 /// A yes/no answer that may also say "no opinion" (the next preset, or the default, decides).
@@ -138,8 +140,12 @@ impl ResultDecision {
             outcome: Outcome::draw(""),
         }
     }
-    /// Declare (or replace with) `outcome`.
+    /// Declare `outcome` unless an earlier rule already ended the game.
     pub fn declare(outcome: Outcome) -> ResultDecision {
+        ResultDecision { action: 1, outcome }
+    }
+    /// Replace whatever was found so far with `outcome`.
+    pub fn replace(outcome: Outcome) -> ResultDecision {
         ResultDecision { action: 3, outcome }
     }
     /// The game is not over, whatever was found so far.

@@ -143,6 +143,12 @@ fn errors_are_clear_and_exit_with_2() {
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e9 0 1",
     ]);
     assert!(e.contains("FEN field 4 (en passant), column 52"), "{e}");
+    let e = fails(&["moves", "--fen", "4k2R/8/8/8/8/8/8/4K3 w - - 0 1"]);
+    assert!(e.contains("FEN field 2 (side to move)"), "{e}");
+    assert!(
+        e.contains("black is in check but it is white's move"),
+        "{e}"
+    );
     let e = fails(&["fen", "--moves", "e4 e5 Ke3"]);
     assert!(
         e.contains("move `Ke3`: ply 3: not a legal move here"),

@@ -157,11 +157,11 @@ impl Plugin for P {
                 mode: "hooks".into(), description: "panics".into(),
                 requires: RVec::new(), incompatible_with: RVec::new(), scope_aware: false,
                 options: RVec::new(), hooks: HookSet::FILTER_LEGAL_MOVES,
-                preferred_layout: None.into(), after_move_stages: 0, priority: 0,
+                ..Default::default()
             }].into_iter().collect(),
         }
     }
-    fn new_preset(_id: &str, _o: &Options) -> Result<PresetBox, String> {
+    fn new_preset(_id: &str, _o: &Options, _v: &VariantInfo) -> Result<PresetBox, String> {
         Ok(preset_object(Boom))
     }
 }

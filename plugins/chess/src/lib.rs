@@ -127,7 +127,11 @@ fn board_of(pos: &Position) -> Board {
     b.set_side_to_move(side_of(pos.side_to_move));
     for (slot, sq) in pos.castling.iter().enumerate() {
         let side = if slot < 2 { Side::White } else { Side::Black };
-        b.set_castling_rook(side, slot % 2 == 0, sq.to_option().map(sq8));
+        // A right whose rook a preset removed (or replaced) is gone.
+        let rook = sq
+            .to_option()
+            .filter(|&s| pos.get(s) == Cell::piece(kind::ROOK, color_of(side)));
+        b.set_castling_rook(side, slot % 2 == 0, rook.map(sq8));
     }
     b.set_ep_square(pos.ep_passed.to_option().map(sq8));
     b.set_halfmove_clock(pos.halfmove_clock);
@@ -348,11 +352,7 @@ impl Chess {
         let mut cands = RVec::new();
         self.pseudo(
             pos,
-            &GenRequest {
-                side,
-                legal: false,
-                skip: houserules_plugin_api::SquareSet::EMPTY,
-            },
+            &GenRequest::new(side, false, houserules_plugin_api::SquareSet::EMPTY),
             &mut cands,
         );
         let king = Cell::piece(kind::KING, side);
@@ -411,6 +411,7 @@ impl VariantRules for Chess {
             n_fold_rule: 3,
             n_fold_automatic: 5,
             flags: VariantFlags::default(),
+            ..Default::default()
         }
     }
 

@@ -5,7 +5,7 @@
 use houserules_plugin_api::abi_stable::std_types::RVec;
 use houserules_plugin_api::{
     export_plugin, preset_object, HookSet, Move, Options, Plugin, PluginManifest, Position,
-    PresetBox, PresetInfo, PresetRules, API_VERSION,
+    PresetBox, PresetInfo, PresetRules, VariantInfo, API_VERSION,
 };
 
 const ID: &str = "{{id}}";
@@ -39,16 +39,14 @@ impl Plugin for ThisPlugin {
                 scope_aware: false,
                 options: RVec::new(),
                 hooks: HookSet::FILTER_LEGAL_MOVES,
-                preferred_layout: None.into(),
-                after_move_stages: 0,
-                priority: 0,
+                ..Default::default()
             }]
             .into_iter()
             .collect(),
         }
     }
 
-    fn new_preset(id: &str, _options: &Options) -> Result<PresetBox, String> {
+    fn new_preset(id: &str, _options: &Options, _variant: &VariantInfo) -> Result<PresetBox, String> {
         if id == ID {
             Ok(preset_object(Rule))
         } else {

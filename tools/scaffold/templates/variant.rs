@@ -54,6 +54,7 @@ impl VariantRules for Rules {
             n_fold_rule: 3,
             n_fold_automatic: 3,
             flags: VariantFlags::STATIC_RESULTS,
+            ..Default::default()
         }
     }
 
