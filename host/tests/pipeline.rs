@@ -317,3 +317,61 @@ fn generic_and_plain_paths_make_the_same_positions() {
         frontier = next;
     }
 }
+
+/// Layouts with several kings (dual-classic): the chess plugin's own legality (every king
+/// royal) and the host's generic path must agree, and only the e-file king castles.
+#[test]
+fn dual_classic_two_kings_agree_between_paths() {
+    let plain = Pipeline::build(&registry(), "chess", Some("dual-classic"), &[]).unwrap();
+    let generic = Pipeline::build(
+        &registry(),
+        "chess",
+        Some("dual-classic"),
+        &["neutral".parse().unwrap()],
+    )
+    .unwrap();
+    let start = plain.start_position().unwrap();
+    for depth in 1..=3 {
+        assert_eq!(
+            perft(&plain, &start, depth, 1, false).unwrap().nodes,
+            perft(&generic, &start, depth, 1, false).unwrap().nodes,
+            "depth {depth}"
+        );
+    }
+    // Castling: the e-file king only; moving the d-file king keeps the rights.
+    let pos = plain
+        .parse_fen("r2kk2r/8/8/8/8/8/8/R2KK2R w KQkq - 0 1")
+        .unwrap();
+    let mut moves = RVec::new();
+    plain.legal_moves(&pos, &mut moves).unwrap();
+    let castles: Vec<_> = moves.iter().filter(|m| m.is_castle()).collect();
+    assert_eq!(castles.len(), 1, "only O-O: the d-file king stands in the way of O-O-O");
+    assert_eq!(castles[0].from.file(), 4);
+    let d1 = houserules_plugin_api::Square::new(3, 0);
+    let kd2 = *moves
+        .iter()
+        .find(|m| m.from == d1 && m.to == houserules_plugin_api::Square::new(3, 1))
+        .unwrap();
+    let mut after = pos.clone();
+    let mut fx = houserules_plugin_api::MoveEffects::new(Color::White, false);
+    plain.apply(&mut after, kd2, &mut fx).unwrap();
+    assert_eq!(
+        plain.write_fen(&after).unwrap(),
+        "r2kk2r/8/8/8/8/8/3K4/R3K2R b KQkq - 1 1"
+    );
+}
+
+#[test]
+fn every_layout_loads() {
+    let p = Pipeline::build(&registry(), "chess", None, &[]).unwrap();
+    let ids: Vec<String> = p.info.layouts.iter().map(|l| l.id.to_string()).collect();
+    assert_eq!(ids, ["classic", "dual-classic", "knightmate", "monster", "pawns-only"]);
+    for id in &ids {
+        let p = Pipeline::build(&registry(), "chess", Some(id), &[]).unwrap();
+        let pos = p.start_position().unwrap();
+        let mut moves = RVec::new();
+        p.legal_moves(&pos, &mut moves).unwrap();
+        assert!(!moves.is_empty(), "{id}");
+        assert_eq!(p.write_fen(&pos).unwrap(), p.layout.fen.as_str(), "{id}");
+    }
+}

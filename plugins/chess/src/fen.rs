@@ -102,21 +102,16 @@ pub fn parse(text: &str, pieces: &[PieceType]) -> Result<Position, FenError> {
                     Color::Black
                 };
                 let back = if color == Color::White { 0 } else { 7 };
-                let ks = kings(&pos, color);
-                let king = ks
-                    .iter()
-                    .copied()
-                    .find(|k| k.rank() == back)
-                    .ok_or_else(|| {
-                        FenError::new(
-                            2,
-                            col,
-                            format!(
-                                "castling right `{ch}` but no {} king on its back rank",
-                                color.name()
-                            ),
-                        )
-                    })?;
+                let king = crate::castling_king(&pos, color).ok_or_else(|| {
+                    FenError::new(
+                        2,
+                        col,
+                        format!(
+                            "castling right `{ch}` but no {} king on its back rank",
+                            color.name()
+                        ),
+                    )
+                })?;
                 let rook_cell = Cell::piece(kind::ROOK, color);
                 let rooks: Vec<u8> = (0..8)
                     .filter(|&f| pos.get(Square::new(f, back)) == rook_cell)
@@ -257,9 +252,7 @@ pub fn write(pos: &Position, pieces: &[PieceType], board: &engine_board::Board) 
         let back = rook.rank();
         let king_side = slot % 2 == 0;
         // KQkq when the right's rook is the outermost rook on its side of the king.
-        let king_file = kings(pos, color)
-            .iter()
-            .find(|k| k.rank() == back)
+        let king_file = crate::castling_king(pos, color)
             .map(|k| k.file())
             .unwrap_or(4);
         let rook_cell = Cell::piece(kind::ROOK, color);

@@ -39,6 +39,33 @@ pub mod kind {
 /// The standard start position.
 pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
+/// The layouts: id, name, start position. `classic` is the default; the others are the
+/// catalogue's starting layouts (RULINGS.md settles their squares), meant for the presets
+/// that prefer them.
+pub const LAYOUTS: [(&str, &str, &str); 5] = [
+    ("classic", "Classic", START_FEN),
+    (
+        "dual-classic",
+        "Dual Classic (two kings, no queens)",
+        "rnbkkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBKKBNR w KQkq - 0 1",
+    ),
+    (
+        "knightmate",
+        "Knightmate (a knight instead of the queen)",
+        "rnbnkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBNKBNR w KQkq - 0 1",
+    ),
+    (
+        "monster",
+        "Monster (king and four pawns against the army)",
+        "rnbqkbnr/pppppppp/8/8/8/8/2PPPP2/4K3 w kq - 0 1",
+    ),
+    (
+        "pawns-only",
+        "Pawns only",
+        "4k3/pppppppp/8/8/8/8/PPPPPPPP/4K3 w - - 0 1",
+    ),
+];
+
 /// The chess piece table.
 pub fn piece_table() -> Vec<PieceType> {
     let mut king = PieceType::new('K', "king", Role::KING, 0);
@@ -313,7 +340,7 @@ impl Chess {
     /// every square either of them crosses or lands on empty (but for the two of them).
     fn castling(&self, pos: &Position, king: Square, side: Color, out: &mut RVec<Move>) {
         let back = if side == Color::White { 0 } else { 7 };
-        if king.rank() != back {
+        if king.rank() != back || castling_king(pos, side) != Some(king) {
             return;
         }
         let base = side.index() * 2;
@@ -334,6 +361,22 @@ impl Chess {
                 out.push(Move::castle(king, rook, Square::new(kf, back)));
             }
         }
+    }
+}
+
+/// The king that castles for `side`: the only king on its back rank, or with several (the
+/// dual-classic layout) the one on the e-file — castling rights belong to it (RULINGS).
+pub fn castling_king(pos: &Position, side: Color) -> Option<Square> {
+    let back = if side == Color::White { 0 } else { 7 };
+    let king = Cell::piece(kind::KING, side);
+    let on_back: Vec<Square> = (0..8)
+        .map(|f| Square::new(f, back))
+        .filter(|&s| pos.get(s) == king)
+        .collect();
+    match on_back.len() {
+        0 => None,
+        1 => Some(on_back[0]),
+        _ => on_back.iter().copied().find(|s| s.file() == 4),
     }
 }
 
@@ -399,13 +442,14 @@ impl VariantRules for Chess {
             files: 8,
             ranks: 8,
             pieces: self.pieces.iter().cloned().collect(),
-            layouts: vec![Layout {
-                id: "classic".into(),
-                name: "Classic".into(),
-                fen: START_FEN.into(),
-            }]
-            .into_iter()
-            .collect(),
+            layouts: LAYOUTS
+                .iter()
+                .map(|(id, name, fen)| Layout {
+                    id: (*id).into(),
+                    name: (*name).into(),
+                    fen: (*fen).into(),
+                })
+                .collect(),
             n_move_rule: 50,
             n_move_automatic: 75,
             n_fold_rule: 3,
@@ -467,7 +511,23 @@ impl VariantRules for Chess {
         } else {
             pos.get(victim_sq)
         };
+        let rights_before = pos.castling;
+        let second_king_moved = pos.get(from).kind() == Some(kind::KING)
+            && !mv.is_castle()
+            && castling_king(pos, pos.side_to_move) != Some(from);
         b.play(em);
+        if second_king_moved {
+            // Moving a king that does not castle (dual-classic) keeps the castling rights,
+            // except those of a rook that moved or was taken.
+            for (slot, sq) in rights_before.iter().enumerate() {
+                if let Some(r) = sq.to_option() {
+                    if r != mv.to {
+                        let side = if slot < 2 { Side::White } else { Side::Black };
+                        b.set_castling_rook(side, slot % 2 == 0, Some(sq8(r)));
+                    }
+                }
+            }
+        }
         let attrs = pos.has_attributes();
         if victim.is_piece() {
             fx.capture(victim_sq, victim);
