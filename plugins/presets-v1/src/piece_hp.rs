@@ -1,0 +1,254 @@
+//! piece-hp — Hit Points.
+//!
+//! Every piece has hit points (`Hp` attribute, seeded by `setup_position`: kings 1, others 2;
+//! in a FEN without the attribute the same defaults apply). A capture damages by 1 instead of
+//! removing: the attacker always lands on the target square; a survivor is pushed to the
+//! first empty square around its square in the clockwise order N, NE, E, SE, S, SW, W, NW
+//! (from White's side), keeping its attributes, and is removed if there is none. At 0 HP it
+//! is removed. Kings (royals) at 1 HP are protected by the self-check filter; a side whose
+//! kings all have 2 HP or more may leave them attacked ("capturing" such a king only damages
+//! it). Later stages see only lethal captures in `MoveEffects::captured`.
+
+use crate::common::{default_hp, drop_castling, first_empty_around, hp, Bound};
+use crate::Meta;
+use houserules_plugin_api::{
+    attr, stage, Color, Event, EventKind, HookSet, Move, MoveEffects, Position, PresetRules,
+    SquareSet,
+};
+
+pub(crate) const META: Meta = Meta {
+    id: "piece-hp",
+    name: "Hit Points",
+    category: "Persistent State",
+    mode: "override",
+    description: "Pieces have hit points (kings 1, others 2). A capture deals 1 damage; a \
+                  survivor is pushed to the first empty adjacent square clockwise from N, or \
+                  removed if there is none.",
+    requires: &[],
+    incompatible: &["explosive-rook"],
+    hooks: HookSet(
+        HookSet::SETUP_POSITION.0 | HookSet::ON_AFTER_MOVE.0 | HookSet::PROTECTED_ROYALS.0,
+    ),
+    stages: &[stage::CAPTURE],
+    priority: -100,
+};
+
+/// The preset.
+#[derive(Default)]
+pub struct PieceHp {
+    pub(crate) k: Bound,
+}
+
+impl PresetRules for PieceHp {
+    fn setup_position(&self, pos: &mut Position) {
+        let k = self.k.get();
+        let squares: Vec<_> = pos.squares().filter(|&s| pos.get(s).is_piece()).collect();
+        for s in squares {
+            if pos.attribute(s, attr::HP).is_none() {
+                let v = default_hp(k, pos.get(s));
+                pos.set_attribute(s, attr::HP, v);
+            }
+        }
+    }
+
+    fn protected_royals(&self, pos: &Position, _color: Color, royals: &mut SquareSet) {
+        // RULINGS: royals at 1 HP are protected; with 2 HP or more they may be left attacked.
+        let k = self.k.get();
+        let strong: Vec<_> = royals.iter().filter(|&s| hp(pos, k, s) >= 2).collect();
+        for s in strong {
+            royals.remove(s);
+        }
+    }
+
+    fn on_after_move(
+        &self,
+        pos: &mut Position,
+        before: &Position,
+        mv: Move,
+        st: u8,
+        fx: &mut MoveEffects,
+    ) {
+        if st != stage::CAPTURE || fx.captured_len == 0 {
+            return;
+        }
+        let k = self.k.get();
+        let victims = fx.captured;
+        let n = fx.captured_len as usize;
+        let mut kept = 0usize;
+        let mut survivors = 0usize;
+        for c in victims.iter().take(n) {
+            let left = before
+                .attribute(c.square, attr::HP)
+                .unwrap_or_else(|| default_hp(k, c.cell))
+                - 1;
+            if fx.record_events {
+                let mut e = Event::new(EventKind::DAMAGE, c.square, c.cell);
+                e.value = 1;
+                fx.event(e);
+            }
+            if left > 0 {
+                if let Some(to) = first_empty_around(pos, c.square) {
+                    pos.set(to, c.cell);
+                    survivors += 1;
+                    for a in before.attributes().iter().filter(|a| a.square == c.square) {
+                        pos.set_attribute(to, a.name, a.value);
+                    }
+                    pos.set_attribute(to, attr::HP, left);
+                    // A pushed king has moved: its side loses castling.
+                    drop_castling(pos, k, c.square, c.cell);
+                    if fx.record_events {
+                        let mut e = Event::new(EventKind::PUSH, c.square, c.cell);
+                        e.to = to;
+                        e.value = left;
+                        fx.event(e);
+                    }
+                    continue;
+                }
+                fx.event(Event::new(EventKind::REMOVE, c.square, c.cell));
+            }
+            fx.captured[kept] = *c;
+            kept += 1;
+        }
+        fx.captured_len = kept as u8;
+        // Captures-to-hand variants (drops): the variant put the victim in the mover's hand;
+        // a survivor never left the board, so the hand goes back to what it was. (A capturing
+        // move is not a drop, so any change of the mover's hand came from its captures.)
+        if survivors > 0 && kept == 0 && !mv.is_drop() {
+            let m = fx.mover.index();
+            if pos.hands[m] != before.hands[m] {
+                pos.hands[m] = before.hands[m];
+                pos.invalidate_accel();
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::testkit::*;
+    use houserules_plugin_api::Color;
+
+    const ID: &str = "piece-hp";
+
+    #[test]
+    fn piece_hp_scenario_1() {
+        // Rook takes a 2-HP pawn: the pawn drops to 1 HP and is pushed north (d5); the rook
+        // stands on d4.
+        let p = pipe(&[ID]);
+        let (after, ev) = play(&p, "4k3/8/8/8/3p4/8/8/3RK3 w - - 0 1", &["d1d4"]);
+        assert_eq!(at(&p, &after, "d4"), 'R');
+        assert_eq!(at(&p, &after, "d5"), 'p');
+        assert_eq!(hp_of(&after, "d5"), Some(1));
+        assert_eq!(kinds(&ev), ["capture", "damage", "push"]);
+        assert_eq!(
+            fen(&p, &after),
+            "4k3/8/8/3p4/3R4/8/8/4K3 b - - 0 1 {Hp:d5=1}"
+        );
+    }
+
+    #[test]
+    fn piece_hp_scenario_2() {
+        // A 1-HP pawn is removed (0 HP): plain chess appearance.
+        let p = pipe(&[ID]);
+        let (after, ev) = play(&p, "4k3/8/8/8/3p4/8/8/3RK3 w - - 0 1 {Hp:d4=1}", &["d1d4"]);
+        assert_eq!(at(&p, &after, "d4"), 'R');
+        assert_eq!(at(&p, &after, "d5"), '.');
+        assert_eq!(kinds(&ev), ["capture", "damage"]);
+        assert!(after.attributes().is_empty());
+    }
+
+    #[test]
+    fn piece_hp_scenario_3() {
+        // The catalogue's queen cannot find every square around the target occupied (a slider
+        // always leaves its approach square empty); a knight can: Nf3xd4 with all eight squares
+        // around d4 occupied → the 2-HP knight has no push square and is removed.
+        let p = pipe(&[ID]);
+        let f = "7k/8/8/2ppp3/2pnp3/2PPPN2/8/7K w - - 0 1";
+        let (after, ev) = play(&p, f, &["f3d4"]);
+        assert_eq!(at(&p, &after, "d4"), 'N');
+        assert_eq!(kinds(&ev), ["capture", "damage", "remove"]);
+        // The queen version: Qd1xd4 pushes the knight onto d3, the square the queen passed.
+        let f = "7k/8/8/2ppp3/2pnp3/2P1P3/8/3Q3K w - - 0 1";
+        let (after, _) = play(&p, f, &["d1d4"]);
+        assert_eq!(at(&p, &after, "d3"), 'n');
+        assert_eq!(hp_of(&after, "d3"), Some(1));
+    }
+
+    #[test]
+    fn piece_hp_edge_1() {
+        // En passant damages the pawn on its own square (d5) and pushes it from there: N d6
+        // holds the capturer now, so NE e6.
+        let p = pipe(&[ID]);
+        let (after, ev) = play(&p, "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", &["e5d6"]);
+        assert_eq!(at(&p, &after, "d6"), 'P');
+        assert_eq!(at(&p, &after, "d5"), '.');
+        assert_eq!(at(&p, &after, "e6"), 'p');
+        assert_eq!(hp_of(&after, "e6"), Some(1));
+        assert_eq!(ev[0].square, sq("d5"));
+        assert_eq!(kinds(&ev), ["capture", "damage", "push"]);
+    }
+
+    #[test]
+    fn piece_hp_edge_2() {
+        // A promoting capture damages as usual and promotes whether or not the target
+        // survives: exd8=Q, the rook (2 HP) is pushed to e8 (N and NE are off the board).
+        let p = pipe(&[ID]);
+        let (after, _) = play(&p, "3r3k/4P3/8/8/8/8/8/K7 w - - 0 1", &["e7d8q"]);
+        // With the white king on e1 the pushed rook would open the e-file onto it: illegal.
+        assert!(!has(&p, "3r3k/4P3/8/8/8/8/8/4K3 w - - 0 1", "e7d8q"));
+        assert_eq!(at(&p, &after, "d8"), 'Q');
+        assert_eq!(at(&p, &after, "e8"), 'r');
+        assert_eq!(hp_of(&after, "e8"), Some(1));
+    }
+
+    #[test]
+    fn piece_hp_edge_3() {
+        // Incompatible with explosive-rook.
+        let e = try_pipe(&[ID, "explosive-rook"]).err().unwrap().to_string();
+        assert!(e.contains("explosive-rook"), "{e}");
+    }
+
+    #[test]
+    fn piece_hp_edge_4() {
+        // The Hp attribute is the single source of truth: seeded at the start (kings 1,
+        // others 2), written in the FEN extension, read back, and defaulted when absent.
+        let p = pipe(&[ID]);
+        let start = p.start_position().unwrap();
+        assert_eq!(hp_of(&start, "e1"), Some(1));
+        assert_eq!(hp_of(&start, "d8"), Some(2));
+        assert_eq!(start.attributes().len(), 32);
+        let f = fen(&p, &start);
+        assert!(
+            f.contains("{Hp:a1=2,") && f.contains("e1=1") && f.contains("e8=1"),
+            "{f}"
+        );
+        assert_eq!(p.parse_fen(&f).unwrap(), start);
+    }
+
+    #[test]
+    fn piece_hp_ruling_royals() {
+        // A 1-HP king is protected by the self-check filter …
+        let p = pipe(&[ID]);
+        let l = legal(&p, "4k3/8/8/8/8/8/r7/4K3 w - - 0 1");
+        assert!(!l.contains(&"e1e2".to_string()), "{l:?}");
+        // … a 2-HP king may be left attacked, and "capturing" it only damages it.
+        let f = "4k3/8/8/8/8/8/r7/4K3 w - - 0 1 {Hp:e1=2}";
+        assert!(has(&p, f, "e1e2"));
+        let (after, ev) = play(&p, f, &["e1e2", "a2e2"]);
+        assert_eq!(at(&p, &after, "e2"), 'r');
+        assert_eq!(at(&p, &after, "e3"), 'K');
+        assert_eq!(hp_of(&after, "e3"), Some(1));
+        assert_eq!(kinds(&ev), ["capture", "damage", "push"]);
+        assert!(
+            result_after(&p, f, &["e1e2", "a2e2"]).is_none(),
+            "the game goes on"
+        );
+        // Now at 1 HP the king is protected again: it must leave the rook's reach.
+        let l = legal_at(&p, &after);
+        assert!(
+            !l.contains(&"e3e4".to_string()) && l.contains(&"e3d4".to_string()),
+            "{l:?}"
+        );
+        assert!(p.royal_attacked(&after, Color::White).unwrap());
+    }
+}
