@@ -152,21 +152,33 @@ impl Registry {
                 dirs.extend(std::env::split_paths(&v).filter(|p| !p.as_os_str().is_empty()));
             }
         }
+        // (directory, whether only this project's own `libhouserules_*` files count)
+        let mut dirs: Vec<(PathBuf, bool)> = dirs.into_iter().map(|d| (d, false)).collect();
         if search.beside_executable {
             if let Some(dir) = std::env::current_exe()
                 .ok()
                 .and_then(|e| e.parent().map(Path::to_path_buf))
             {
-                dirs.push(dir);
+                // Cargo builds the bundled plugins as dependencies of the host into `deps/`
+                // (see host/Cargo.toml); other libraries there (proc macros) are not ours.
+                dirs.push((dir.join("deps"), true));
+                dirs.push((dir, false));
             }
         }
-        for dir in dirs {
+        for (dir, own_only) in dirs {
             let Ok(entries) = std::fs::read_dir(&dir) else {
                 continue;
             };
+            let own_prefix = format!("{}houserules_", std::env::consts::DLL_PREFIX);
             let mut files: Vec<PathBuf> = entries
                 .filter_map(|e| e.ok().map(|e| e.path()))
                 .filter(|p| is_library_file(p))
+                .filter(|p| {
+                    !own_only
+                        || p.file_name()
+                            .and_then(|n| n.to_str())
+                            .is_some_and(|n| n.starts_with(&own_prefix))
+                })
                 .collect();
             files.sort();
             for f in files {

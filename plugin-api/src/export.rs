@@ -157,21 +157,28 @@ macro_rules! export_plugin {
 
         /// The header the host's loader looks up (what abi_stable's `export_root_module`
         /// attribute generates, spelled with paths through this crate so that plugins need
-        /// no direct dependency on abi_stable).
-        #[export_name = "_1as_0lib_1header_0root_bmodule_bloader"]
-        pub static ROOT_MODULE_HEADER: $crate::abi_stable::library::LibHeader = {
-            extern "C" fn erased_module() -> $crate::abi_stable::library::RootModuleResult {
-                $crate::abi_stable::library::__call_root_module_loader(houserules_plugin_root)
-            }
-            // SAFETY: `erased_module` returns the root module of type `PluginModuleRef`, as
-            // the layout check below declares.
-            unsafe {
-                $crate::abi_stable::library::LibHeader::from_constructor::<$crate::PluginModuleRef>(
-                    erased_module,
-                    $crate::abi_stable::library::CheckTypeLayout::Yes,
-                )
-            }
-        };
+        /// no direct dependency on abi_stable). It sits in a module of its own so that a test
+        /// binary linking several plugin crates as libraries never pulls in two of them.
+        #[doc(hidden)]
+        pub mod houserules_plugin_export {
+            #[export_name = "_1as_0lib_1header_0root_bmodule_bloader"]
+            pub static ROOT_MODULE_HEADER: $crate::abi_stable::library::LibHeader = {
+                extern "C" fn erased_module() -> $crate::abi_stable::library::RootModuleResult {
+                    $crate::abi_stable::library::__call_root_module_loader(
+                        super::houserules_plugin_root,
+                    )
+                }
+                // SAFETY: `erased_module` returns the root module of type `PluginModuleRef`,
+                // as the layout check below declares.
+                unsafe {
+                    $crate::abi_stable::library::LibHeader::from_constructor::<
+                        $crate::PluginModuleRef,
+                    >(
+                        erased_module, $crate::abi_stable::library::CheckTypeLayout::Yes
+                    )
+                }
+            };
+        }
     };
 }
 

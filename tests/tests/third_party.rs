@@ -6,13 +6,15 @@ use houserules_tests::{built_artifacts, houserules, houserules_ok, workspace_roo
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// Builds the crate in `dir` (debug profile, sharing the workspace's target directory so
-/// dependencies are not compiled again) and returns the path of its library.
+/// Builds the crate in `dir` (debug profile, in a target directory shared by these tests so
+/// that dependencies are compiled once, and kept apart from the host's own directories so
+/// that no test plugin ever sits beside a `houserules` binary) and returns its library.
 fn build_crate(dir: &Path, lib_name: &str) -> PathBuf {
     let root = workspace_root();
     let target = std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
-        .unwrap_or_else(|| root.join("target"));
+        .unwrap_or_else(|| root.join("target"))
+        .join("third-party");
     // Same dependency versions as the workspace.
     std::fs::copy(root.join("Cargo.lock"), dir.join("Cargo.lock")).expect("copy Cargo.lock");
     let out = Command::new(env!("CARGO"))
