@@ -5,6 +5,7 @@ use clap::{Args, Parser, Subcommand};
 use houserules_host::notation::{coordinate, parse_move, san};
 use houserules_host::{perft, Game, HostError, Pipeline, PluginSearch, PresetSpec, Registry};
 use houserules_plugin_api::{Color, HookSet, Position, Square};
+use records::{AnalyzeArgs, PlayArgs};
 use serde_json::json;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -97,6 +98,10 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Read, replay and check game records (PGN-like): results, errors, per-ply details.
+    Analyze(AnalyzeArgs),
+    /// Play a game in the terminal (human or random sides, or scripted) and write its record.
+    Play(PlayArgs),
     /// Measure perft speed (nodes per second) on standard positions.
     Bench {
         #[command(flatten)]
@@ -241,6 +246,8 @@ fn dispatch(cli: Cli) -> Result<i32, HostError> {
             threads,
             json,
         } => bench(&reg, rules, fen, *depth, *threads, *json),
+        Command::Analyze(args) => records::analyze(&reg, args),
+        Command::Play(args) => records::play(&reg, args),
     }
 }
 
@@ -502,4 +509,396 @@ fn bench(
         println!("{}", json!({"variant": p.variant_id(), "results": rows}));
     }
     Ok(0)
+}
+
+/// The `analyze` and `play` commands (game records).
+mod records {
+    use super::{pipeline, Rules};
+    use houserules_host::analyze::{self, GameReport, Options, RulesOverride, Source, Summary};
+    use houserules_host::play::{self, Player, Setup};
+    use houserules_host::{HostError, Pipeline, PresetSpec, Registry};
+    use std::fs::File;
+    use std::io::{self, BufRead, BufReader, BufWriter, IsTerminal, Write};
+    use std::path::PathBuf;
+    use std::time::Instant;
+
+    #[derive(clap::Args)]
+    pub struct AnalyzeArgs {
+        /// Record files (`-` or none: standard input).
+        #[arg(value_name = "FILES")]
+        files: Vec<PathBuf>,
+        /// Variant for every record (overrides the `Variant` tag).
+        #[arg(long)]
+        variant: Option<String>,
+        /// Layout for every record (overrides the `Layout` tag).
+        #[arg(long)]
+        layout: Option<String>,
+        /// Presets for every record, ID[:k=v,...] (repeatable; replace the `Presets` tag).
+        #[arg(long = "preset", value_name = "ID[:k=v,...]")]
+        presets: Vec<String>,
+        /// One JSON document: {"games": [...], "summary": {...}}.
+        #[arg(long, conflicts_with = "jsonl")]
+        json: bool,
+        /// One JSON object per game and line.
+        #[arg(long)]
+        jsonl: bool,
+        /// Leave out the per-ply details in JSON (fast batch validation).
+        #[arg(long)]
+        no_plies: bool,
+        /// Worker threads (output stays in input order).
+        #[arg(long, default_value_t = 1)]
+        jobs: usize,
+        /// Write the records back in normal form to FILE (canonical SAN, fixed tag order,
+        /// 80-column move text; comments, NAGs and variations dropped).
+        #[arg(long, value_name = "FILE")]
+        write_pgn: Option<PathBuf>,
+        /// Text output: only invalid games and the totals.
+        #[arg(long, short)]
+        quiet: bool,
+    }
+
+    #[derive(clap::Args)]
+    pub struct PlayArgs {
+        #[command(flatten)]
+        rules: Rules,
+        /// Start position (default: the layout's).
+        #[arg(long)]
+        fen: Option<String>,
+        /// White's player: human or random (default: human, or nobody after --moves).
+        #[arg(long)]
+        white: Option<Player>,
+        /// Black's player: human or random (default: human, or nobody after --moves).
+        #[arg(long)]
+        black: Option<Player>,
+        /// Seed of the random players (default: from the clock, printed on stderr).
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Moves to play first (SAN or coordinate form, space-separated).
+        #[arg(long, default_value = "")]
+        moves: String,
+        /// Write the record(s) to FILE (default: standard output, after the game).
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+        /// Stop after this many plies (0: no limit).
+        #[arg(long, default_value_t = 1000)]
+        max_plies: u32,
+        /// Play this many games (seeds SEED, SEED+1, ...; no board shown): a corpus generator.
+        #[arg(long, default_value_t = 1)]
+        games: u32,
+        /// Do not show the board.
+        #[arg(long, short)]
+        quiet: bool,
+    }
+
+    fn specs(list: &[String]) -> Result<Vec<PresetSpec>, HostError> {
+        list.iter().map(|s| s.parse()).collect()
+    }
+
+    fn text_line(r: &GameReport, quiet: bool) -> Vec<u8> {
+        let mut s = String::new();
+        if !quiet || !r.valid() {
+            let tag = |n: &str| {
+                r.tags
+                    .0
+                    .iter()
+                    .find(|(k, _)| k == n)
+                    .map(|(_, v)| v.as_str())
+                    .unwrap_or("?")
+            };
+            let res = &r.result;
+            s.push_str(&format!(
+                "#{} {}:{} \"{}\" {} - {}: {} plies, declared {}, computed {} ({}){}: {}\n",
+                r.index,
+                r.file,
+                r.line,
+                tag("Event"),
+                tag("White"),
+                tag("Black"),
+                r.ply_count,
+                res.declared.as_deref().unwrap_or("none"),
+                res.computed,
+                res.termination,
+                res.claimable
+                    .as_ref()
+                    .map(|c| format!(", {c} claimable"))
+                    .unwrap_or_default(),
+                if r.valid() { "ok" } else { "INVALID" }
+            ));
+            for e in &r.errors {
+                s.push_str(&format!(
+                    "  error at {}:{}:{}{}: {}\n",
+                    r.file,
+                    e.line,
+                    e.column,
+                    e.ply.map(|p| format!(" (ply {p})")).unwrap_or_default(),
+                    e.message
+                ));
+                if !e.legal.is_empty() && !e.message.contains("legal:") {
+                    s.push_str(&format!("    legal moves include: {}\n", e.legal.join(" ")));
+                }
+            }
+        }
+        s.into_bytes()
+    }
+
+    fn sources(files: &[PathBuf]) -> Result<(Vec<Source>, Option<u64>), String> {
+        let mut out = Vec::new();
+        let mut total = Some(0u64);
+        if files.is_empty() {
+            out.push(Source {
+                name: "-".into(),
+                reader: Box::new(BufReader::new(io::stdin())),
+            });
+            return Ok((out, None));
+        }
+        for f in files {
+            if f.as_os_str() == "-" {
+                total = None;
+                out.push(Source {
+                    name: "-".into(),
+                    reader: Box::new(BufReader::new(io::stdin())),
+                });
+                continue;
+            }
+            let file = File::open(f).map_err(|e| format!("cannot read {}: {e}", f.display()))?;
+            if let (Some(t), Ok(m)) = (total.as_mut(), file.metadata()) {
+                *t += m.len();
+            }
+            out.push(Source {
+                name: f.display().to_string(),
+                reader: Box::new(BufReader::with_capacity(1 << 16, file)),
+            });
+        }
+        Ok((out, total))
+    }
+
+    pub fn analyze(reg: &Registry, a: &AnalyzeArgs) -> Result<i32, HostError> {
+        let presets = if a.presets.is_empty() {
+            None
+        } else {
+            Some(specs(&a.presets)?)
+        };
+        if a.variant.is_some() || a.layout.is_some() || presets.is_some() {
+            // Rules from the command line are checked once, up front (exit code 2).
+            let v = a.variant.as_deref().unwrap_or("chess");
+            Pipeline::build(
+                reg,
+                v,
+                a.layout.as_deref(),
+                presets.as_deref().unwrap_or(&[]),
+            )?;
+        }
+        let json = a.json || a.jsonl;
+        let options = Options {
+            rules: RulesOverride {
+                variant: a.variant.clone(),
+                layout: a.layout.clone(),
+                presets,
+            },
+            plies: json && !a.no_plies,
+            normalized: a.write_pgn.is_some(),
+        };
+        let (srcs, total) = match sources(&a.files) {
+            Ok(x) => x,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return Ok(2);
+            }
+        };
+        let mut pgn_out = match &a.write_pgn {
+            Some(path) => match File::create(path) {
+                Ok(f) => Some(BufWriter::new(f)),
+                Err(e) => {
+                    eprintln!("error: cannot write {}: {e}", path.display());
+                    return Ok(2);
+                }
+            },
+            None => None,
+        };
+        let bar = if io::stderr().is_terminal() {
+            let b = match total {
+                Some(t) => indicatif::ProgressBar::new(t).with_style(
+                    indicatif::ProgressStyle::with_template(
+                        "{bar:40} {bytes}/{total_bytes} {msg} [{elapsed_precise}, eta {eta}]",
+                    )
+                    .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+                ),
+                None => indicatif::ProgressBar::new_spinner(),
+            };
+            Some(b)
+        } else {
+            None
+        };
+        let stdout = io::stdout();
+        let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
+        let quiet = a.quiet;
+        let jsonl = a.jsonl;
+        let format = |r: &GameReport| -> Vec<u8> {
+            if json {
+                let mut v = serde_json::to_vec(r).unwrap_or_default();
+                if jsonl {
+                    v.push(b'\n');
+                }
+                v
+            } else {
+                text_line(r, quiet)
+            }
+        };
+        if a.json {
+            let _ = out.write_all(b"{\"games\":[");
+        }
+        let start = Instant::now();
+        let mut first = true;
+        let mut games = 0u64;
+        let result = analyze::run(reg, &options, srcs, a.jobs.max(1), format, |f| {
+            if a.json {
+                if !first {
+                    out.write_all(b",\n")?;
+                }
+                first = false;
+            }
+            out.write_all(&f.output)?;
+            if let (Some(w), Some(text)) = (pgn_out.as_mut(), &f.report.normalized) {
+                w.write_all(text.as_bytes())?;
+            }
+            games += 1;
+            if let Some(b) = &bar {
+                if total.is_some() {
+                    b.set_position(f.progress);
+                }
+                if games & 255 == 0 {
+                    b.set_message(format!("{games} games"));
+                }
+                b.tick();
+            }
+            Ok(())
+        });
+        if let Some(b) = &bar {
+            b.finish_and_clear();
+        }
+        let secs = start.elapsed().as_secs_f64();
+        let summary: Summary = match result {
+            Ok(s) => s,
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(2),
+            Err(e) => {
+                let _ = out.flush();
+                eprintln!("error: {e}");
+                return Ok(2);
+            }
+        };
+        if a.json {
+            let _ = writeln!(
+                out,
+                "],\"summary\":{}}}",
+                serde_json::to_string(&summary).unwrap_or_default()
+            );
+        } else if !jsonl {
+            let _ = writeln!(
+                out,
+                "{} games: {} valid, {} invalid; {} plies",
+                summary.games, summary.valid, summary.invalid, summary.plies
+            );
+        }
+        let flushed = out.flush().and_then(|_| match pgn_out.as_mut() {
+            Some(w) => w.flush(),
+            None => Ok(()),
+        });
+        if let Err(e) = flushed {
+            eprintln!("error: {e}");
+            return Ok(2);
+        }
+        eprintln!(
+            "analyzed {} games, {} plies in {:.3} s: {:.0} games/s, {:.0} plies/s ({} job{})",
+            summary.games,
+            summary.plies,
+            secs,
+            summary.games as f64 / secs.max(1e-9),
+            summary.plies as f64 / secs.max(1e-9),
+            a.jobs.max(1),
+            if a.jobs > 1 { "s" } else { "" }
+        );
+        Ok(if summary.invalid == 0 { 0 } else { 1 })
+    }
+
+    pub fn play(reg: &Registry, a: &PlayArgs) -> Result<i32, HostError> {
+        let p = pipeline(reg, &a.rules)?;
+        let specs = specs(&a.rules.presets)?;
+        let start = p.position(a.fen.as_deref())?;
+        let moves: Vec<String> = a.moves.split_whitespace().map(str::to_string).collect();
+        let default = if moves.is_empty() {
+            Some(Player::Human)
+        } else {
+            None
+        };
+        let seed = a.seed.unwrap_or_else(|| {
+            let s = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_nanos() as u64)
+                .unwrap_or(0);
+            eprintln!("seed {s}");
+            s
+        });
+        let mut setup = Setup {
+            white: a.white.or(default),
+            black: a.black.or(default),
+            seed,
+            moves,
+            max_plies: a.max_plies,
+            show: !a.quiet && a.games <= 1,
+        };
+        let mut records = String::new();
+        let stdin = io::stdin();
+        let mut input = stdin.lock();
+        let stdout = io::stdout();
+        let mut file_out = match &a.out {
+            Some(path) => match File::create(path) {
+                Ok(f) => Some(BufWriter::new(f)),
+                Err(e) => {
+                    eprintln!("error: cannot write {}: {e}", path.display());
+                    return Ok(2);
+                }
+            },
+            None => None,
+        };
+        for g in 0..a.games.max(1) {
+            setup.seed = seed.wrapping_add(g as u64);
+            let played = {
+                let mut out = stdout.lock();
+                play::play(
+                    &p,
+                    start.clone(),
+                    &setup,
+                    &mut input as &mut dyn BufRead,
+                    &mut out,
+                )?
+            };
+            let rec = play::record(
+                &p,
+                &specs,
+                a.rules.layout.is_some(),
+                &played,
+                &setup,
+                g + 1,
+                a.fen.is_some(),
+            )?;
+            match file_out.as_mut() {
+                Some(w) => {
+                    if let Err(e) = w.write_all(rec.as_bytes()) {
+                        eprintln!("error: {e}");
+                        return Ok(2);
+                    }
+                }
+                None => records.push_str(&rec),
+            }
+        }
+        if let Some(w) = file_out.as_mut() {
+            if let Err(e) = w.flush() {
+                eprintln!("error: {e}");
+                return Ok(2);
+            }
+        } else {
+            print!("{records}");
+        }
+        Ok(0)
+    }
 }

@@ -59,6 +59,94 @@ pub fn write_extension(pos: &Position, fen: &mut String) {
     fen.push('}');
 }
 
+/// The en passant field of a FEN-style position (fields: board, side `w`/`b`, castling, en
+/// passant, ...): byte range of the field, if the FEN has that shape.
+fn ep_field_range(core: &str) -> Option<std::ops::Range<usize>> {
+    let mut fields = Vec::new();
+    let mut start = None;
+    for (i, ch) in core.char_indices() {
+        match (ch.is_whitespace(), start) {
+            (true, Some(s)) => {
+                fields.push(s..i);
+                start = None;
+            }
+            (false, None) => start = Some(i),
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        fields.push(s..core.len());
+    }
+    if fields.len() < 4 || !matches!(&core[fields[1].clone()], "w" | "b" | "W" | "B") {
+        return None;
+    }
+    Some(fields[3].clone())
+}
+
+/// A two-square en passant field, Fairy-Stockfish style: the passed square and the square of
+/// the piece that may be taken, in board order (`c3d4` after White's b2-d4, `f5g6` after
+/// Black's h7-f5). The empty one is the passed square.
+fn parse_two_squares(t: &str) -> Option<(Square, Square)> {
+    let b = t.as_bytes();
+    let second = (1..b.len()).find(|&i| b[i].is_ascii_lowercase())?;
+    Some((Square::parse(&t[..second])?, Square::parse(&t[second..])?))
+}
+
+/// For variants without their own two-square en passant field: if the FEN's en passant field
+/// has the two-square form, returns the FEN with `-` there and the two squares in the order
+/// written (the host tells them apart after the variant has read the board).
+pub fn take_two_square_ep(core: &str) -> Option<(String, Square, Square)> {
+    let r = ep_field_range(core)?;
+    let (passed, victim) = parse_two_squares(&core[r.clone()])?;
+    let mut s = core.to_string();
+    s.replace_range(r, "-");
+    Some((s, passed, victim))
+}
+
+/// Column of the en passant field of a FEN-style position (for error messages).
+pub fn ep_field_column(core: &str) -> Option<usize> {
+    ep_field_range(core).map(|r| r.start)
+}
+
+/// The one-square en passant field of a FEN-style position, if it names a square.
+pub fn single_square_ep(core: &str) -> Option<Square> {
+    let r = ep_field_range(core)?;
+    Square::parse(&core[r])
+}
+
+/// The en passant field for `pos` as stored: `-`, the passed square when the piece to take
+/// stands right behind it (FIDE geometry), else the two-square form in board order (`c3d4`,
+/// `f5g6`), as Fairy-Stockfish writes it.
+pub fn ep_field(pos: &Position) -> String {
+    let (passed, victim) = (pos.ep_passed, pos.ep_victim);
+    if passed.is_none() || victim.is_none() {
+        return "-".to_string();
+    }
+    let behind = passed.offset_within(0, pos.side_to_move.opposite().forward(), 16, 16);
+    if behind == Some(victim) {
+        passed.name()
+    } else {
+        // Fairy-Stockfish writes the set of en passant squares in board order (a1 first).
+        format!("{}{}", passed.min(victim), passed.max(victim))
+    }
+}
+
+/// Rewrites the en passant field of a FEN-style position written by a variant so that it says
+/// what `pos` stores (see [`ep_field`]); leaves other FENs alone.
+pub fn write_ep_field(fen: &mut String, pos: &Position) {
+    let Some(r) = ep_field_range(fen) else {
+        return;
+    };
+    let current = &fen[r.clone()];
+    if current != "-" && Square::parse(current).is_none() && parse_two_squares(current).is_none() {
+        return;
+    }
+    let want = ep_field(pos);
+    if current != want {
+        fen.replace_range(r, &want);
+    }
+}
+
 /// Reads an extension (text between the braces) into `pos`. `column` is where the text
 /// starts in the whole FEN, for error columns.
 pub fn apply_extension(pos: &mut Position, text: &str, column: usize) -> Result<(), FenError> {

@@ -1,14 +1,18 @@
-//! The houserules host library: plugin loading, pipeline assembly, the game loop, notation and
-//! perft. It holds no game rules: every rule comes from a plugin.
+//! The houserules host library: plugin loading, pipeline assembly, the game loop, notation,
+//! perft, game records (reading, replay, analysis) and play. It holds no game rules: every
+//! rule comes from a plugin.
 #![deny(missing_docs)]
 
+pub mod analyze;
 pub mod error;
 pub mod fen;
 pub mod game;
 pub mod loader;
 pub mod notation;
 pub mod perft;
+pub mod pgn;
 pub mod pipeline;
+pub mod play;
 
 pub use error::HostError;
 pub use game::{Game, Status};

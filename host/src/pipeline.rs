@@ -112,10 +112,20 @@ pub struct Pipeline {
     hooks: HookSet,
     plain: bool,
     movement_changed: bool,
+    /// Movement is changed only by `get_extra_moves` (no override, no modifier): attack tests
+    /// use the variant's own test plus the added moves.
+    extra_moves_only: bool,
     royal_kinds: Vec<bool>,
     has_default_royalty: bool,
     stage_order: Vec<(u8, Vec<usize>)>,
+    check_all: bool,
 }
+
+/// `PresetInfo::extra` key by which a preset asks for the "all royals" check rule
+/// (weak-dual-king): a side is in check only when **every** protected royal is attacked, so
+/// the self-check filter drops only moves that leave every royal attacked, and checkmate is
+/// every royal attacked with no legal move.
+pub const EXTRA_CHECK_RULE: &str = "check-rule";
 
 fn ffi<T>(who: &str, r: RResult<T, PluginError>) -> Result<T, HostError> {
     r.into_result().map_err(|e| HostError::plugin(who, e))
@@ -321,6 +331,9 @@ impl Pipeline {
             .iter()
             .fold(HookSet::default(), |h, p| h.with(p.info.hooks));
         let movement_changed = hooks.intersects(HookSet::MOVEMENT.with(HookSet::APPLY_MOVE));
+        let extra_moves_only = movement_changed
+            && !hooks
+                .intersects(HookSet::OVERRIDE_PIECE_MOVES.with(HookSet::GET_LEGAL_MOVE_MODIFIERS));
         let plain = !hooks.intersects(
             HookSet::MOVEMENT
                 .with(HookSet::GET_ROYAL_PIECES)
@@ -332,6 +345,13 @@ impl Pipeline {
                 .with(HookSet::ON_AFTER_MOVE)
                 .with(HookSet::SHOULD_ADVANCE_TURN),
         );
+        let check_all = presets.iter().any(|p| {
+            p.info
+                .extra
+                .iter()
+                .any(|e| e.key.as_str() == EXTRA_CHECK_RULE && e.value.as_str() == "all")
+        });
+        let plain = plain && !check_all;
         let royal_kinds: Vec<bool> = info.pieces.iter().map(|p| p.royal).collect();
         let has_default_royalty = royal_kinds.iter().any(|r| *r);
         let mut stage_order = Vec::new();
@@ -359,9 +379,11 @@ impl Pipeline {
             hooks,
             plain,
             movement_changed,
+            extra_moves_only,
             royal_kinds,
             has_default_royalty,
             stage_order,
+            check_all,
         }
     }
 
@@ -389,11 +411,68 @@ impl Pipeline {
     /// Parses a FEN through the variant (no preset setup is run: a FEN is a full position).
     pub fn parse_fen(&self, fen: &str) -> Result<Position, HostError> {
         let (core, ext) = crate::fen::split_extension(fen);
+        // En passant as stored by the presets' rules (see `host_en_passant`): a two-square
+        // field is read by the host; a one-square field the variant judged unusable by its
+        // own rules is kept when it is consistent.
+        let mut two_squares = None;
+        let mut single = None;
+        let stripped;
+        let core = if self.host_en_passant() {
+            if let Some((c, passed, victim)) = crate::fen::take_two_square_ep(core) {
+                two_squares = Some((passed, victim));
+                stripped = c;
+                stripped.as_str()
+            } else {
+                single = crate::fen::single_square_ep(core);
+                core
+            }
+        } else {
+            core
+        };
         let r = ffi(self.vname(), self.variant.parse_fen(RStr::from_str(core)))?;
         let mut pos = r.into_result().map_err(|error| HostError::Fen {
             fen: fen.to_string(),
             error,
         })?;
+        if let Some((a, b)) = two_squares {
+            let them = pos.side_to_move.opposite();
+            // The passed square is the empty one; the other holds the piece to take.
+            let (passed, victim) = if pos.get(a).is_empty() {
+                (a, b)
+            } else {
+                (b, a)
+            };
+            if !pos.on_board(passed)
+                || !pos.get(passed).is_empty()
+                || !pos.get(victim).is_color(them)
+            {
+                let column = crate::fen::ep_field_column(fen).unwrap_or(0) as u32;
+                return Err(HostError::Fen {
+                    fen: fen.to_string(),
+                    error: houserules_plugin_api::FenError::new(
+                        3,
+                        column,
+                        format!(
+                            "en passant {a}{b}: one square must be empty and the other hold \
+                             a {} piece",
+                            them.name()
+                        ),
+                    ),
+                });
+            }
+            pos.ep_passed = passed;
+            pos.ep_victim = victim;
+            pos.invalidate_accel();
+        } else if let Some(passed) = single.filter(|_| pos.ep_passed.is_none()) {
+            let them = pos.side_to_move.opposite();
+            if let Some(victim) = pos.offset(passed, 0, them.forward()) {
+                if pos.get(passed).is_empty() && pos.get(victim).is_color(them) {
+                    pos.ep_passed = passed;
+                    pos.ep_victim = victim;
+                    pos.invalidate_accel();
+                }
+            }
+        }
         if let Some(ext) = ext {
             crate::fen::apply_extension(&mut pos, ext, core.chars().count() + 1).map_err(
                 |error| HostError::Fen {
@@ -425,8 +504,21 @@ impl Pipeline {
     /// Writes a FEN (the variant's, plus the host's extension for attributes and state).
     pub fn write_fen(&self, pos: &Position) -> Result<String, HostError> {
         let mut s = ffi(self.vname(), self.variant.write_fen(pos))?.to_string();
+        if self.host_en_passant() {
+            crate::fen::write_ep_field(&mut s, pos);
+        }
         crate::fen::write_extension(pos, &mut s);
         Ok(s)
+    }
+
+    /// Whether the host writes and reads the en passant field as the position stores it:
+    /// when presets are active (their rules, not the variant's, decide which en passant
+    /// captures exist — Berolina pawns take on a square whose victim stands diagonally
+    /// behind it, kingless sides of suicide chess may take) and the variant has no two-square
+    /// field of its own. One square when the victim stands right behind the passed square,
+    /// else Fairy-Stockfish's two-square form: both squares in board order (`c3d4`, `f5g6`).
+    fn host_en_passant(&self) -> bool {
+        !self.plain && !self.info.flags.contains(VariantFlags::TWO_SQUARE_EP)
     }
 
     /// The start position of the layout, with the presets' setup applied.
@@ -596,7 +688,21 @@ impl Pipeline {
             return Ok(false);
         }
         let mut moves = RVec::new();
-        self.pseudo_moves(pos, by, &mut moves)?;
+        if self.extra_moves_only {
+            // The presets only add moves: the variant's own attack test answers for the
+            // moves it generates, and only the added moves need generating.
+            if ffi(self.vname(), self.variant.is_attacked(pos, sq, by))? {
+                return Ok(true);
+            }
+            for p in self.each(HookSet::GET_EXTRA_MOVES) {
+                ffi(
+                    p.info.id.as_str(),
+                    p.object.get_extra_moves(pos, by, &mut moves),
+                )?;
+            }
+        } else {
+            self.pseudo_moves(pos, by, &mut moves)?;
+        }
         Ok(moves
             .iter()
             .any(|m| !m.is_drop() && !m.is_castle() && m.destination() == sq))
@@ -621,9 +727,21 @@ impl Pipeline {
         Ok(r)
     }
 
-    /// Whether a protected royal of `color` is attacked by the other side (check).
+    /// Whether a protected royal of `color` is attacked by the other side (check). Under the
+    /// "all royals" check rule ([`EXTRA_CHECK_RULE`]): whether every protected royal is.
     pub fn royal_attacked(&self, pos: &Position, color: Color) -> Result<bool, HostError> {
         if let Some(r) = self.protected_royals(pos, color)? {
+            if self.check_all {
+                if r.is_empty() {
+                    return Ok(false);
+                }
+                for sq in r.iter() {
+                    if !self.attacked(pos, sq, color.opposite())? {
+                        return Ok(false);
+                    }
+                }
+                return Ok(true);
+            }
             for sq in r.iter() {
                 if self.attacked(pos, sq, color.opposite())? {
                     return Ok(true);

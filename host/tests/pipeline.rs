@@ -345,7 +345,11 @@ fn dual_classic_two_kings_agree_between_paths() {
     let mut moves = RVec::new();
     plain.legal_moves(&pos, &mut moves).unwrap();
     let castles: Vec<_> = moves.iter().filter(|m| m.is_castle()).collect();
-    assert_eq!(castles.len(), 1, "only O-O: the d-file king stands in the way of O-O-O");
+    assert_eq!(
+        castles.len(),
+        1,
+        "only O-O: the d-file king stands in the way of O-O-O"
+    );
     assert_eq!(castles[0].from.file(), 4);
     let d1 = houserules_plugin_api::Square::new(3, 0);
     let kd2 = *moves
@@ -365,7 +369,16 @@ fn dual_classic_two_kings_agree_between_paths() {
 fn every_layout_loads() {
     let p = Pipeline::build(&registry(), "chess", None, &[]).unwrap();
     let ids: Vec<String> = p.info.layouts.iter().map(|l| l.id.to_string()).collect();
-    assert_eq!(ids, ["classic", "dual-classic", "knightmate", "monster", "pawns-only"]);
+    assert_eq!(
+        ids,
+        [
+            "classic",
+            "dual-classic",
+            "knightmate",
+            "monster",
+            "pawns-only"
+        ]
+    );
     for id in &ids {
         let p = Pipeline::build(&registry(), "chess", Some(id), &[]).unwrap();
         let pos = p.start_position().unwrap();

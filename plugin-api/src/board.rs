@@ -672,20 +672,50 @@ impl Position {
             && sorted_state(&self.state) == sorted_state(&other.state)
     }
 
-    /// A 64-bit hash of what [`Position::same_for_repetition`] compares.
+    /// A 64-bit hash of what [`Position::same_for_repetition`] compares. Cheap (a
+    /// multiply-rotate over 8-byte words: replaying records hashes every ply); not
+    /// collision-resistant against crafted input, which repetition counting does not need.
     pub fn repetition_hash(&self) -> u64 {
-        use std::hash::{Hash, Hasher};
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        self.cells.hash(&mut h);
-        self.side_to_move.hash(&mut h);
-        self.turn_phase.hash(&mut h);
-        self.castling.hash(&mut h);
-        self.ep_passed.hash(&mut h);
-        self.hands.hash(&mut h);
-        self.variant_state.hash(&mut h);
-        sorted_attributes(&self.attributes).hash(&mut h);
-        sorted_state(&self.state).hash(&mut h);
-        h.finish()
+        const K: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut h: u64 = 0;
+        let mut mix = |w: u64| h = (h.rotate_left(5) ^ w).wrapping_mul(K);
+        let word = |b: &[u8]| {
+            let mut w = [0u8; 8];
+            w[..b.len()].copy_from_slice(b);
+            u64::from_le_bytes(w)
+        };
+        let mut cells = [0u8; CELLS];
+        for (b, c) in cells.iter_mut().zip(self.cells.iter()) {
+            *b = c.0;
+        }
+        for chunk in cells.chunks_exact(8) {
+            mix(word(chunk));
+        }
+        mix(word(&[
+            self.side_to_move as u8,
+            self.turn_phase,
+            self.ep_passed.0,
+            self.castling[0].0,
+            self.castling[1].0,
+            self.castling[2].0,
+            self.castling[3].0,
+        ]));
+        for side in &self.hands {
+            for chunk in side.chunks_exact(8) {
+                mix(word(chunk));
+            }
+        }
+        for v in self.variant_state {
+            mix(v as u64);
+        }
+        if !self.attributes.is_empty() || !self.state.is_empty() {
+            use std::hash::{Hash, Hasher};
+            let mut d = std::collections::hash_map::DefaultHasher::new();
+            sorted_attributes(&self.attributes).hash(&mut d);
+            sorted_state(&self.state).hash(&mut d);
+            mix(d.finish());
+        }
+        h
     }
 }
 

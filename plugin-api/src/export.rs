@@ -174,7 +174,8 @@ macro_rules! export_plugin {
                     $crate::abi_stable::library::LibHeader::from_constructor::<
                         $crate::PluginModuleRef,
                     >(
-                        erased_module, $crate::abi_stable::library::CheckTypeLayout::Yes
+                        erased_module,
+                        $crate::abi_stable::library::CheckTypeLayout::Yes,
                     )
                 }
             };

@@ -1,0 +1,1121 @@
+//! Replay and analysis of game records: each record is built from its tags (or rules given
+//! on the command line), every move is resolved against the legal moves of the pipeline,
+//! variations are replayed from their branch point, and the declared result is compared with
+//! the computed one.
+//!
+//! Agreement rules: the declared result (the result token, or the `Result` tag when the token
+//! is missing) *disagrees* when it contradicts the final position — a game the rules have
+//! ended (checkmate, stalemate, an automatic n-move or n-fold draw, a rule of the variant or
+//! of a preset) declared with another result or with `*`. On an unfinished game any declared
+//! result agrees: a decisive result is a resignation, time forfeit or adjudication, a draw is
+//! agreed or claimed (a claimable draw is reported as such), and `*` is a game in progress.
+//!
+//! [`run`] analyzes a stream of records on one or more threads and hands the reports back in
+//! input order, in bounded memory.
+
+use crate::error::HostError;
+use crate::game::Game;
+use crate::loader::Registry;
+use crate::notation::{coordinate, parse_move, san, san_core};
+use crate::pgn::{write_record, MoveToken, Pos, Reader, Record, WrittenMove};
+use crate::pipeline::{parse_preset_list, Pipeline, PresetSpec};
+use abi_stable::std_types::RVec;
+use houserules_plugin_api::{
+    Cell, Color, Event, Move, Position, Role, Square, VariantFlags, Winner,
+};
+use serde::Serialize;
+use std::collections::{BTreeMap, HashMap};
+use std::io::{self, BufRead};
+use std::sync::{mpsc, Arc, Mutex};
+
+/// Rules given outside the records (command-line flags); each one, when set, overrides the
+/// record's tag.
+#[derive(Debug, Clone, Default)]
+pub struct RulesOverride {
+    /// Variant id.
+    pub variant: Option<String>,
+    /// Layout id.
+    pub layout: Option<String>,
+    /// Presets (replace the `Presets` tag when set).
+    pub presets: Option<Vec<PresetSpec>>,
+}
+
+/// What to compute per game.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// Rules that override the tags.
+    pub rules: RulesOverride,
+    /// Per-ply output (SAN, coordinate move, FEN, check, events).
+    pub plies: bool,
+    /// Produce the normalized record ([`GameReport::normalized`]).
+    pub normalized: bool,
+}
+
+/// A problem with a record: where, at which ply, what, and some legal moves there.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RecordError {
+    /// Line (1-based).
+    pub line: u32,
+    /// Column (1-based, characters).
+    pub column: u32,
+    /// Ply the error concerns (1 = the first move), if any.
+    pub ply: Option<u32>,
+    /// What is wrong.
+    pub message: String,
+    /// Some legal moves at that point (SAN), for move errors.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub legal: Vec<String>,
+}
+
+/// One event of a move (as [`crate::Game::play`] reports them).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct EventReport {
+    /// Kind name (`capture`, `promotion`, `damage` ...).
+    pub kind: &'static str,
+    /// Main square.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub square: Option<String>,
+    /// Second square.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub to: Option<String>,
+    /// The piece (letter, upper case for White).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub piece: Option<String>,
+    /// A number (damage, hit points ...).
+    pub value: i32,
+    /// A label.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// One ply of the main line.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PlyReport {
+    /// Ply number, from 1.
+    pub ply: u32,
+    /// Canonical SAN.
+    pub san: String,
+    /// Coordinate form.
+    #[serde(rename = "move")]
+    pub coordinate: String,
+    /// FEN after the move.
+    pub fen: String,
+    /// Whether the move gives check.
+    pub check: bool,
+    /// What happened.
+    pub events: Vec<EventReport>,
+}
+
+/// Declared and computed result.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ResultReport {
+    /// The result token (or the `Result` tag when the token is missing).
+    pub declared: Option<String>,
+    /// The result by the rules (`*` when the game is not over).
+    pub computed: String,
+    /// Why the game ended (`checkmate`, `stalemate`, `n-move-rule`, a variant's or preset's
+    /// reason) or `unfinished`.
+    pub termination: String,
+    /// A draw that could be claimed in the final position (`n-fold-repetition` ...).
+    pub claimable: Option<String>,
+    /// Whether the declared result agrees with the final position (`null` when the moves
+    /// could not all be replayed).
+    pub agrees: Option<bool>,
+}
+
+/// Tags in input order, written as a JSON object.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Tags(pub Vec<(String, String)>);
+
+impl Serialize for Tags {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_map(self.0.iter().map(|(k, v)| (k, v)))
+    }
+}
+
+/// The analysis of one record.
+#[derive(Debug, Clone, Serialize)]
+pub struct GameReport {
+    /// Position in the input, from 1 (across all files).
+    pub index: u64,
+    /// The file (`-` for standard input).
+    pub file: String,
+    /// Line where the record starts.
+    pub line: u32,
+    /// Tags as written.
+    pub tags: Tags,
+    /// The variant replayed (`null` when the rules could not be built).
+    pub variant: Option<String>,
+    /// The layout.
+    pub layout: Option<String>,
+    /// Active presets, `id[:key=value,...]`.
+    pub presets: Vec<String>,
+    /// Main-line plies replayed.
+    pub ply_count: u32,
+    /// Per ply, when asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub plies: Option<Vec<PlyReport>>,
+    /// FEN of the last position reached.
+    pub final_fen: Option<String>,
+    /// Declared against computed result.
+    pub result: ResultReport,
+    /// Everything wrong with the record; empty when it is valid.
+    pub errors: Vec<RecordError>,
+    /// The record in normal form (when asked for and the main line replayed in full).
+    #[serde(skip)]
+    pub normalized: Option<String>,
+}
+
+impl GameReport {
+    /// Whether the record is valid (no errors, result agrees).
+    pub fn valid(&self) -> bool {
+        self.errors.is_empty()
+    }
+}
+
+/// Variant names other programs write for FIDE chess (lichess, cutechess, ChessBase).
+const CHESS_ALIASES: [&str; 9] = [
+    "standard",
+    "chess",
+    "from position",
+    "normal",
+    "chess960",
+    "chess 960",
+    "fischerandom",
+    "fischerrandom",
+    "960",
+];
+
+struct Rules {
+    pipeline: Pipeline,
+    /// Per piece kind: the SAN letter (upper case) and whether it is a pawn.
+    letters: Vec<u8>,
+    pawns: Vec<bool>,
+    fast: bool,
+    specs: Vec<PresetSpec>,
+    layout_given: bool,
+}
+
+/// Analyzes records one by one; holds one pipeline per distinct rule set (build once, use for
+/// every game with those rules).
+pub struct Analyzer<'r> {
+    registry: &'r Registry,
+    options: Options,
+    cache: HashMap<String, Result<Rules, (String, &'static str)>>,
+    variant_ids: Vec<String>,
+    buf: RVec<Move>,
+}
+
+fn pos_err(pos: Pos, ply: Option<u32>, message: String) -> RecordError {
+    RecordError {
+        line: pos.line,
+        column: pos.column,
+        ply,
+        message,
+        legal: Vec::new(),
+    }
+}
+
+impl<'r> Analyzer<'r> {
+    /// An analyzer over the plugins of `registry`.
+    pub fn new(registry: &'r Registry, options: Options) -> Analyzer<'r> {
+        let variant_ids = registry.variants().map(|(_, v)| v.id.to_string()).collect();
+        Analyzer {
+            registry,
+            options,
+            cache: HashMap::new(),
+            variant_ids,
+            buf: RVec::with_capacity(256),
+        }
+    }
+
+    /// The variant id a `Variant` tag names: an id of a loaded plugin, or a common name of
+    /// FIDE chess (`Standard`, `Chess960` ... with a `FEN` tag for the start).
+    fn variant_id(&self, tag: &str) -> String {
+        let t = tag.trim();
+        if self.variant_ids.iter().any(|v| v == t) {
+            return t.to_string();
+        }
+        let lower = t.to_ascii_lowercase();
+        if self.variant_ids.contains(&lower) {
+            return lower;
+        }
+        if CHESS_ALIASES.contains(&lower.as_str()) && self.variant_ids.iter().any(|v| v == "chess")
+        {
+            return "chess".to_string();
+        }
+        t.to_string()
+    }
+
+    /// Analyzes one record.
+    pub fn analyze(&mut self, rec: &Record, index: u64, file: &str) -> GameReport {
+        let mut report = GameReport {
+            index,
+            file: file.to_string(),
+            line: rec.line,
+            tags: Tags(
+                rec.tags
+                    .iter()
+                    .map(|t| (t.name.clone(), t.value.clone()))
+                    .collect(),
+            ),
+            variant: None,
+            layout: None,
+            presets: Vec::new(),
+            ply_count: 0,
+            plies: None,
+            final_fen: None,
+            result: ResultReport {
+                declared: None,
+                computed: "*".to_string(),
+                termination: "unfinished".to_string(),
+                claimable: None,
+                agrees: None,
+            },
+            errors: rec
+                .errors
+                .iter()
+                .map(|e| pos_err(e.pos, None, e.message.clone()))
+                .collect(),
+            normalized: None,
+        };
+        let tag_result = rec.tag("Result");
+        report.result.declared = rec
+            .result
+            .as_ref()
+            .map(|(r, _)| r.clone())
+            .or_else(|| tag_result.map(|t| t.value.trim().to_string()));
+        if let (Some(tag), Some((tok, tpos))) = (tag_result, rec.result.as_ref()) {
+            if tag.value.trim() != tok {
+                report.errors.push(pos_err(
+                    *tpos,
+                    None,
+                    format!(
+                        "the result token `{tok}` contradicts the Result tag `{}` (line {})",
+                        tag.value, tag.pos.line
+                    ),
+                ));
+            }
+        }
+
+        // The rules.
+        let o = &self.options.rules;
+        let variant = match (&o.variant, rec.tag("Variant")) {
+            (Some(v), _) => v.clone(),
+            (None, Some(t)) if !t.value.trim().is_empty() => self.variant_id(&t.value),
+            _ => "chess".to_string(),
+        };
+        let layout = o.layout.clone().or_else(|| {
+            rec.tag_value("Layout")
+                .map(|s| s.trim().to_string())
+                .filter(|s| !s.is_empty())
+        });
+        let specs = match &o.presets {
+            Some(p) => p.clone(),
+            None => match rec.tag("Presets") {
+                Some(t) => match parse_preset_list(&t.value) {
+                    Ok(s) => s,
+                    Err(e) => {
+                        report
+                            .errors
+                            .push(pos_err(t.pos, None, format!("Presets tag: {e}")));
+                        return report;
+                    }
+                },
+                None => Vec::new(),
+            },
+        };
+        let key = format!(
+            "{variant}\u{1f}{}\u{1f}{}",
+            layout.as_deref().unwrap_or(""),
+            specs
+                .iter()
+                .map(|s| s.to_string())
+                .collect::<Vec<_>>()
+                .join("\u{1f}")
+        );
+        if !self.cache.contains_key(&key) {
+            let built = Pipeline::build(self.registry, &variant, layout.as_deref(), &specs)
+                .map(|pipeline| {
+                    let letters = pipeline
+                        .info
+                        .pieces
+                        .iter()
+                        .map(|t| t.letter() as u8)
+                        .collect();
+                    let pawns = pipeline
+                        .info
+                        .pieces
+                        .iter()
+                        .map(|t| t.role == Role::PAWN)
+                        .collect();
+                    let fast = !pipeline.info.flags.contains(VariantFlags::CUSTOM_SAN);
+                    Rules {
+                        pipeline,
+                        letters,
+                        pawns,
+                        fast,
+                        specs: specs.clone(),
+                        layout_given: layout.is_some(),
+                    }
+                })
+                .map_err(|e| {
+                    let tag = match &e {
+                        HostError::Unknown {
+                            what: "variant", ..
+                        } => "Variant",
+                        HostError::Unknown { what: "layout", .. } => "Layout",
+                        _ => "Presets",
+                    };
+                    (e.to_string(), tag)
+                });
+            self.cache.insert(key.clone(), built);
+        }
+        let Analyzer {
+            cache,
+            buf,
+            options,
+            ..
+        } = self;
+        let rules = match cache.get(&key) {
+            Some(Ok(r)) => r,
+            Some(Err((msg, tag))) => {
+                let pos = rec.tag(tag).map(|t| t.pos).unwrap_or(Pos {
+                    line: rec.line,
+                    column: 1,
+                });
+                report.errors.push(pos_err(pos, None, msg.clone()));
+                return report;
+            }
+            None => return report,
+        };
+        let p = &rules.pipeline;
+        report.variant = Some(p.variant_id().to_string());
+        report.layout = Some(p.layout.id.to_string());
+        report.presets = rules.specs.iter().map(|s| s.to_string()).collect();
+
+        let fen_tag = rec.tag("FEN").filter(|t| !t.value.trim().is_empty());
+        let start = match fen_tag {
+            Some(t) => match p.parse_fen(t.value.trim()) {
+                Ok(pos) => pos,
+                Err(e) => {
+                    report
+                        .errors
+                        .push(pos_err(t.pos, None, format!("FEN tag: {e}")));
+                    return report;
+                }
+            },
+            None => match p.start_position() {
+                Ok(pos) => pos,
+                Err(e) => {
+                    report.errors.push(pos_err(
+                        Pos {
+                            line: rec.line,
+                            column: 1,
+                        },
+                        None,
+                        e.to_string(),
+                    ));
+                    return report;
+                }
+            },
+        };
+        let mut replay = Replay {
+            rules,
+            rec,
+            buf: &mut *buf,
+            plies: options.plies.then(Vec::new),
+            written: options.normalized.then(Vec::new),
+            errors: Vec::new(),
+            steps: Vec::new(),
+        };
+        let (game, complete) = replay.main_line(start.clone());
+        let Replay {
+            plies,
+            written,
+            errors,
+            steps,
+            ..
+        } = replay;
+        report.errors.extend(errors);
+        report.ply_count = steps.len() as u32;
+        report.plies = plies;
+        report.final_fen = p.write_fen(&game.position).ok();
+        if complete {
+            let status = p
+                .legal_moves(&game.position, buf)
+                .and_then(|()| game.status_with(!buf.is_empty()));
+            match status {
+                Ok(status) => {
+                    let (computed, termination) = match &status.outcome {
+                        Some(o) => (o.winner.pgn().to_string(), o.reason.to_string()),
+                        None => ("*".to_string(), "unfinished".to_string()),
+                    };
+                    let agrees = match (&status.outcome, &report.result.declared) {
+                        (Some(o), Some(d)) => o.winner.pgn() == d,
+                        (Some(_), None) => false,
+                        (None, _) => true,
+                    };
+                    report.result.computed = computed;
+                    report.result.termination = termination;
+                    report.result.claimable = status.claimable;
+                    report.result.agrees = Some(agrees);
+                    if !agrees {
+                        let (pos, what) = match &rec.result {
+                            Some((tok, pos)) => (*pos, format!("the declared result {tok}")),
+                            None => match tag_result {
+                                Some(t) => (t.pos, format!("the Result tag {}", t.value)),
+                                None => (rec.end, "a missing result".to_string()),
+                            },
+                        };
+                        let o = status.outcome.as_ref();
+                        report.errors.push(pos_err(
+                            pos,
+                            Some(report.ply_count),
+                            format!(
+                                "{what} contradicts the final position: {} by {}",
+                                o.map(|o| o.winner.pgn()).unwrap_or("*"),
+                                o.map(|o| o.reason.as_str()).unwrap_or("?"),
+                            ),
+                        ));
+                    }
+                }
+                Err(e) => report.errors.push(pos_err(
+                    rec.end,
+                    Some(report.ply_count),
+                    format!("computing the result: {e}"),
+                )),
+            }
+            if let (Some(w), true) = (written, rec.errors.is_empty()) {
+                let mut tags: Vec<(String, String)> = rec
+                    .tags
+                    .iter()
+                    .filter(|t| {
+                        !matches!(
+                            t.name.as_str(),
+                            "Result" | "Variant" | "Layout" | "Presets" | "SetUp" | "FEN"
+                        )
+                    })
+                    .map(|t| (t.name.clone(), t.value.clone()))
+                    .collect();
+                tags.extend(rules_tags(p, &rules.specs, rules.layout_given));
+                if fen_tag.is_some() {
+                    if let Ok(f) = p.write_fen(&start) {
+                        tags.push(("SetUp".into(), "1".into()));
+                        tags.push(("FEN".into(), f));
+                    }
+                }
+                let result = report.result.declared.as_deref().unwrap_or("*");
+                let result = if crate::pgn::RESULTS.contains(&result) {
+                    result
+                } else {
+                    "*"
+                };
+                report.normalized = Some(write_record(&tags, &w, result));
+            }
+        }
+        report
+    }
+}
+
+/// The rule tags of a record written for `p`: `Variant` (unless FIDE chess), `Layout` (when
+/// chosen, or when it is not the variant's first), `Presets` (when any).
+pub fn rules_tags(p: &Pipeline, specs: &[PresetSpec], layout_given: bool) -> Vec<(String, String)> {
+    let mut tags = Vec::new();
+    if p.variant_id() != "chess" {
+        tags.push(("Variant".to_string(), p.variant_id().to_string()));
+    }
+    let default_layout = p.info.layouts.first().map(|l| l.id.as_str());
+    if layout_given || default_layout != Some(p.layout.id.as_str()) {
+        tags.push(("Layout".to_string(), p.layout.id.to_string()));
+    }
+    if !specs.is_empty() {
+        tags.push((
+            "Presets".to_string(),
+            specs
+                .iter()
+                .map(|s| s.to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+        ));
+    }
+    tags
+}
+
+struct Replay<'a, 'p> {
+    rules: &'p Rules,
+    rec: &'a Record,
+    buf: &'a mut RVec<Move>,
+    plies: Option<Vec<PlyReport>>,
+    written: Option<Vec<WrittenMove>>,
+    errors: Vec<RecordError>,
+    /// Moves played from the start to the current point (`None`: a null move).
+    steps: Vec<Option<Move>>,
+}
+
+/// Null moves as ChessBase and python-chess write them.
+fn is_null(text: &str) -> bool {
+    matches!(text, "--" | "Z0" | "0000" | "@@@@")
+}
+
+/// SANs of (some of) the legal moves, sorted.
+fn legal_sample(p: &Pipeline, pos: &Position, legal: &[Move]) -> Vec<String> {
+    let mut v: Vec<String> = legal
+        .iter()
+        .filter_map(|&m| san_core(p, pos, m, legal).ok())
+        .collect();
+    v.sort();
+    v.truncate(12);
+    v
+}
+
+fn piece_text(p: &Pipeline, c: Cell) -> Option<String> {
+    let k = c.kind()?;
+    let l = p
+        .info
+        .pieces
+        .get(k as usize)
+        .map(|t| t.letter())
+        .unwrap_or('?');
+    Some(if c.color() == Some(Color::Black) {
+        l.to_ascii_lowercase().to_string()
+    } else {
+        l.to_string()
+    })
+}
+
+fn event_report(p: &Pipeline, e: &Event) -> EventReport {
+    EventReport {
+        kind: e.kind.name(),
+        square: e.square.to_option().map(Square::name),
+        to: e.to.to_option().map(Square::name),
+        piece: piece_text(p, e.piece),
+        value: e.value,
+        note: Some(e.note.as_str().to_string()).filter(|s| !s.is_empty()),
+    }
+}
+
+impl<'p> Replay<'_, 'p> {
+    fn move_error(&mut self, tok: &MoveToken, ply: u32, pos: &Position, message: String) {
+        let p = &self.rules.pipeline;
+        let legal = legal_sample(p, pos, self.buf);
+        self.errors.push(RecordError {
+            line: tok.pos.line,
+            column: tok.pos.column,
+            ply: Some(ply),
+            message,
+            legal,
+        });
+    }
+
+    /// Resolves one move against the legal moves in `self.buf`.
+    fn resolve(&self, pos: &Position, text: &str) -> Result<Move, HostError> {
+        let r = self.rules;
+        if r.fast {
+            if let Some(m) = fast_match(r, pos, text, self.buf) {
+                return Ok(m);
+            }
+        }
+        parse_move(&r.pipeline, pos, text, self.buf)
+    }
+
+    /// Whether the game is over before a move is played (for rules that can end a game in a
+    /// position with legal moves: the variant's static results, presets' results).
+    fn over(&self, game: &Game<'p>) -> Result<Option<String>, HostError> {
+        let p = &self.rules.pipeline;
+        if !p.results_need_check() {
+            return Ok(None);
+        }
+        let o = game.outcome(!self.buf.is_empty())?;
+        Ok(o.map(|o| format!("{} by {}", o.winner.pgn(), o.reason)))
+    }
+
+    /// Replays the main line; returns the game and whether every move was replayed.
+    fn main_line(&mut self, start: Position) -> (Game<'p>, bool) {
+        let p: &'p Pipeline = &self.rules.pipeline;
+        let mut game = Game::new(p, start);
+        let rec = self.rec;
+        for (k, tok) in rec.moves.iter().enumerate() {
+            let ply = k as u32 + 1;
+            if let Err(e) = p.legal_moves(&game.position, self.buf) {
+                self.errors.push(pos_err(
+                    tok.pos,
+                    Some(ply),
+                    format!("generating moves: {e}"),
+                ));
+                return (game, false);
+            }
+            let text = tok.text(rec);
+            match self.over(&game) {
+                Ok(None) => {}
+                Ok(Some(why)) => {
+                    let pos = game.position.clone();
+                    self.move_error(
+                        tok,
+                        ply,
+                        &pos,
+                        format!("move `{text}` follows the end of the game ({why})"),
+                    );
+                    return (game, false);
+                }
+                Err(e) => {
+                    self.errors.push(pos_err(tok.pos, Some(ply), e.to_string()));
+                    return (game, false);
+                }
+            }
+            if is_null(text) {
+                if !tok.variations.is_empty() {
+                    self.variations(&game, tok, ply);
+                }
+                if let Some(w) = &mut self.written {
+                    w.push(WrittenMove {
+                        white: game.position.side_to_move == Color::White,
+                        fullmove: game.position.fullmove_number as u32,
+                        san: "--".to_string(),
+                    });
+                }
+                game.pass();
+                self.steps.push(None);
+                if let Some(plies) = &mut self.plies {
+                    plies.push(PlyReport {
+                        ply,
+                        san: "--".to_string(),
+                        coordinate: "0000".to_string(),
+                        fen: p.write_fen(&game.position).unwrap_or_default(),
+                        check: false,
+                        events: Vec::new(),
+                    });
+                }
+                continue;
+            }
+            let m = match self.resolve(&game.position, text) {
+                Ok(m) => m,
+                Err(e) => {
+                    let pos = game.position.clone();
+                    self.move_error(tok, ply, &pos, e.to_string());
+                    return (game, false);
+                }
+            };
+            let detail = self.plies.is_some() || self.written.is_some();
+            let mut names = None;
+            if detail {
+                let pos = &game.position;
+                let s = san(p, pos, m, self.buf).unwrap_or_else(|_| text.to_string());
+                let c = coordinate(p, pos, m).unwrap_or_default();
+                if let Some(w) = &mut self.written {
+                    w.push(WrittenMove {
+                        white: pos.side_to_move == Color::White,
+                        fullmove: pos.fullmove_number as u32,
+                        san: s.clone(),
+                    });
+                }
+                names = Some((s, c));
+            }
+            if !tok.variations.is_empty() {
+                self.variations(&game, tok, ply);
+            }
+            self.steps.push(Some(m));
+            let events = match game.play_recording(m, self.plies.is_some()) {
+                Ok(ev) => ev,
+                Err(e) => {
+                    self.errors.push(pos_err(tok.pos, Some(ply), e.to_string()));
+                    return (game, false);
+                }
+            };
+            if let (Some(plies), Some((s, c))) = (&mut self.plies, names) {
+                plies.push(PlyReport {
+                    ply,
+                    check: s.ends_with('+') || s.ends_with('#'),
+                    san: s,
+                    coordinate: c,
+                    fen: p.write_fen(&game.position).unwrap_or_default(),
+                    events: events.iter().map(|e| event_report(p, e)).collect(),
+                });
+            }
+        }
+        (game, true)
+    }
+
+    /// Replays the variations of `tok` (alternatives to the move at `ply`, from the
+    /// position of `game`).
+    fn variations(&mut self, game: &Game<'p>, tok: &MoveToken, ply: u32) {
+        for var in &tok.variations {
+            self.line_from(game.clone(), var, ply);
+        }
+    }
+
+    /// Replays a side line from `game` (a copy of the game at the branch point); errors are
+    /// reported, the main line goes on.
+    fn line_from(&mut self, mut game: Game<'p>, line: &[MoveToken], first_ply: u32) {
+        let p: &'p Pipeline = &self.rules.pipeline;
+        let rec = self.rec;
+        let saved = std::mem::take(self.buf);
+        for (k, tok) in line.iter().enumerate() {
+            let ply = first_ply + k as u32;
+            if p.legal_moves(&game.position, self.buf).is_err() {
+                break;
+            }
+            let text = tok.text(rec);
+            if is_null(text) {
+                game.pass();
+                continue;
+            }
+            let m = match self.resolve(&game.position, text) {
+                Ok(m) => m,
+                Err(e) => {
+                    let pos = game.position.clone();
+                    self.move_error(tok, ply, &pos, format!("in a variation: {e}"));
+                    break;
+                }
+            };
+            if !tok.variations.is_empty() {
+                let inner = std::mem::take(self.buf);
+                self.variations(&game, tok, ply);
+                *self.buf = inner;
+            }
+            if game.play_recording(m, false).is_err() {
+                break;
+            }
+        }
+        *self.buf = saved;
+    }
+}
+
+/// Resolves standard SAN (`Nf3`, `exd5`, `R1a3`, `e8=Q`, `O-O`) structurally against the
+/// legal moves, without writing the SAN of every legal move. `None` when the text is not plain
+/// SAN or does not name exactly one move: the caller then uses [`parse_move`], which also
+/// reads the coordinate form and explains errors.
+fn fast_match(r: &Rules, pos: &Position, text: &str, legal: &[Move]) -> Option<Move> {
+    let mut b = text.as_bytes();
+    while let Some((&last, rest)) = b.split_last() {
+        if matches!(last, b'+' | b'#' | b'!' | b'?') {
+            b = rest;
+        } else {
+            break;
+        }
+    }
+    if b.is_empty() {
+        return None;
+    }
+    if matches!(b, b"O-O" | b"0-0" | b"O-O-O" | b"0-0-0") {
+        let long = b.len() == 5;
+        let mut found = None;
+        for m in legal {
+            if m.is_castle() && (m.via.file() < m.from.file()) == long {
+                if found.is_some() {
+                    return None;
+                }
+                found = Some(*m);
+            }
+        }
+        return found;
+    }
+    // Promotion suffix: `=Q` or `Q`.
+    let mut promo = None;
+    if let Some((&last, rest)) = b.split_last() {
+        if last.is_ascii_alphabetic() {
+            promo = Some(last.to_ascii_uppercase());
+            b = rest.strip_suffix(b"=").unwrap_or(rest);
+        }
+    }
+    // Destination: file letter and rank number.
+    let digits = b.iter().rev().take_while(|c| c.is_ascii_digit()).count();
+    if digits == 0 || digits > 2 || b.len() < digits + 1 {
+        return None;
+    }
+    let rank: u32 = std::str::from_utf8(&b[b.len() - digits..])
+        .ok()?
+        .parse()
+        .ok()?;
+    let file = b[b.len() - digits - 1];
+    if !(b'a'..=b'p').contains(&file) || rank == 0 || rank > pos.ranks() as u32 {
+        return None;
+    }
+    let dest = Square::new(file - b'a', rank as u8 - 1);
+    let prefix = &b[..b.len() - digits - 1];
+    // Prefix: [piece][file][rank][x].
+    let mut i = 0;
+    let piece = match prefix.first() {
+        Some(&c) if c.is_ascii_uppercase() => {
+            i = 1;
+            Some(c)
+        }
+        _ => None,
+    };
+    let mut hint_file = None;
+    if let Some(&c) = prefix.get(i) {
+        if (b'a'..=b'p').contains(&c) {
+            hint_file = Some(c - b'a');
+            i += 1;
+        }
+    }
+    let mut hint_rank = None;
+    let rd = prefix[i..]
+        .iter()
+        .take_while(|c| c.is_ascii_digit())
+        .count();
+    if rd > 0 {
+        let n: u32 = std::str::from_utf8(&prefix[i..i + rd]).ok()?.parse().ok()?;
+        if n == 0 {
+            return None;
+        }
+        hint_rank = Some(n - 1);
+        i += rd;
+    }
+    if matches!(prefix.get(i), Some(b'x' | b':')) {
+        i += 1;
+    }
+    if i != prefix.len() {
+        return None;
+    }
+    if piece.is_none() && promo.is_some() && hint_file.is_none() && prefix.is_empty() {
+        // `e8Q` / `e8=Q`: a pawn push that promotes; handled below like any pawn move.
+    }
+    let them = pos.side_to_move.opposite();
+    let mut found = None;
+    for m in legal {
+        if m.is_drop() || m.is_castle() || m.is_special() || m.destination() != dest {
+            continue;
+        }
+        let Some(kind) = pos.get(m.from).kind() else {
+            continue;
+        };
+        let letter = r.letters.get(kind as usize).copied().unwrap_or(0);
+        let pawn = r.pawns.get(kind as usize).copied().unwrap_or(false);
+        match piece {
+            Some(l) => {
+                if letter != l {
+                    continue;
+                }
+            }
+            None => {
+                if !pawn {
+                    continue;
+                }
+                let capture = m.is_capture() || pos.get(dest).is_color(them);
+                if hint_file.is_none() && capture {
+                    continue;
+                }
+            }
+        }
+        if hint_file.is_some_and(|f| f != m.from.file())
+            || hint_rank.is_some_and(|rk| rk != m.from.rank() as u32)
+        {
+            continue;
+        }
+        match promo {
+            Some(l) => {
+                if !m.is_promotion() || r.letters.get(m.piece as usize).copied().unwrap_or(0) != l {
+                    continue;
+                }
+            }
+            None => {
+                if m.is_promotion() {
+                    continue;
+                }
+            }
+        }
+        if found.is_some() {
+            return None;
+        }
+        found = Some(*m);
+    }
+    found
+}
+
+/// A source of records.
+pub struct Source {
+    /// Name for reports (`-` for standard input).
+    pub name: String,
+    /// The text.
+    pub reader: Box<dyn BufRead + Send>,
+}
+
+/// One analyzed record as handed to the caller of [`run`], in input order.
+pub struct Finished {
+    /// The report.
+    pub report: GameReport,
+    /// The caller's formatting of the report (done on the worker thread).
+    pub output: Vec<u8>,
+    /// Bytes of input consumed so far (all sources).
+    pub progress: u64,
+}
+
+/// Totals of a [`run`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Summary {
+    /// Records read.
+    pub games: u64,
+    /// Valid records.
+    pub valid: u64,
+    /// Records with errors.
+    pub invalid: u64,
+    /// Main-line plies replayed.
+    pub plies: u64,
+}
+
+impl Summary {
+    fn add(&mut self, r: &GameReport) {
+        self.games += 1;
+        if r.valid() {
+            self.valid += 1;
+        } else {
+            self.invalid += 1;
+        }
+        self.plies += r.ply_count as u64;
+    }
+}
+
+struct Job {
+    index: u64,
+    file: Arc<str>,
+    record: Record,
+    progress: u64,
+}
+
+/// Reads every record of `sources` and analyzes it on `jobs` threads; `format` turns a
+/// report into output bytes (on the worker), `sink` receives the results in input order.
+/// Memory stays bounded: at most a few records per thread are in flight.
+pub fn run<F, S>(
+    registry: &Registry,
+    options: &Options,
+    sources: Vec<Source>,
+    jobs: usize,
+    format: F,
+    mut sink: S,
+) -> io::Result<Summary>
+where
+    F: Fn(&GameReport) -> Vec<u8> + Sync,
+    S: FnMut(Finished) -> io::Result<()>,
+{
+    let mut summary = Summary::default();
+    if jobs <= 1 {
+        let mut an = Analyzer::new(registry, options.clone());
+        let mut index = 0;
+        let mut base = 0;
+        for src in sources {
+            let mut reader = Reader::new(src.reader);
+            let mut last = 0;
+            while let Some(rec) = reader.next_record()? {
+                index += 1;
+                last = rec.end_offset;
+                let report = an.analyze(&rec, index, &src.name);
+                summary.add(&report);
+                let output = format(&report);
+                sink(Finished {
+                    report,
+                    output,
+                    progress: base + rec.end_offset,
+                })?;
+            }
+            base += last;
+        }
+        return Ok(summary);
+    }
+
+    let window = jobs * 8;
+    let (job_tx, job_rx) = mpsc::sync_channel::<Job>(jobs * 2);
+    let job_rx = Mutex::new(job_rx);
+    let (done_tx, done_rx) = mpsc::channel::<(u64, Finished)>();
+    let (token_tx, token_rx) = mpsc::sync_channel::<()>(window);
+    for _ in 0..window {
+        let _ = token_tx.send(());
+    }
+    let read_error: Mutex<Option<io::Error>> = Mutex::new(None);
+    let format = &format;
+    let result = std::thread::scope(|s| -> io::Result<()> {
+        // Reader.
+        let read_error = &read_error;
+        s.spawn(move || {
+            let mut index = 0u64;
+            let mut base = 0u64;
+            for src in sources {
+                let file: Arc<str> = Arc::from(src.name.as_str());
+                let mut reader = Reader::new(src.reader);
+                let mut last = 0;
+                loop {
+                    match reader.next_record() {
+                        Ok(Some(record)) => {
+                            if token_rx.recv().is_err() {
+                                return;
+                            }
+                            index += 1;
+                            last = record.end_offset;
+                            let job = Job {
+                                index,
+                                file: file.clone(),
+                                progress: base + record.end_offset,
+                                record,
+                            };
+                            if job_tx.send(job).is_err() {
+                                return;
+                            }
+                        }
+                        Ok(None) => break,
+                        Err(e) => {
+                            if let Ok(mut slot) = read_error.lock() {
+                                *slot = Some(e);
+                            }
+                            return;
+                        }
+                    }
+                }
+                base += last;
+            }
+        });
+        // Workers.
+        for _ in 0..jobs {
+            let done_tx = done_tx.clone();
+            let job_rx = &job_rx;
+            s.spawn(move || {
+                let mut an = Analyzer::new(registry, options.clone());
+                loop {
+                    let job = match job_rx.lock() {
+                        Ok(rx) => rx.recv(),
+                        Err(_) => return,
+                    };
+                    let Ok(job) = job else { return };
+                    let report = an.analyze(&job.record, job.index, &job.file);
+                    let output = format(&report);
+                    let f = Finished {
+                        report,
+                        output,
+                        progress: job.progress,
+                    };
+                    if done_tx.send((job.index, f)).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+        drop(done_tx);
+        // Writer: reorder and hand over in input order.
+        let mut pending: BTreeMap<u64, Finished> = BTreeMap::new();
+        let mut next = 1u64;
+        for (i, f) in done_rx.iter() {
+            pending.insert(i, f);
+            while let Some(f) = pending.remove(&next) {
+                summary.add(&f.report);
+                next += 1;
+                sink(f)?;
+                let _ = token_tx.send(());
+            }
+        }
+        Ok(())
+    });
+    result?;
+    if let Some(e) = read_error.into_inner().ok().flatten() {
+        return Err(e);
+    }
+    Ok(summary)
+}
+
+/// The agreement of a declared result with a computed outcome, as [`Analyzer`] decides it
+/// (exposed for tests and tools).
+pub fn agrees(declared: Option<&str>, computed: Option<Winner>) -> bool {
+    match (computed, declared) {
+        (Some(w), Some(d)) => w.pgn() == d,
+        (Some(_), None) => false,
+        (None, _) => true,
+    }
+}
