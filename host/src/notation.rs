@@ -81,7 +81,28 @@ pub fn san_core(
     let dest = m.destination();
     let capture = m.is_capture() || pos.get(dest).is_color(pos.side_to_move.opposite());
     let mut s = String::new();
-    if role(p, kind) == Role::PAWN {
+    let rivals: Vec<Square> = legal
+        .iter()
+        .filter(|o| {
+            !o.is_drop()
+                && !o.is_castle()
+                && o.from != m.from
+                && o.destination() == dest
+                && pos.get(o.from) == cell
+        })
+        .map(|o| o.from)
+        .collect();
+    let pawn = role(p, kind) == Role::PAWN;
+    // A pawn's SAN names its origin only by the file of a capture. Where that does not single
+    // the move out (berolina pawns: a2-b3 and c2-b3), write it as a piece move, `Pab3`, as
+    // Fairy-Stockfish does.
+    let pawn_plain = pawn
+        && if capture {
+            rivals.iter().all(|r| r.file() != m.from.file())
+        } else {
+            rivals.is_empty()
+        };
+    if pawn_plain {
         if capture {
             s.push((b'a' + m.from.file()) as char);
             s.push('x');
@@ -89,17 +110,6 @@ pub fn san_core(
         s.push_str(&dest.name());
     } else {
         s.push(letter(p, kind));
-        let rivals: Vec<Square> = legal
-            .iter()
-            .filter(|o| {
-                !o.is_drop()
-                    && !o.is_castle()
-                    && o.from != m.from
-                    && o.destination() == dest
-                    && pos.get(o.from) == cell
-            })
-            .map(|o| o.from)
-            .collect();
         if !rivals.is_empty() {
             if rivals.iter().all(|r| r.file() != m.from.file()) {
                 s.push((b'a' + m.from.file()) as char);

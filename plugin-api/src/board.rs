@@ -475,11 +475,14 @@ impl Position {
     }
     /// Every square of the board (holes excluded), a1 first, rank by rank.
     pub fn squares(&self) -> impl Iterator<Item = Square> + '_ {
-        (0..self.ranks).flat_map(move |r| {
-            (0..self.files)
-                .map(move |f| Square::new(f, r))
-                .filter(move |sq| !self.cells[sq.index()].is_hole())
-        })
+        // One flat pass over the used rows of the cell array: hooks call this per position.
+        let files = self.files;
+        self.cells[..self.ranks as usize * 16]
+            .iter()
+            .enumerate()
+            .filter_map(move |(i, c)| {
+                ((i & 15) < files as usize && !c.is_hole()).then_some(Square(i as u8))
+            })
     }
     /// What stands on `sq` ([`Cell::HOLE`] for squares off the board).
     #[inline]
@@ -646,16 +649,19 @@ impl Position {
         self.accel_valid = 0;
     }
 
-    /// Squares holding a piece of `color`.
+    /// Squares holding a piece of `color`, with the piece kinds.
     pub fn pieces_of(&self, color: Color) -> impl Iterator<Item = (Square, u8)> + '_ {
-        self.squares().filter_map(move |sq| {
-            let c = self.cells[sq.index()];
-            if c.is_color(color) {
-                c.kind().map(|k| (sq, k))
-            } else {
-                None
-            }
-        })
+        // Cells outside the used files are always empty, so no bounds test is needed.
+        self.cells[..self.ranks as usize * 16]
+            .iter()
+            .enumerate()
+            .filter_map(move |(i, c)| {
+                if c.is_color(color) {
+                    Some((Square(i as u8), (c.0 - 2) >> 1))
+                } else {
+                    None
+                }
+            })
     }
 
     /// Whether two positions are the same for repetition: board, side, phase, castling,

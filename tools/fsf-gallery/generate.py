@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""Records Fairy-Stockfish's answers for the gallery presets it expresses exactly.
+
+Writes `plugins/presets-gallery/tests/data/fsf-<section>.json`: random games (seeded, so the
+output is reproducible for one pyffish version) played by Fairy-Stockfish, with, at every ply,
+the FEN, the sorted legal moves and the result if the game is over there. The Rust test
+`fsf_fixtures` replays each game through the houserules pipeline (no Python needed) and
+compares.
+
+    pip install pyffish
+    python3 tools/fsf-gallery/generate.py            # all sections
+    python3 tools/fsf-gallery/generate.py berolina   # one section
+
+Sections (section -> Fairy-Stockfish variant, houserules presets):
+    berolina        berolina (built in)              berolina-pawns (scope both)
+    extinction-pawn chess + extinctionPieceTypes = p extinction-chess (target pawn)
+    suicide         giveaway, promotion to q/r/b/n   suicide-chess
+    coregal         coregal (built in)               coregal
+"""
+
+import json
+import os
+import random
+import sys
+
+import pyffish as sf
+
+CONFIG = """
+[extinction-pawn:chess]
+extinctionValue = loss
+extinctionPieceTypes = p
+
+[suicide-qrbn:giveaway]
+promotionPieceTypes = nbrq
+"""
+
+SECTIONS = {
+    # section: (fsf variant, presets, games, max plies)
+    "berolina": ("berolina", ["berolina-pawns"], 30, 70),
+    "extinction-pawn": ("extinction-pawn", ["extinction-chess"], 30, 90),
+    "suicide": ("suicide-qrbn", ["suicide-chess"], 30, 90),
+    "coregal": ("coregal", ["coregal"], 20, 70),
+}
+
+START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+
+def result_of(variant, fen, legal):
+    """The result from White's point of view (1-0, 0-1, 1/2-1/2) or None."""
+    end, value = sf.is_immediate_game_end(variant, fen, [])
+    if not end:
+        if legal:
+            return None
+        value = sf.game_result(variant, fen, [])
+    white_to_move = fen.split()[1] == "w"
+    if value == 0:
+        return "1/2-1/2"
+    stm_wins = value > 0
+    return "1-0" if stm_wins == white_to_move else "0-1"
+
+
+def board_of(fen):
+    """Square name -> piece letter, from the board field of a FEN."""
+    board = {}
+    rows = fen.split()[0].split("[")[0].split("/")
+    for r, row in enumerate(rows):
+        f = 0
+        digits = ""
+        for ch in row + " ":
+            if ch.isdigit():
+                digits += ch
+                continue
+            if digits:
+                f += int(digits)
+                digits = ""
+            if ch in " +":
+                continue
+            board["abcdefgh"[f] + str(8 - r)] = ch
+            f += 1
+    return board
+
+
+def pick(rng, board, legal):
+    """A random move, biased towards captures, pawn moves and promotions (to reach en
+    passant, promotion and extinction positions)."""
+    interesting = [m for m in legal
+                   if len(m) == 5 or m[2:4] in board or board.get(m[:2], "").lower() == "p"]
+    if interesting and rng.random() < 0.5:
+        return rng.choice(interesting)
+    return rng.choice(legal)
+
+
+def record(section, seed=1):
+    variant, presets, games, max_plies = SECTIONS[section]
+    rng = random.Random(f"{section}-{seed}")
+    out = {"fsf_version": ".".join(map(str, sf.version())), "variant": variant,
+           "presets": presets, "games": []}
+    for _ in range(games):
+        fen = START
+        moves, plies = [], []
+        for _ in range(max_plies):
+            # One position at a time (pyffish's cost is per call, not per move).
+            legal = sorted(sf.legal_moves(variant, fen, []))
+            res = result_of(variant, fen, legal)
+            plies.append({"fen": fen, "legal": " ".join(legal) if res is None else "",
+                          "result": res})
+            if res is not None:
+                break
+            m = pick(rng, board_of(fen), legal)
+            moves.append(m)
+            fen = sf.get_fen(variant, fen, [m])
+        out["games"].append({"start": START, "moves": " ".join(moves[:len(plies) - 1]),
+                             "plies": plies})
+    return out
+
+
+def main():
+    sf.load_variant_config(CONFIG)
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+    data = os.path.join(root, "plugins", "presets-gallery", "tests", "data")
+    os.makedirs(data, exist_ok=True)
+    for section in sys.argv[1:] or SECTIONS:
+        rec = record(section)
+        n = sum(len(g["plies"]) for g in rec["games"])
+        ends = sum(1 for g in rec["games"] if g["plies"][-1]["result"])
+        path = os.path.join(data, f"fsf-{section}.json")
+        with open(path, "w") as f:
+            json.dump(rec, f, separators=(",", ":"))
+            f.write("\n")
+        print(f"{section}: {len(rec['games'])} games, {n} positions, {ends} decided -> {path}")
+
+
+if __name__ == "__main__":
+    main()
