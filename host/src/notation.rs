@@ -168,7 +168,15 @@ pub fn parse_move(
         text: text.to_string(),
         reason,
     };
-    let mut t = text.trim();
+    // Coordinate forms may end in `+` themselves (Fairy-Stockfish writes a shogi-style
+    // promotion `e5e6+`): try the text as it is before reading `+` as a check mark.
+    let raw = text.trim();
+    for &m in legal {
+        if coordinate(p, pos, m)?.eq_ignore_ascii_case(raw) {
+            return Ok(m);
+        }
+    }
+    let mut t = raw;
     for suffix in ["e.p.", "ep"] {
         if let Some(x) = t.strip_suffix(suffix) {
             if x.len() >= 2 {

@@ -13,7 +13,7 @@ use crate::error::{nearest, HostError};
 use crate::loader::Registry;
 use abi_stable::std_types::{ROption, RResult, RStr, RVec};
 use houserules_plugin_api::{
-    stage, Color, Decision, Event, EventKind, GenRequest, HookSet, Layout, Move, MoveEffects,
+    stage, Cell, Color, Decision, Event, EventKind, GenRequest, HookSet, Layout, Move, MoveEffects,
     OptionValue, Outcome, OutcomeContext, PluginError, Position, PresetBox, PresetInfo, Square,
     SquareSet, VariantBox, VariantFlags, VariantInfo,
 };
@@ -115,7 +115,8 @@ pub struct Pipeline {
     /// Movement is changed only by `get_extra_moves` (no override, no modifier): attack tests
     /// use the variant's own test plus the added moves.
     extra_moves_only: bool,
-    royal_kinds: Vec<bool>,
+    /// By colour and cell byte: whether that cell holds a royal piece of the colour.
+    royal_cells: [[bool; 256]; 2],
     has_default_royalty: bool,
     stage_order: Vec<(u8, Vec<usize>)>,
     check_all: bool,
@@ -352,8 +353,15 @@ impl Pipeline {
                 .any(|e| e.key.as_str() == EXTRA_CHECK_RULE && e.value.as_str() == "all")
         });
         let plain = plain && !check_all;
-        let royal_kinds: Vec<bool> = info.pieces.iter().map(|p| p.royal).collect();
-        let has_default_royalty = royal_kinds.iter().any(|r| *r);
+        let mut royal_cells = [[false; 256]; 2];
+        for (kind, t) in info.pieces.iter().enumerate().take(127) {
+            if t.royal {
+                for color in [Color::White, Color::Black] {
+                    royal_cells[color.index()][Cell::piece(kind as u8, color).0 as usize] = true;
+                }
+            }
+        }
+        let has_default_royalty = info.pieces.iter().any(|t| t.royal);
         let mut stage_order = Vec::new();
         for st in houserules_plugin_api::stage::ALL {
             let mut idx: Vec<usize> = presets
@@ -380,7 +388,7 @@ impl Pipeline {
             plain,
             movement_changed,
             extra_moves_only,
-            royal_kinds,
+            royal_cells,
             has_default_royalty,
             stage_order,
             check_all,
@@ -642,21 +650,23 @@ impl Pipeline {
     /// The royal pieces of `color`; `None` when the side has no royalty at all.
     pub fn royals(&self, pos: &Position, color: Color) -> Result<Option<SquareSet>, HostError> {
         let mut r = if self.has_default_royalty {
+            // A table by cell byte: this runs for every candidate move on the generic path.
+            let table = &self.royal_cells[color.index()];
             let mut s = SquareSet::EMPTY;
-            for (sq, kind) in pos.pieces_of(color) {
-                if self
-                    .royal_kinds
-                    .get(kind as usize)
-                    .copied()
-                    .unwrap_or(false)
-                {
-                    s.insert(sq);
+            let used = pos.ranks() as usize * 16;
+            for (i, c) in pos.cells()[..used].iter().enumerate() {
+                if table[c.0 as usize] {
+                    s.0[i >> 6] |= 1u64 << (i & 63);
                 }
             }
             Some(s)
         } else {
             None
         };
+        // With no hook involved the default set is the answer.
+        if !self.hooks.contains(HookSet::GET_ROYAL_PIECES) {
+            return Ok(r);
+        }
         for p in self.each(HookSet::GET_ROYAL_PIECES) {
             let mut s = SquareSet::EMPTY;
             match ffi(
@@ -906,9 +916,21 @@ impl Pipeline {
 
     /// Whether results must be checked at every node of a move-path count (perft).
     pub fn results_need_check(&self) -> bool {
-        !self.plain
-            || self.info.flags.contains(VariantFlags::STATIC_RESULTS)
-            || self.hooks.contains(HookSet::ON_CHECK_GAME_RESULT)
+        // A game can end with legal moves left by a variant's static result, a preset's
+        // result hook, or royals lost — which needs a hook that changes royalty, lets royals
+        // be attacked, or removes pieces by an effect. Presets that only add or change moves
+        // keep the self-check filter, so royals cannot be captured.
+        self.info.flags.contains(VariantFlags::STATIC_RESULTS)
+            || self.hooks.intersects(
+                HookSet::ON_CHECK_GAME_RESULT
+                    .with(HookSet::GET_ROYAL_PIECES)
+                    .with(HookSet::SHOULD_FILTER_SELF_CHECK)
+                    .with(HookSet::PROTECTED_ROYALS)
+                    .with(HookSet::APPLY_MOVE)
+                    .with(HookSet::ON_BEFORE_MOVE)
+                    .with(HookSet::ON_AFTER_MOVE),
+            )
+            || self.check_all
     }
 
     /// The result by the rules of the variant and the presets (royals lost, the variant's own

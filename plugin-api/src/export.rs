@@ -44,10 +44,11 @@ impl RootModule for PluginModuleRef {
 pub trait Plugin {
     /// The manifest: variants, presets and their metadata.
     fn manifest() -> PluginManifest;
-    /// Creates a variant by id (`None`: not provided here).
-    fn new_variant(id: &str) -> Option<VariantBox> {
+    /// Creates a variant by id: `Ok(None)` when this plugin provides no such variant,
+    /// `Err(why)` when it does but cannot build it (e.g. a broken data file).
+    fn new_variant(id: &str) -> Result<Option<VariantBox>, String> {
         let _ = id;
-        None
+        Ok(None)
     }
     /// Creates a preset by id with its options, for a game of the variant described by
     /// `variant` (`Err`: why not, e.g. the variant has no piece of the role the preset needs).
@@ -91,10 +92,11 @@ pub fn root_manifest<P: Plugin>() -> RResult<PluginManifest, PluginError> {
 #[doc(hidden)]
 pub fn root_new_variant<P: Plugin>(id: RStr<'_>) -> RResult<VariantBox, PluginError> {
     match guard("new_variant", || P::new_variant(id.as_str())) {
-        RResult::ROk(Some(v)) => RResult::ROk(v),
-        RResult::ROk(None) => RResult::RErr(PluginError::new(format!(
+        RResult::ROk(Ok(Some(v))) => RResult::ROk(v),
+        RResult::ROk(Ok(None)) => RResult::RErr(PluginError::new(format!(
             "this plugin provides no variant `{id}`"
         ))),
+        RResult::ROk(Err(e)) => RResult::RErr(PluginError::new(e)),
         RResult::RErr(e) => RResult::RErr(e),
     }
 }

@@ -625,8 +625,8 @@ impl Plugin for ChessPlugin {
         }
     }
 
-    fn new_variant(id: &str) -> Option<VariantBox> {
-        (id == "chess").then(|| variant_object(Chess::default()))
+    fn new_variant(id: &str) -> Result<Option<VariantBox>, String> {
+        Ok((id == "chess").then(|| variant_object(Chess::default())))
     }
 }
 

@@ -1,1 +1,216 @@
-//! (being written)
+//! # houserules-fairy
+//!
+//! A variant plugin that reads Fairy-Stockfish `variants.ini` files and plays what they
+//! define: every section becomes a variant. The plugin carries its own `variants/` folder
+//! (embedded at build time) and reads every file or directory listed in the environment
+//! variable `HOUSERULES_VARIANTS_PATH`. A section with an error still appears in the manifest;
+//! creating it fails with the message (file, line, key, why). See `docs/fairy.md`.
+
+pub mod betza;
+pub mod engine;
+pub mod ini;
+pub mod spec;
+
+use houserules_plugin_api::abi_stable::std_types::RVec;
+use houserules_plugin_api::{
+    export_plugin, variant_object, Plugin, PluginManifest, VariantBox, VariantSummary, API_VERSION,
+};
+use std::path::PathBuf;
+use std::sync::{Arc, OnceLock};
+
+pub use engine::Fairy;
+
+/// The variant files shipped with the plugin: (name, text).
+pub const BUILTIN: &[(&str, &str)] = &[
+    (
+        "builtin:variants/tictacrook_v1.ini",
+        include_str!("../variants/tictacrook_v1.ini"),
+    ),
+    (
+        "builtin:variants/mixedchess_v5.ini",
+        include_str!("../variants/mixedchess_v5.ini"),
+    ),
+];
+
+/// The environment variable listing extra variants.ini files or directories.
+pub const PATH_VAR: &str = "HOUSERULES_VARIANTS_PATH";
+
+/// Every variant the plugin knows, built or with the reason it cannot be.
+pub struct Registry {
+    /// (id, variant or error), in order of first definition.
+    pub variants: Vec<(String, Result<Arc<Fairy>, String>)>,
+    /// Problems that belong to no section (unreadable files, stray lines).
+    pub problems: Vec<String>,
+}
+
+impl Registry {
+    /// Builds every section of `sources` (name, text), later sections of the same name
+    /// replacing earlier ones.
+    pub fn from_sources(sources: &[(String, String)]) -> Registry {
+        let mut sections: Vec<ini::Section> = Vec::new();
+        let mut problems = Vec::new();
+        for (name, text) in sources {
+            let (secs, errs) = ini::parse(name, text);
+            let file_error = errs.first().map(|e| format!("{}: {}", e.loc, e.why));
+            for e in &errs {
+                problems.push(format!("{}: {}", e.loc, e.why));
+            }
+            for mut s in secs {
+                if s.error.is_none() {
+                    s.error = file_error.clone();
+                }
+                match sections.iter_mut().find(|x| x.name == s.name) {
+                    Some(old) => *old = s,
+                    None => sections.push(s),
+                }
+            }
+        }
+        let variants = sections
+            .iter()
+            .map(|s| (s.name.clone(), build(s, &sections).map(Arc::new)))
+            .collect();
+        Registry { variants, problems }
+    }
+
+    /// The built-in files plus every file of `paths` (files, or directories of `*.ini`).
+    pub fn load(paths: &[PathBuf]) -> Registry {
+        let mut sources: Vec<(String, String)> = BUILTIN
+            .iter()
+            .map(|(n, t)| (n.to_string(), t.to_string()))
+            .collect();
+        let mut problems = Vec::new();
+        for p in paths {
+            let mut files = Vec::new();
+            if p.is_dir() {
+                match std::fs::read_dir(p) {
+                    Ok(rd) => {
+                        let mut v: Vec<PathBuf> = rd
+                            .filter_map(|e| e.ok().map(|e| e.path()))
+                            .filter(|f| f.extension().is_some_and(|x| x == "ini"))
+                            .collect();
+                        v.sort();
+                        files.extend(v);
+                    }
+                    Err(e) => problems.push(format!("{}: cannot list: {e}", p.display())),
+                }
+            } else {
+                files.push(p.clone());
+            }
+            for f in files {
+                match std::fs::read_to_string(&f) {
+                    Ok(t) => sources.push((f.display().to_string(), t)),
+                    Err(e) => problems.push(format!("{}: cannot read: {e}", f.display())),
+                }
+            }
+        }
+        let mut r = Registry::from_sources(&sources);
+        problems.append(&mut r.problems);
+        r.problems = problems;
+        r
+    }
+
+    /// The built-in files plus `HOUSERULES_VARIANTS_PATH`.
+    pub fn from_env() -> Registry {
+        let paths: Vec<PathBuf> = std::env::var_os(PATH_VAR)
+            .map(|v| {
+                std::env::split_paths(&v)
+                    .filter(|p| !p.as_os_str().is_empty())
+                    .collect()
+            })
+            .unwrap_or_default();
+        Registry::load(&paths)
+    }
+
+    /// The variant `id`: `None` if unknown, `Some(Err)` if its section has an error.
+    pub fn get(&self, id: &str) -> Option<Result<Arc<Fairy>, String>> {
+        self.variants
+            .iter()
+            .find(|(n, _)| n == id)
+            .map(|(_, v)| v.clone())
+    }
+}
+
+fn build(section: &ini::Section, all: &[ini::Section]) -> Result<Fairy, String> {
+    // Chain of sections, child last.
+    let mut chain = vec![section];
+    let mut base = spec::Spec::empty();
+    let mut cur = section;
+    while let Some(parent) = &cur.parent {
+        if chain.len() > 32
+            || chain.iter().skip(1).any(|s| &s.name == parent)
+            || parent == &section.name
+        {
+            return Err(format!(
+                "{}: [{}]: the parents of this section form a cycle",
+                section.loc, section.name
+            ));
+        }
+        match all.iter().find(|s| &s.name == parent) {
+            Some(p) => {
+                chain.push(p);
+                cur = p;
+            }
+            None if parent == "chess" => {
+                base = spec::Spec::chess();
+                break;
+            }
+            None => {
+                return Err(format!(
+                    "{}: [{}:{parent}]: the parent variant `{parent}` is not defined (known parents: chess and the sections read)",
+                    cur.loc, cur.name
+                ))
+            }
+        }
+    }
+    for s in chain.iter().rev() {
+        base.apply(s)?;
+    }
+    Fairy::compile(&section.name, &base, &section.loc)
+}
+
+/// The registry of this process (built once).
+pub fn registry() -> &'static Registry {
+    static REG: OnceLock<Registry> = OnceLock::new();
+    REG.get_or_init(Registry::from_env)
+}
+
+/// The plugin.
+pub struct FairyPlugin;
+
+impl Plugin for FairyPlugin {
+    fn manifest() -> PluginManifest {
+        let reg = registry();
+        let mut description = "Fairy-Stockfish variants.ini interpreter".to_string();
+        if !reg.problems.is_empty() {
+            description.push_str(&format!(" (problems: {})", reg.problems.join("; ")));
+        }
+        PluginManifest {
+            api_version: API_VERSION,
+            id: "fairy".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+            description: description.into(),
+            variants: reg
+                .variants
+                .iter()
+                .map(|(id, _)| VariantSummary {
+                    id: id.as_str().into(),
+                    name: id.as_str().into(),
+                })
+                .collect(),
+            presets: RVec::new(),
+        }
+    }
+
+    fn new_variant(id: &str) -> Result<Option<VariantBox>, String> {
+        match registry().get(id) {
+            Some(Ok(v)) => Ok(Some(variant_object((*v).clone()))),
+            Some(Err(e)) => Err(format!("variant `{id}` cannot be built: {e}")),
+            None => Ok(None),
+        }
+    }
+}
+
+export_plugin!(FairyPlugin);
+
+#[cfg(test)]
+mod tests;

@@ -287,8 +287,8 @@ impl Plugin for RookManiaPlugin {
         }
     }
 
-    fn new_variant(id: &str) -> Option<VariantBox> {
-        (id == "rookmania").then(|| variant_object(RookMania::default()))
+    fn new_variant(id: &str) -> Result<Option<VariantBox>, String> {
+        Ok((id == "rookmania").then(|| variant_object(RookMania::default())))
     }
 }
 

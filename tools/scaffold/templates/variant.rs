@@ -157,8 +157,8 @@ impl Plugin for ThisPlugin {
         }
     }
 
-    fn new_variant(id: &str) -> Option<VariantBox> {
-        (id == ID).then(|| variant_object(Rules::new()))
+    fn new_variant(id: &str) -> Result<Option<VariantBox>, String> {
+        Ok((id == ID).then(|| variant_object(Rules::new())))
     }
 }
 

@@ -1,0 +1,735 @@
+//! A variant's settings as Fairy-Stockfish holds them while it reads a section, and the keys
+//! that change them. A section is applied on top of its parent's settings (or of the defaults);
+//! piece keys first, in Fairy-Stockfish's piece-type order (a piece key takes its letter away
+//! from any earlier piece), then the other keys in file order.
+
+use crate::ini::{Entry, Loc, Section};
+use houserules_plugin_api::{Role, Square, SquareSet};
+use std::collections::{BTreeMap, HashMap};
+
+/// A piece type Fairy-Stockfish knows by a config key: its type number (the order of
+/// Fairy-Stockfish's piece-type enumeration, which orders pockets in FEN), key, Betza, role
+/// and a material value.
+pub struct Named {
+    /// Type number.
+    pub ty: u16,
+    /// Config key.
+    pub key: &'static str,
+    /// Moves.
+    pub betza: &'static str,
+    /// Role for the host.
+    pub role: Role,
+    /// Centipawns.
+    pub value: i32,
+}
+
+/// Type number of Fairy-Stockfish's pawn (with double steps, en passant, promotion).
+pub const PAWN: u16 = 1;
+/// The shogi pawn (the only piece `shogiPawnDropMateIllegal` concerns).
+pub const SHOGI_PAWN: u16 = 19;
+/// The royal king.
+pub const KING: u16 = 200;
+/// The rook (castling partner).
+pub const ROOK: u16 = 4;
+/// First custom piece (`customPiece1`).
+pub const CUSTOM: u16 = 100;
+/// How many custom pieces Fairy-Stockfish allows.
+pub const CUSTOM_COUNT: u16 = 25;
+
+/// The built-in piece types this plugin supports.
+pub const NAMED: &[Named] = &[
+    Named {
+        ty: 1,
+        key: "pawn",
+        betza: "fmWfcF",
+        role: Role::PAWN,
+        value: 100,
+    },
+    Named {
+        ty: 2,
+        key: "knight",
+        betza: "N",
+        role: Role::KNIGHT,
+        value: 300,
+    },
+    Named {
+        ty: 3,
+        key: "bishop",
+        betza: "B",
+        role: Role::BISHOP,
+        value: 330,
+    },
+    Named {
+        ty: 4,
+        key: "rook",
+        betza: "R",
+        role: Role::ROOK,
+        value: 500,
+    },
+    Named {
+        ty: 5,
+        key: "queen",
+        betza: "Q",
+        role: Role::QUEEN,
+        value: 900,
+    },
+    Named {
+        ty: 6,
+        key: "fers",
+        betza: "F",
+        role: Role::OTHER,
+        value: 150,
+    },
+    Named {
+        ty: 7,
+        key: "alfil",
+        betza: "A",
+        role: Role::OTHER,
+        value: 120,
+    },
+    Named {
+        ty: 8,
+        key: "fersAlfil",
+        betza: "FA",
+        role: Role::OTHER,
+        value: 250,
+    },
+    Named {
+        ty: 9,
+        key: "silver",
+        betza: "FfW",
+        role: Role::OTHER,
+        value: 250,
+    },
+    Named {
+        ty: 10,
+        key: "aiwok",
+        betza: "RNF",
+        role: Role::OTHER,
+        value: 900,
+    },
+    Named {
+        ty: 11,
+        key: "bers",
+        betza: "RF",
+        role: Role::OTHER,
+        value: 700,
+    },
+    Named {
+        ty: 12,
+        key: "archbishop",
+        betza: "BN",
+        role: Role::OTHER,
+        value: 800,
+    },
+    Named {
+        ty: 13,
+        key: "chancellor",
+        betza: "RN",
+        role: Role::OTHER,
+        value: 850,
+    },
+    Named {
+        ty: 14,
+        key: "amazon",
+        betza: "QN",
+        role: Role::OTHER,
+        value: 1200,
+    },
+    Named {
+        ty: 15,
+        key: "knibis",
+        betza: "mNcB",
+        role: Role::OTHER,
+        value: 300,
+    },
+    Named {
+        ty: 16,
+        key: "biskni",
+        betza: "mBcN",
+        role: Role::OTHER,
+        value: 300,
+    },
+    Named {
+        ty: 17,
+        key: "kniroo",
+        betza: "mNcR",
+        role: Role::OTHER,
+        value: 400,
+    },
+    Named {
+        ty: 18,
+        key: "rookni",
+        betza: "mRcN",
+        role: Role::OTHER,
+        value: 400,
+    },
+    Named {
+        ty: 19,
+        key: "shogiPawn",
+        betza: "fW",
+        role: Role::OTHER,
+        value: 90,
+    },
+    Named {
+        ty: 20,
+        key: "lance",
+        betza: "fR",
+        role: Role::OTHER,
+        value: 250,
+    },
+    Named {
+        ty: 21,
+        key: "shogiKnight",
+        betza: "fN",
+        role: Role::OTHER,
+        value: 250,
+    },
+    Named {
+        ty: 22,
+        key: "gold",
+        betza: "WfF",
+        role: Role::OTHER,
+        value: 300,
+    },
+    Named {
+        ty: 23,
+        key: "dragonHorse",
+        betza: "BW",
+        role: Role::OTHER,
+        value: 600,
+    },
+    Named {
+        ty: 24,
+        key: "clobber",
+        betza: "cW",
+        role: Role::OTHER,
+        value: 100,
+    },
+    Named {
+        ty: 25,
+        key: "breakthrough",
+        betza: "fmWfF",
+        role: Role::OTHER,
+        value: 100,
+    },
+    Named {
+        ty: 26,
+        key: "immobile",
+        betza: "",
+        role: Role::OTHER,
+        value: 50,
+    },
+    Named {
+        ty: 34,
+        key: "wazir",
+        betza: "W",
+        role: Role::OTHER,
+        value: 120,
+    },
+    Named {
+        ty: 35,
+        key: "commoner",
+        betza: "K",
+        role: Role::COMMONER,
+        value: 300,
+    },
+    Named {
+        ty: 36,
+        key: "centaur",
+        betza: "KN",
+        role: Role::OTHER,
+        value: 600,
+    },
+    Named {
+        ty: KING,
+        key: "king",
+        betza: "K",
+        role: Role::KING,
+        value: 0,
+    },
+];
+
+/// Piece keys Fairy-Stockfish has that this plugin refuses (hoppers, lame leapers, pieces
+/// with special rules).
+pub const REFUSED_PIECES: &[&str] = &[
+    "cannon",
+    "janggiCannon",
+    "soldier",
+    "horse",
+    "elephant",
+    "janggiElephant",
+    "banner",
+];
+
+/// A piece of the variant.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PieceSpec {
+    /// Lower-case letter.
+    pub letter: char,
+    /// Betza notation of its moves.
+    pub betza: String,
+    /// Config key (`rook`, `customPiece2`).
+    pub key: String,
+    /// Where it was defined.
+    pub loc: Option<Loc>,
+}
+
+/// A game value from the point of view of the side it concerns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Value {
+    /// Win.
+    Win,
+    /// Draw.
+    Draw,
+    /// Loss.
+    Loss,
+}
+
+impl Value {
+    /// The opposite point of view.
+    pub fn negate(self) -> Value {
+        match self {
+            Value::Win => Value::Loss,
+            Value::Loss => Value::Win,
+            Value::Draw => Value::Draw,
+        }
+    }
+}
+
+/// Everything a section can set.
+#[derive(Debug, Clone)]
+pub struct Spec {
+    /// Pieces by type number.
+    pub pieces: BTreeMap<u16, PieceSpec>,
+    /// Ranks.
+    pub max_rank: u8,
+    /// Files.
+    pub max_file: u8,
+    /// Start position.
+    pub start_fen: String,
+    /// Castling allowed.
+    pub castling: bool,
+    /// Pawn double steps.
+    pub double_step: bool,
+    /// Where pawns may double-step, per colour.
+    pub double_step_region: [SquareSet; 2],
+    /// Drops allowed.
+    pub piece_drops: bool,
+    /// Captured pieces go to the capturer's hand.
+    pub captures_to_hand: bool,
+    /// Pawns (type pawn) may be dropped on the first rank.
+    pub first_rank_pawn_drops: bool,
+    /// Pawns (type pawn) may be dropped in the promotion zone.
+    pub promotion_zone_pawn_drops: bool,
+    /// A shogi pawn's drop may not mate.
+    pub shogi_pawn_drop_mate_illegal: bool,
+    /// No move or drop to a square where the piece could never move again.
+    pub immobility_illegal: bool,
+    /// The piece type that may not be dropped on a file holding `drop_no_doubled_count` of it.
+    pub drop_no_doubled: Option<u16>,
+    /// See `drop_no_doubled`.
+    pub drop_no_doubled_count: u32,
+    /// Promotion zones.
+    pub promotion_region: [SquareSet; 2],
+    /// Types promoting like pawns.
+    pub promotion_pawn_types: Vec<u16>,
+    /// What pawns promote to (chess style).
+    pub promotion_piece_types: Vec<u16>,
+    /// Shogi-style promotions: type -> promoted type.
+    pub promoted_piece_type: Vec<(u16, u16)>,
+    /// Pawn promotion compulsory.
+    pub mandatory_pawn_promotion: bool,
+    /// Shogi-style promotion compulsory.
+    pub mandatory_piece_promotion: bool,
+    /// Value of stalemate for the stalemated side.
+    pub stalemate_value: Value,
+    /// Value of checkmate for the mated side.
+    pub checkmate_value: Value,
+    /// n-move rule in full moves (0 = off).
+    pub n_move_rule: u32,
+    /// Types whose moves reset the n-move counter.
+    pub n_move_rule_types: Vec<u16>,
+    /// n-fold repetition (0 = off).
+    pub n_fold_rule: u32,
+    /// Value of repetition for the side to move.
+    pub n_fold_value: Value,
+    /// The repetition value is White's, whoever is to move.
+    pub n_fold_value_absolute: bool,
+    /// The side checking throughout a repetition loses it.
+    pub perpetual_check_illegal: bool,
+    /// Pieces in a row that win (0 = off).
+    pub connect_n: u32,
+    /// Types that count for connect-N (`None`: all).
+    pub connect_piece_types: Option<Vec<u16>>,
+    /// Last location of each key (inherited ones included), for compile-time errors.
+    pub locs: HashMap<String, Loc>,
+}
+
+fn rank_set(rank: u8) -> SquareSet {
+    (0..16).map(|f| Square::new(f, rank)).collect()
+}
+
+impl Spec {
+    /// Fairy-Stockfish's defaults for a section without parent: no pieces, chess rules.
+    pub fn empty() -> Spec {
+        Spec {
+            pieces: BTreeMap::new(),
+            max_rank: 8,
+            max_file: 8,
+            start_fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".to_string(),
+            castling: true,
+            double_step: true,
+            double_step_region: [rank_set(1), rank_set(6)],
+            piece_drops: false,
+            captures_to_hand: false,
+            first_rank_pawn_drops: false,
+            promotion_zone_pawn_drops: false,
+            shogi_pawn_drop_mate_illegal: false,
+            immobility_illegal: false,
+            drop_no_doubled: None,
+            drop_no_doubled_count: 1,
+            promotion_region: [rank_set(7), rank_set(0)],
+            promotion_pawn_types: vec![PAWN],
+            promotion_piece_types: Vec::new(),
+            promoted_piece_type: Vec::new(),
+            mandatory_pawn_promotion: true,
+            mandatory_piece_promotion: false,
+            stalemate_value: Value::Draw,
+            checkmate_value: Value::Loss,
+            n_move_rule: 50,
+            n_move_rule_types: vec![PAWN],
+            n_fold_rule: 3,
+            n_fold_value: Value::Draw,
+            n_fold_value_absolute: false,
+            perpetual_check_illegal: false,
+            connect_n: 0,
+            connect_piece_types: None,
+            locs: HashMap::new(),
+        }
+    }
+
+    /// The built-in `chess` parent.
+    pub fn chess() -> Spec {
+        let mut s = Spec::empty();
+        for (ty, key, l) in [
+            (1, "pawn", 'p'),
+            (2, "knight", 'n'),
+            (3, "bishop", 'b'),
+            (4, "rook", 'r'),
+            (5, "queen", 'q'),
+            (KING, "king", 'k'),
+        ] {
+            s.pieces.insert(
+                ty,
+                PieceSpec {
+                    letter: l,
+                    betza: named(ty).map(|n| n.betza).unwrap_or("").to_string(),
+                    key: key.to_string(),
+                    loc: None,
+                },
+            );
+        }
+        s.promotion_piece_types = vec![5, 4, 3, 2];
+        s
+    }
+
+    /// The type number of a piece letter.
+    pub fn type_of_letter(&self, c: char) -> Option<u16> {
+        let c = c.to_ascii_lowercase();
+        self.pieces
+            .iter()
+            .find(|(_, p)| p.letter == c)
+            .map(|(t, _)| *t)
+    }
+
+    fn add_piece(&mut self, ty: u16, letter: char, betza: String, key: &str, loc: &Loc) {
+        if let Some(old) = self.type_of_letter(letter) {
+            self.remove_piece(old);
+        }
+        self.pieces.insert(
+            ty,
+            PieceSpec {
+                letter: letter.to_ascii_lowercase(),
+                betza,
+                key: key.to_string(),
+                loc: Some(loc.clone()),
+            },
+        );
+    }
+
+    fn remove_piece(&mut self, ty: u16) {
+        self.pieces.remove(&ty);
+        self.promotion_piece_types.retain(|t| *t != ty);
+    }
+
+    /// Applies a section's entries on top of these settings.
+    pub fn apply(&mut self, section: &Section) -> Result<(), String> {
+        if let Some(e) = &section.error {
+            return Err(e.clone());
+        }
+        let err = |e: &Entry, why: String| format!("{}: key `{}`: {why}", e.loc, e.key);
+        // Pass 1: piece keys, in piece-type order.
+        let mut piece_entries: Vec<(u16, &Entry)> = Vec::new();
+        for e in &section.entries {
+            if let Some(n) = NAMED.iter().find(|n| n.key == e.key) {
+                piece_entries.push((n.ty, e));
+            } else if let Some(num) = e.key.strip_prefix("customPiece") {
+                match num.parse::<u16>() {
+                    Ok(n) if (1..=CUSTOM_COUNT).contains(&n) => {
+                        piece_entries.push((CUSTOM + n - 1, e))
+                    }
+                    _ => {
+                        return Err(err(
+                            e,
+                            format!("custom pieces are numbered 1 to {CUSTOM_COUNT}"),
+                        ))
+                    }
+                }
+            } else if REFUSED_PIECES.contains(&e.key.as_str()) {
+                return Err(err(
+                    e,
+                    "this piece type (hopper, lame leaper or special rules) is not supported"
+                        .into(),
+                ));
+            }
+        }
+        piece_entries.sort_by_key(|(t, _)| *t);
+        // Later duplicates of a key win: keep the last entry per type.
+        let mut last: BTreeMap<u16, &Entry> = BTreeMap::new();
+        for (t, e) in piece_entries {
+            last.insert(t, e);
+        }
+        for (ty, e) in last {
+            self.locs.insert(e.key.clone(), e.loc.clone());
+            let v = e.value.as_str();
+            let first = v.chars().next().unwrap_or('-');
+            if v == "-" {
+                self.remove_piece(ty);
+                continue;
+            }
+            if !first.is_ascii_alphabetic() {
+                return Err(err(e, format!("`{v}` does not start with a piece letter")));
+            }
+            let betza = if (CUSTOM..KING).contains(&ty) {
+                let Some(b) = v.get(1..).and_then(|r| r.strip_prefix(':')) else {
+                    return Err(err(e, "a custom piece needs `letter:betza`".into()));
+                };
+                crate::betza::parse(b).map_err(|why| err(e, format!("Betza `{b}`: {why}")))?;
+                b.to_string()
+            } else {
+                if v.len() > 1 {
+                    return Err(err(
+                        e,
+                        if ty == KING {
+                            "a king with its own Betza moves is not supported".into()
+                        } else {
+                            format!("expected one letter, found `{v}`")
+                        },
+                    ));
+                }
+                named(ty).map(|n| n.betza).unwrap_or("").to_string()
+            };
+            self.add_piece(ty, first, betza, &e.key, &e.loc);
+        }
+        // Pass 2: every other key.
+        for e in &section.entries {
+            if NAMED.iter().any(|n| n.key == e.key) || e.key.starts_with("customPiece") {
+                continue;
+            }
+            self.locs.insert(e.key.clone(), e.loc.clone());
+            self.apply_option(e).map_err(|why| err(e, why))?;
+        }
+        Ok(())
+    }
+
+    fn piece_set(&self, v: &str) -> Result<Vec<u16>, String> {
+        let mut out = Vec::new();
+        for c in v.chars().filter(|c| !c.is_whitespace()) {
+            if c == '-' {
+                continue;
+            }
+            match self.type_of_letter(c) {
+                Some(t) => {
+                    if !out.contains(&t) {
+                        out.push(t)
+                    }
+                }
+                None => return Err(format!("`{c}` is not a piece letter of this variant")),
+            }
+        }
+        Ok(out)
+    }
+
+    fn apply_option(&mut self, e: &Entry) -> Result<(), String> {
+        let v = e.value.as_str();
+        match e.key.as_str() {
+            // Display-only settings of Fairy-Stockfish: no effect on the rules.
+            "variantTemplate" | "pieceToCharTable" | "pocketSize" | "pieceValueMg"
+            | "pieceValueEg" => {}
+            "maxRank" => {
+                let n: u8 = v
+                    .parse()
+                    .map_err(|_| format!("`{v}` is not a number of ranks"))?;
+                if !(1..=10).contains(&n) {
+                    return Err(format!("{n} ranks: Fairy-Stockfish allows 1 to 10"));
+                }
+                self.max_rank = n;
+            }
+            "maxFile" => {
+                let n: u8 = if let Ok(n) = v.parse() {
+                    n
+                } else if v.len() == 1 && v.as_bytes()[0].is_ascii_lowercase() {
+                    v.as_bytes()[0] - b'a' + 1
+                } else {
+                    return Err(format!(
+                        "`{v}` is neither a number of files nor a file letter"
+                    ));
+                };
+                if !(1..=12).contains(&n) {
+                    return Err(format!(
+                        "{n} files: Fairy-Stockfish allows 1 to 12 (a to l)"
+                    ));
+                }
+                self.max_file = n;
+            }
+            "startFen" => self.start_fen = v.to_string(),
+            "pawnTypes" => {
+                let s = self.piece_set(v)?;
+                self.promotion_pawn_types = s.clone();
+                self.n_move_rule_types = s;
+            }
+            "promotionPawnTypes" => self.promotion_pawn_types = self.piece_set(v)?,
+            "promotionPieceTypes" => self.promotion_piece_types = self.piece_set(v)?,
+            "nMoveRuleTypes" => self.n_move_rule_types = self.piece_set(v)?,
+            "connectPieceTypes" => self.connect_piece_types = Some(self.piece_set(v)?),
+            "doubleStep" => self.double_step = boolean(v)?,
+            "doubleStepRegionWhite" => self.double_step_region[0] = region(v)?,
+            "doubleStepRegionBlack" => self.double_step_region[1] = region(v)?,
+            "castling" => self.castling = boolean(v)?,
+            "pieceDrops" => self.piece_drops = boolean(v)?,
+            "capturesToHand" => self.captures_to_hand = boolean(v)?,
+            "firstRankPawnDrops" => self.first_rank_pawn_drops = boolean(v)?,
+            "promotionZonePawnDrops" => self.promotion_zone_pawn_drops = boolean(v)?,
+            "shogiPawnDropMateIllegal" => self.shogi_pawn_drop_mate_illegal = boolean(v)?,
+            "immobilityIllegal" => self.immobility_illegal = boolean(v)?,
+            "mandatoryPawnPromotion" => self.mandatory_pawn_promotion = boolean(v)?,
+            "mandatoryPiecePromotion" => self.mandatory_piece_promotion = boolean(v)?,
+            "nFoldValueAbsolute" => self.n_fold_value_absolute = boolean(v)?,
+            "perpetualCheckIllegal" => self.perpetual_check_illegal = boolean(v)?,
+            "dropNoDoubled" => {
+                self.drop_no_doubled = if v == "-" {
+                    None
+                } else {
+                    let mut c = v.chars();
+                    match (c.next(), c.next()) {
+                        (Some(l), None) => Some(self.type_of_letter(l).ok_or_else(|| {
+                            format!("`{l}` is not a piece letter of this variant")
+                        })?),
+                        _ => return Err(format!("expected one piece letter, found `{v}`")),
+                    }
+                }
+            }
+            "dropNoDoubledCount" => {
+                self.drop_no_doubled_count = count(v)?;
+                if self.drop_no_doubled_count == 0 {
+                    return Err("the count must be at least 1".into());
+                }
+            }
+            "promotionRegionWhite" => self.promotion_region[0] = region(v)?,
+            "promotionRegionBlack" => self.promotion_region[1] = region(v)?,
+            "promotionRegion" => {
+                let r = region(v)?;
+                self.promotion_region = [r, r];
+            }
+            "promotedPieceType" => {
+                let mut map = Vec::new();
+                for tok in v.split_whitespace() {
+                    let (a, b) = tok
+                        .split_once(':')
+                        .filter(|(a, b)| a.chars().count() == 1 && b.chars().count() == 1)
+                        .ok_or_else(|| format!("`{tok}` is not `piece:promoted`"))?;
+                    let from = self.piece_set(a)?;
+                    let to = self.piece_set(b)?;
+                    match (from.first(), to.first()) {
+                        (Some(&f), Some(&t)) => map.push((f, t)),
+                        (Some(_), None) => {}
+                        _ => return Err(format!("`{tok}` names no piece")),
+                    }
+                }
+                self.promoted_piece_type = map;
+            }
+            "stalemateValue" => self.stalemate_value = value(v)?,
+            "checkmateValue" => self.checkmate_value = value(v)?,
+            "nFoldValue" => self.n_fold_value = value(v)?,
+            "nMoveRule" => self.n_move_rule = count(v)?,
+            "nFoldRule" => self.n_fold_rule = count(v)?,
+            "connectN" => self.connect_n = count(v)?,
+            _ => return Err("unsupported key (this plugin does not implement it)".into()),
+        }
+        Ok(())
+    }
+}
+
+/// The named piece type with this number.
+pub fn named(ty: u16) -> Option<&'static Named> {
+    NAMED.iter().find(|n| n.ty == ty)
+}
+
+fn boolean(v: &str) -> Result<bool, String> {
+    match v {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        _ => Err(format!("`{v}` is not true or false")),
+    }
+}
+
+fn count(v: &str) -> Result<u32, String> {
+    v.parse()
+        .map_err(|_| format!("`{v}` is not a whole number >= 0"))
+}
+
+fn value(v: &str) -> Result<Value, String> {
+    match v {
+        "win" => Ok(Value::Win),
+        "loss" => Ok(Value::Loss),
+        "draw" => Ok(Value::Draw),
+        _ => Err(format!("`{v}` is not win, loss or draw")),
+    }
+}
+
+/// A region: squares (`a1`), whole ranks (`*6`), whole files (`a*`), separated by spaces.
+pub fn region(v: &str) -> Result<SquareSet, String> {
+    let mut s = SquareSet::EMPTY;
+    for tok in v.split_whitespace() {
+        if tok == "-" {
+            continue;
+        }
+        let bad = || format!("`{tok}` is not a square, `*N` rank or `f*` file");
+        let mut chars = tok.chars();
+        let f = chars.next().ok_or_else(bad)?;
+        let rest: &str = chars.as_str();
+        let file = match f {
+            '*' => None,
+            'a'..='p' => Some(f as u8 - b'a'),
+            _ => return Err(bad()),
+        };
+        let rank = if rest == "*" {
+            None
+        } else {
+            let r: u8 = rest.parse().map_err(|_| bad())?;
+            if !(1..=15).contains(&r) {
+                return Err(bad());
+            }
+            Some(r - 1)
+        };
+        for ff in 0..16u8 {
+            for rr in 0..15u8 {
+                if file.is_none_or(|x| x == ff) && rank.is_none_or(|x| x == rr) {
+                    s.insert(Square::new(ff, rr));
+                }
+            }
+        }
+    }
+    Ok(s)
+}

@@ -1,0 +1,313 @@
+//! In-process tests: perft of the seed variants, key semantics, error messages.
+
+use crate::{Fairy, Registry};
+use houserules_plugin_api::abi_stable::std_types::RVec;
+use houserules_plugin_api::{
+    Color, Move, MoveEffects, OutcomeContext, Position, VariantRules, Winner,
+};
+use std::sync::Arc;
+
+fn builtin() -> Registry {
+    Registry::load(&[])
+}
+
+fn variant(id: &str) -> Arc<Fairy> {
+    builtin().get(id).expect("known").expect("builds")
+}
+
+fn from_ini(text: &str, id: &str) -> Result<Arc<Fairy>, String> {
+    Registry::from_sources(&[("test.ini".to_string(), text.to_string())])
+        .get(id)
+        .expect("section exists")
+}
+
+fn perft(v: &Fairy, pos: &Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    if v.connected(pos) {
+        return 0;
+    }
+    if depth == 1 {
+        return v.legal_move_count(pos);
+    }
+    let mut moves = RVec::new();
+    v.legal(pos, &mut moves);
+    moves
+        .iter()
+        .map(|&m| {
+            let mut c = pos.clone();
+            v.apply(&mut c, m, &mut MoveEffects::new(pos.side_to_move, false));
+            perft(v, &c, depth - 1)
+        })
+        .sum()
+}
+
+fn legal(v: &Fairy, fen: &str) -> Vec<String> {
+    let pos = v.parse(fen).expect("fen");
+    let mut moves = RVec::new();
+    v.legal(&pos, &mut moves);
+    moves.iter().map(|&m| coord(v, &pos, m)).collect()
+}
+
+fn coord(v: &Fairy, pos: &Position, m: Move) -> String {
+    if m.is_drop() {
+        return format!("{}@{}", v.kinds[m.piece as usize].letter, m.to);
+    }
+    v.special_coordinate(pos, m)
+        .unwrap_or_else(|| format!("{}{}", m.from, m.to))
+}
+
+fn ctx(
+    has_legal_moves: bool,
+    in_check: bool,
+    repetitions: u32,
+    checks: [bool; 2],
+) -> OutcomeContext {
+    OutcomeContext {
+        has_legal_moves,
+        in_check,
+        royals: [1, 1],
+        has_royalty: true,
+        counting: false,
+        repetitions,
+        checks_in_cycle: checks,
+        reserved: [0; 4],
+    }
+}
+
+#[test]
+fn perft_seed_variants_shallow() {
+    let t = variant("tictacrook_v1");
+    let start = t.parse(&t.start_fen).unwrap();
+    assert_eq!(perft(&t, &start, 1), 64);
+    assert_eq!(perft(&t, &start, 2), 4032);
+    assert_eq!(perft(&t, &start, 3), 303744);
+    let m = variant("mixedchess_v5");
+    let start = m.parse(&m.start_fen).unwrap();
+    assert_eq!(perft(&m, &start, 1), 27);
+    assert_eq!(perft(&m, &start, 2), 729);
+    assert_eq!(perft(&m, &start, 3), 18846);
+}
+
+#[test]
+fn start_fens_as_fairy_stockfish_writes_them() {
+    assert_eq!(
+        variant("mixedchess_v5").start_fen,
+        "ynfckfny/1r4b1/pppppppp/8/8/PPPPPPPP/1B4R1/YNFKCFNY[] w - - 0 1"
+    );
+    assert_eq!(
+        variant("tictacrook_v1").start_fen,
+        "8/8/8/8/8/8/8/8[PPPPPPPPpppppppp] w - - 0 1"
+    );
+}
+
+#[test]
+fn last_piece_key_for_a_letter_wins() {
+    // tictacrook: pawn, immobile and customPiece1 all claim `p`; the custom piece counts.
+    let t = variant("tictacrook_v1");
+    assert_eq!(t.kinds.len(), 1);
+    assert_eq!(t.kinds[0].ty, crate::spec::CUSTOM);
+    let moves = legal(&t, "8/8/8/8/8/8/8/P7[] w - - 0 1");
+    assert_eq!(moves.len(), 14, "slides like a rook: {moves:?}");
+    // No captures.
+    assert!(!legal(&t, "8/8/8/8/8/8/8/Pp6[] w - - 0 1").contains(&"a1b1".to_string()));
+}
+
+#[test]
+fn pocket_order_promotion_and_captures_to_hand() {
+    let m = variant("mixedchess_v5");
+    let pos = m
+        .parse("4k3/8/8/8/8/8/8/4K3[NBRCPYFnbrcpyf] w - - 0 1")
+        .unwrap();
+    assert_eq!(m.fen(&pos), "4k3/8/8/8/8/8/8/4K3[FYPCRBNfypcrbn] w - - 0 1");
+    let moves = legal(&m, "4k3/8/8/2P5/8/8/8/4K3[] w - - 0 1");
+    assert!(moves.contains(&"c5c6c".to_string()) && !moves.contains(&"c5c6".to_string()));
+    // A capture of a promoted pawn puts a pawn in hand; the clock resets.
+    let mut pos = m.parse("4k3/8/8/8/8/8/3+p4/4K3[] w - - 3 9").unwrap();
+    let mut all = RVec::new();
+    m.legal(&pos, &mut all);
+    let cap = *all.iter().find(|mv| mv.to.name() == "d2").unwrap();
+    assert_eq!(m.san(&pos, cap), "Kxd2");
+    m.apply(&mut pos, cap, &mut MoveEffects::new(Color::White, false));
+    assert_eq!(m.fen(&pos), "4k3/8/8/8/8/8/3K4/8[P] b - - 0 9");
+}
+
+#[test]
+fn drop_rules() {
+    let m = variant("mixedchess_v5");
+    let moves = legal(&m, "4k3/8/8/8/8/8/p7/+P3K3[P] w - - 0 1");
+    // dropNoDoubled counts unpromoted pawns of the mover only; immobilityIllegal forbids rank 8.
+    assert!(!moves.contains(&"P@a2".to_string()), "occupied");
+    assert!(moves.contains(&"P@a3".to_string()));
+    assert!(
+        moves.contains(&"P@b1".to_string()),
+        "first-rank drops of a custom pawn are legal"
+    );
+    assert!(!moves
+        .iter()
+        .any(|s| s.ends_with('8') && s.starts_with("P@")));
+    let moves = legal(&m, "4k3/8/8/8/8/8/P7/4K3[P] w - - 0 1");
+    assert!(
+        !moves.iter().any(|s| s.starts_with("P@a")),
+        "no second pawn on the a-file"
+    );
+}
+
+#[test]
+fn results() {
+    let m = variant("mixedchess_v5");
+    let pos = m.parse("4k3/8/8/8/8/8/8/4K3[] w - - 0 1").unwrap();
+    // Stalemate: loss for the side to move.
+    assert_eq!(
+        m.outcome(&pos, &ctx(false, false, 0, [false; 2]))
+            .unwrap()
+            .winner,
+        Winner::BLACK
+    );
+    assert_eq!(
+        m.outcome(&pos, &ctx(false, true, 0, [false; 2]))
+            .unwrap()
+            .reason
+            .as_str(),
+        "checkmate"
+    );
+    // 4-fold: absolute, a loss for White whoever moves.
+    assert!(m.outcome(&pos, &ctx(true, false, 3, [false; 2])).is_none());
+    assert_eq!(
+        m.outcome(&pos, &ctx(true, false, 4, [false; 2]))
+            .unwrap()
+            .winner,
+        Winner::BLACK
+    );
+    let black = m.parse("4k3/8/8/8/8/8/8/4K3[] b - - 0 1").unwrap();
+    assert_eq!(
+        m.outcome(&black, &ctx(true, false, 4, [false; 2]))
+            .unwrap()
+            .winner,
+        Winner::BLACK
+    );
+    // Perpetual check: the checking side loses; both checking: draw.
+    assert_eq!(
+        m.outcome(&black, &ctx(true, false, 4, [true, false]))
+            .unwrap()
+            .winner,
+        Winner::BLACK
+    );
+    assert_eq!(
+        m.outcome(&black, &ctx(true, false, 4, [false, true]))
+            .unwrap()
+            .winner,
+        Winner::WHITE
+    );
+    assert_eq!(
+        m.outcome(&black, &ctx(true, false, 4, [true, true]))
+            .unwrap()
+            .winner,
+        Winner::DRAW
+    );
+    // Connect-5 for the side that just moved, and no legal moves then.
+    let t = variant("tictacrook_v1");
+    let pos = t
+        .parse("8/8/8/8/8/8/8/ppppp3[PPPPPPPPppp] w - - 0 1")
+        .unwrap();
+    assert_eq!(
+        t.outcome(&pos, &ctx(true, false, 0, [false; 2]))
+            .unwrap()
+            .winner,
+        Winner::BLACK
+    );
+    assert!(legal(&t, "8/8/8/8/8/8/8/ppppp3[PPPPPPPPppp] w - - 0 1").is_empty());
+    assert_eq!(t.info().n_move_rule, 500);
+}
+
+#[test]
+fn san_disambiguation_and_promotion() {
+    let m = variant("mixedchess_v5");
+    let pos = m.parse("4k3/8/8/8/8/8/1F1F4/4K3[] w - - 0 1").unwrap();
+    let mut all = RVec::new();
+    m.legal(&pos, &mut all);
+    let sans: Vec<String> = all.iter().map(|&x| m.san(&pos, x)).collect();
+    assert!(
+        sans.contains(&"Fbc3".to_string()) && sans.contains(&"Fdc3".to_string()),
+        "{sans:?}"
+    );
+    let pos = m.parse("4k3/8/8/4P3/8/8/8/4K3[] w - - 0 1").unwrap();
+    let mut all = RVec::new();
+    m.legal(&pos, &mut all);
+    let promo = *all.iter().find(|x| x.is_promotion()).unwrap();
+    assert_eq!(m.san(&pos, promo), "Pe6=C");
+}
+
+#[test]
+fn inheritance_from_chess() {
+    let v = from_ini("[mini:chess]\ncastling = false\n", "mini").unwrap();
+    let start = v.parse(&v.start_fen).unwrap();
+    assert_eq!(perft(&v, &start, 3), 8902);
+    let v = from_ini("[base]\nking = k\nrook = r\ncastling = false\nstartFen = 4k3/8/8/8/8/8/8/R3K3 w - - 0 1\n[child:base]\nrook = -\ncustomPiece1 = r:W\n", "child").unwrap();
+    assert_eq!(v.kinds.len(), 2);
+    assert!(v.kinds.iter().any(|k| k.ty == crate::spec::CUSTOM));
+}
+
+#[test]
+fn error_messages_name_file_line_and_key() {
+    let cases = [
+        (
+            "[x]\nking = k\nfooBar = 1\n",
+            "test.ini:3: key `fooBar`: unsupported key",
+        ),
+        (
+            "[x]\nking = k\ncustomPiece1 = a:pR\n",
+            "test.ini:3: key `customPiece1`: Betza `pR`: hoppers",
+        ),
+        ("[x]\nking = k\ncustomPiece1 = a:nN\n", "lame leapers"),
+        (
+            "[x]\nking = k\ncastling = false\npieceDrops = maybe\n",
+            "test.ini:4: key `pieceDrops`: `maybe` is not true or false",
+        ),
+        (
+            "[x]\nking = k\ncastling = false\nstalemateValue = great\n",
+            "key `stalemateValue`: `great` is not win, loss or draw",
+        ),
+        (
+            "[x]\nking = k\ncastling = false\nmaxFile = 20\n",
+            "key `maxFile`",
+        ),
+        (
+            "[x]\nking = k\ncastling = false\nconnectPieceTypes = z\n",
+            "test.ini:4: key `connectPieceTypes`: `z` is not a piece letter",
+        ),
+        (
+            "[x]\nking = k\ncastling = false\nstartFen = 8/8 w - - 0 1\n",
+            "test.ini:4: key `startFen`",
+        ),
+        ("[x]\nking = k\ncannon = c\n", "test.ini:3: key `cannon`"),
+        (
+            "[x:nothere]\nking = k\n",
+            "parent variant `nothere` is not defined",
+        ),
+        ("[x:chess]\n", "castling is not supported"),
+        (
+            "[x]\nking = k\npromotionRegionWhite = *9x\n",
+            "key `promotionRegionWhite`",
+        ),
+        (
+            "[x]\nking = k:KN\n",
+            "key `king`: a king with its own Betza",
+        ),
+    ];
+    for (text, want) in cases {
+        let e = from_ini(text, "x")
+            .err()
+            .unwrap_or_else(|| panic!("{text} should fail"));
+        assert!(e.contains(want), "{text}: {e}");
+    }
+}
+
+#[test]
+fn broken_section_stays_listed() {
+    let r = Registry::from_sources(&[("a.ini".into(), "[good]\nking = k\ncastling = false\nstartFen = k7/8/8/8/8/8/8/K7 w - - 0 1\n[bad]\nzzz = 1\n".into())]);
+    assert_eq!(r.variants.len(), 2);
+    assert!(r.get("good").unwrap().is_ok());
+    assert!(r.get("bad").unwrap().unwrap_err().contains("a.ini:6"));
+}

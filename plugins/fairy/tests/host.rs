@@ -1,0 +1,151 @@
+//! The BUILT plugin through the host binary: perft, `moves --json`, extra variant files.
+
+use houserules_tests::{houserules, houserules_ok};
+use serde_json::Value;
+
+fn nodes(out: &str) -> u64 {
+    out.lines()
+        .last()
+        .and_then(|l| l.strip_prefix("Nodes searched: "))
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no node count in {out}"))
+}
+
+#[test]
+fn perft_matches_fairy_stockfish() {
+    for (v, d, n) in [
+        ("mixedchess_v5", "3", 18846),
+        ("mixedchess_v5", "4", 487175),
+        ("tictacrook_v1", "3", 303744),
+    ] {
+        let out = houserules_ok(["perft", "--variant", v, "--depth", d]);
+        assert_eq!(nodes(&out), n, "{v} depth {d}");
+    }
+}
+
+#[test]
+#[ignore = "deep: tictacrook depth 4 and mixedchess depth 5 (seconds in release)"]
+fn perft_deep() {
+    for (v, d, n) in [
+        ("tictacrook_v1", "4", 22478400u64),
+        ("mixedchess_v5", "5", 12603592),
+    ] {
+        let out = houserules_ok(["perft", "--variant", v, "--depth", d, "--threads", "2"]);
+        assert_eq!(nodes(&out), n, "{v} depth {d}");
+    }
+}
+
+fn moves(v: &str, fen: &str) -> Value {
+    serde_json::from_str(&houserules_ok([
+        "moves",
+        "--variant",
+        v,
+        "--fen",
+        fen,
+        "--json",
+    ]))
+    .expect("json")
+}
+
+#[test]
+fn moves_json_promotion_drop_and_results() {
+    let j = moves("mixedchess_v5", "4k3/8/8/2P5/8/8/8/4K3[P] w - - 0 1");
+    let list = j["moves"].as_array().unwrap();
+    assert!(list
+        .iter()
+        .any(|m| m["move"] == "c5c6c" && m["san"] == "Pc6=C"));
+    assert!(
+        !list.iter().any(|m| m["move"] == "c5c6"),
+        "promotion is compulsory"
+    );
+    assert!(list.iter().any(|m| m["move"] == "P@a1"));
+    assert!(
+        !list.iter().any(|m| m["move"] == "P@a8"),
+        "a pawn may not be dropped where it cannot move"
+    );
+    assert!(j["result"].is_null());
+    // Stalemate is a loss for the stalemated side.
+    let j = moves("mixedchess_v5", "k7/8/1K6/4B3/8/8/8/8[] b - - 0 1");
+    assert_eq!(j["result"]["result"], "1-0");
+    assert_eq!(j["result"]["termination"], "stalemate");
+    // Connect-5 ends the game for the side that just moved.
+    let j = moves("tictacrook_v1", "8/8/8/8/8/8/8/PPPPP3[PPPpppp] b - - 0 1");
+    assert_eq!(j["result"]["result"], "1-0");
+    assert!(j["moves"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn repetition_and_perpetual_check_through_a_game() {
+    let play = |fen: &str, mv: &str| -> Value {
+        serde_json::from_str(&houserules_ok([
+            "moves",
+            "--variant",
+            "mixedchess_v5",
+            "--fen",
+            fen,
+            "--moves",
+            mv,
+            "--json",
+        ]))
+        .expect("json")
+    };
+    let quiet = ["e1d1 e8d8 d1e1 d8e8"; 3].join(" ");
+    let j = play("4k3/8/8/8/8/8/8/4K3[] w - - 0 1", &quiet);
+    assert_eq!(
+        j["result"]["result"], "0-1",
+        "4-fold: absolute loss for White"
+    );
+    let j = play("4k3/8/8/8/8/8/8/4K3[] w - - 0 1", &format!("{quiet} e1d1"));
+    assert_eq!(
+        j["result"]["result"], "0-1",
+        "Black to move: still a loss for White"
+    );
+    let eleven = quiet.split(' ').take(11).collect::<Vec<_>>().join(" ");
+    let j = play("4k3/8/8/8/8/8/8/4K3[] w - - 0 1", &eleven);
+    assert!(j["result"].is_null(), "only three occurrences so far");
+    let perpetual = ["h8h7 a8a7 h7h8 a7a8"; 3].join(" ");
+    let j = play("R6k/8/8/8/8/8/8/4K3[] b - - 0 1", &perpetual);
+    assert_eq!(j["result"]["result"], "0-1", "the checking side loses");
+    assert_eq!(j["result"]["termination"], "perpetual-check");
+}
+
+#[test]
+fn extra_variant_files_and_precise_errors() {
+    let dir = std::env::temp_dir().join(format!("fairy-ini-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("extra.ini");
+    std::fs::write(
+        &file,
+        "[minixiang:chess]\nmaxRank = 6\nmaxFile = 6\nstartFen = rnbkqr/pppppp/6/6/PPPPPP/RNBKQR w - - 0 1\ncastling = false\ndoubleStep = false\n\n[broken]\nrook = r\nbogusKey = 3\n",
+    )
+    .unwrap();
+    let f = file.to_str().unwrap();
+    let out = houserules_ok([
+        "perft",
+        "--variants",
+        f,
+        "--variant",
+        "minixiang",
+        "--depth",
+        "2",
+    ]);
+    assert!(nodes(&out) > 0);
+    let list = houserules_ok(["list", "--variants", f]);
+    assert!(list.contains("broken"));
+    let out = houserules([
+        "perft",
+        "--variants",
+        f,
+        "--variant",
+        "broken",
+        "--depth",
+        "1",
+    ]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("extra.ini:10") && err.contains("bogusKey"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
