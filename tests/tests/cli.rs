@@ -210,3 +210,23 @@ fn threads_give_the_same_count() {
     assert_eq!(one, two);
     assert!(one.trim_end().ends_with("Nodes searched: 197281"));
 }
+
+/// piece-hp works through roles, so it runs on a variant other than chess: in mixedchess_v5
+/// (a Fairy-Stockfish variant with drops) a capture damages and pushes instead of removing,
+/// and nothing goes to the capturer's hand while the victim survives.
+#[test]
+fn piece_hp_runs_on_mixedchess() {
+    let with = houserules_ok([
+        "fen",
+        "--variant",
+        "mixedchess_v5",
+        "--preset",
+        "piece-hp",
+        "--moves",
+        "b3b4 b6b5 b4b5",
+    ]);
+    assert!(with.starts_with("ynfckfny/1r4b1/pppppppp/1P6/8/P1PPPPPP/1B4R1/YNFKCFNY[] b"), "{with}");
+    assert!(with.contains("b5=2") && with.contains("b6=1"), "{with}");
+    let without = houserules_ok(["fen", "--variant", "mixedchess_v5", "--moves", "b3b4 b6b5 b4b5"]);
+    assert!(without.starts_with("ynfckfny/1r4b1/p1pppppp/1P6/8/P1PPPPPP/1B4R1/YNFKCFNY[P] b"), "{without}");
+}
