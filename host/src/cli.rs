@@ -4,7 +4,7 @@
 use clap::{Args, Parser, Subcommand};
 use houserules_host::notation::{coordinate, parse_move, san};
 use houserules_host::{perft, Game, HostError, Pipeline, PluginSearch, PresetSpec, Registry};
-use houserules_plugin_api::{Color, HookSet, Position, Square};
+use houserules_plugin_api::{HookSet, Position};
 use records::{AnalyzeArgs, PlayArgs};
 use serde_json::json;
 use std::path::PathBuf;
@@ -385,42 +385,6 @@ fn list(reg: &Registry, json: bool) -> Result<i32, HostError> {
     Ok(0)
 }
 
-fn board_text(p: &Pipeline, pos: &Position) -> String {
-    let mut s = String::new();
-    for r in (0..pos.ranks()).rev() {
-        s.push_str(&format!("{:>3} ", r + 1));
-        for f in 0..pos.files() {
-            let c = pos.get(Square::new(f, r));
-            let ch = if c.is_hole() {
-                ' '
-            } else if let Some(k) = c.kind() {
-                let l = p
-                    .info
-                    .pieces
-                    .get(k as usize)
-                    .map(|t| t.letter())
-                    .unwrap_or('?');
-                if c.color() == Some(Color::White) {
-                    l
-                } else {
-                    l.to_ascii_lowercase()
-                }
-            } else {
-                '.'
-            };
-            s.push(ch);
-            s.push(' ');
-        }
-        s.push('\n');
-    }
-    s.push_str("    ");
-    for f in 0..pos.files() {
-        s.push((b'a' + f) as char);
-        s.push(' ');
-    }
-    s
-}
-
 fn moves(game: &Game, json: bool) -> Result<i32, HostError> {
     let p = game.pipeline();
     let pos = &game.position;
@@ -447,7 +411,7 @@ fn moves(game: &Game, json: bool) -> Result<i32, HostError> {
         });
         println!("{}", out);
     } else {
-        println!("{}", board_text(p, pos));
+        println!("{}", houserules_host::play::board_text(p, pos).trim_end());
         println!("FEN: {fen}");
         println!(
             "{} to move{}",
@@ -705,15 +669,8 @@ mod records {
                 return Ok(2);
             }
         };
-        let mut pgn_out = match &a.write_pgn {
-            Some(path) => match File::create(path) {
-                Ok(f) => Some(BufWriter::new(f)),
-                Err(e) => {
-                    eprintln!("error: cannot write {}: {e}", path.display());
-                    return Ok(2);
-                }
-            },
-            None => None,
+        let Ok(mut pgn_out) = output_file(a.write_pgn.as_deref()) else {
+            return Ok(2);
         };
         let bar = if io::stderr().is_terminal() {
             let b = match total {
@@ -850,15 +807,8 @@ mod records {
         let stdin = io::stdin();
         let mut input = stdin.lock();
         let stdout = io::stdout();
-        let mut file_out = match &a.out {
-            Some(path) => match File::create(path) {
-                Ok(f) => Some(BufWriter::new(f)),
-                Err(e) => {
-                    eprintln!("error: cannot write {}: {e}", path.display());
-                    return Ok(2);
-                }
-            },
-            None => None,
+        let Ok(mut file_out) = output_file(a.out.as_deref()) else {
+            return Ok(2);
         };
         for g in 0..a.games.max(1) {
             setup.seed = seed.wrapping_add(g as u64);
@@ -900,5 +850,19 @@ mod records {
             print!("{records}");
         }
         Ok(0)
+    }
+
+    /// Opens an output file if one was asked for; the error is reported here.
+    fn output_file(path: Option<&std::path::Path>) -> Result<Option<BufWriter<File>>, ()> {
+        match path {
+            Some(path) => match File::create(path) {
+                Ok(f) => Ok(Some(BufWriter::new(f))),
+                Err(e) => {
+                    eprintln!("error: cannot write {}: {e}", path.display());
+                    Err(())
+                }
+            },
+            None => Ok(None),
+        }
     }
 }

@@ -286,3 +286,96 @@ pub fn write_fen_board(pos: &Position, pieces: &[PieceType], pockets: bool) -> S
     }
     s
 }
+
+/// One whitespace-separated field of a FEN, with the character column where it starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FenField<'a> {
+    /// The field's text.
+    pub text: &'a str,
+    /// Its start within the whole FEN (byte offset; FENs are ASCII).
+    pub column: usize,
+}
+
+/// Splits a FEN into its fields, keeping where each starts (for error columns).
+pub fn fen_fields(text: &str) -> Vec<FenField<'_>> {
+    let mut out = Vec::new();
+    let mut start = None;
+    for (i, ch) in text.char_indices() {
+        match (ch.is_whitespace(), start) {
+            (true, Some(s)) => {
+                out.push(FenField {
+                    text: &text[s..i],
+                    column: s,
+                });
+                start = None;
+            }
+            (false, None) => start = Some(i),
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        out.push(FenField {
+            text: &text[s..],
+            column: s,
+        });
+    }
+    out
+}
+
+/// Reads the halfmove clock and fullmove number fields (each optional: 0 and 1 by default)
+/// into `pos`. `index` is the field index of the halfmove clock, for errors.
+pub fn parse_fen_clocks(
+    pos: &mut Position,
+    halfmove: Option<&FenField<'_>>,
+    fullmove: Option<&FenField<'_>>,
+    index: u32,
+) -> Result<(), FenError> {
+    if let Some(h) = halfmove {
+        pos.halfmove_clock = h.text.parse().map_err(|_| {
+            FenError::new(
+                index,
+                h.column as u32,
+                format!("halfmove clock `{}` is not a number", h.text),
+            )
+        })?;
+    }
+    if let Some(f) = fullmove {
+        pos.fullmove_number = match f.text.parse::<u16>() {
+            Ok(0) | Err(_) => {
+                return Err(FenError::new(
+                    index + 1,
+                    f.column as u32,
+                    format!("fullmove number `{}` is not a positive number", f.text),
+                ))
+            }
+            Ok(n) => n,
+        };
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fields_keep_their_columns() {
+        let f = fen_fields("  8/8 w  - 0 1 ");
+        let got: Vec<(&str, usize)> = f.iter().map(|x| (x.text, x.column)).collect();
+        assert_eq!(got, [("8/8", 2), ("w", 6), ("-", 9), ("0", 11), ("1", 13)]);
+    }
+
+    #[test]
+    fn clocks_default_and_errors() {
+        let mut pos = Position::empty(8, 8);
+        let f = fen_fields("x 7 12");
+        parse_fen_clocks(&mut pos, f.get(1), f.get(2), 4).unwrap();
+        assert_eq!((pos.halfmove_clock, pos.fullmove_number), (7, 12));
+        let f = fen_fields("x 7 0");
+        let e = parse_fen_clocks(&mut pos, f.get(1), f.get(2), 4).unwrap_err();
+        assert_eq!((e.field, e.column), (5, 4));
+        let f = fen_fields("x y");
+        let e = parse_fen_clocks(&mut pos, f.get(1), None, 3).unwrap_err();
+        assert_eq!((e.field, e.column), (3, 2));
+    }
+}

@@ -225,8 +225,20 @@ fn piece_hp_runs_on_mixedchess() {
         "--moves",
         "b3b4 b6b5 b4b5",
     ]);
-    assert!(with.starts_with("ynfckfny/1r4b1/pppppppp/1P6/8/P1PPPPPP/1B4R1/YNFKCFNY[] b"), "{with}");
+    assert!(
+        with.starts_with("ynfckfny/1r4b1/pppppppp/1P6/8/P1PPPPPP/1B4R1/YNFKCFNY[] b"),
+        "{with}"
+    );
     assert!(with.contains("b5=2") && with.contains("b6=1"), "{with}");
-    let without = houserules_ok(["fen", "--variant", "mixedchess_v5", "--moves", "b3b4 b6b5 b4b5"]);
-    assert!(without.starts_with("ynfckfny/1r4b1/p1pppppp/1P6/8/P1PPPPPP/1B4R1/YNFKCFNY[P] b"), "{without}");
+    let without = houserules_ok([
+        "fen",
+        "--variant",
+        "mixedchess_v5",
+        "--moves",
+        "b3b4 b6b5 b4b5",
+    ]);
+    assert!(
+        without.starts_with("ynfckfny/1r4b1/p1pppppp/1P6/8/P1PPPPPP/1B4R1/YNFKCFNY[P] b"),
+        "{without}"
+    );
 }

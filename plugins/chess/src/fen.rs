@@ -6,34 +6,6 @@ use houserules_plugin_api::{
     castle_slot, geometry, Cell, Color, FenError, PieceType, Position, Square,
 };
 
-struct Field<'a> {
-    text: &'a str,
-    column: usize,
-}
-
-fn fields(text: &str) -> Vec<Field<'_>> {
-    let mut out = Vec::new();
-    let mut col = 0;
-    for (i, ch) in text.char_indices() {
-        if ch.is_whitespace() {
-            if col < i {
-                out.push(Field {
-                    text: &text[col..i],
-                    column: col,
-                });
-            }
-            col = i + ch.len_utf8();
-        }
-    }
-    if col < text.len() {
-        out.push(Field {
-            text: &text[col..],
-            column: col,
-        });
-    }
-    out
-}
-
 fn kings(pos: &Position, color: Color) -> Vec<Square> {
     pos.pieces_of(color)
         .filter(|(_, k)| *k == kind::KING)
@@ -43,7 +15,7 @@ fn kings(pos: &Position, color: Color) -> Vec<Square> {
 
 /// Reads a chess FEN. The clocks may be omitted (0 and 1).
 pub fn parse(text: &str, pieces: &[PieceType]) -> Result<Position, FenError> {
-    let fs = fields(text);
+    let fs = geometry::fen_fields(text);
     if fs.is_empty() {
         return Err(FenError::new(0, 0, "empty FEN"));
     }
@@ -193,28 +165,7 @@ pub fn parse(text: &str, pieces: &[PieceType]) -> Result<Position, FenError> {
             pos.ep_victim = victim.unwrap_or(Square::NONE);
         }
     }
-    // Clocks.
-    if let Some(h) = fs.get(4) {
-        pos.halfmove_clock = h.text.parse().map_err(|_| {
-            FenError::new(
-                4,
-                h.column as u32,
-                format!("halfmove clock `{}` is not a number", h.text),
-            )
-        })?;
-    }
-    if let Some(f) = fs.get(5) {
-        pos.fullmove_number = match f.text.parse::<u16>() {
-            Ok(0) | Err(_) => {
-                return Err(FenError::new(
-                    5,
-                    f.column as u32,
-                    format!("fullmove number `{}` is not a positive number", f.text),
-                ))
-            }
-            Ok(n) => n,
-        };
-    }
+    geometry::parse_fen_clocks(&mut pos, fs.get(4), fs.get(5), 4)?;
     // Whether the side not to move is in check is the host's test, through the rules in force
     // (royalty may belong to presets). The en passant square is kept only where a capture is
     // legal in chess, as the engine records it after a double step.

@@ -9,35 +9,6 @@
 use crate::engine::{self, kind, Board, ON_BOARD};
 use houserules_plugin_api::{geometry, Color, FenError, PieceType, Position, Square};
 
-struct Field<'a> {
-    text: &'a str,
-    column: usize,
-}
-
-fn fields(text: &str) -> Vec<Field<'_>> {
-    let mut out = Vec::new();
-    let mut start = None;
-    for (i, ch) in text.char_indices() {
-        if ch.is_whitespace() {
-            if let Some(s) = start.take() {
-                out.push(Field {
-                    text: &text[s..i],
-                    column: s,
-                });
-            }
-        } else if start.is_none() {
-            start = Some(i);
-        }
-    }
-    if let Some(s) = start {
-        out.push(Field {
-            text: &text[s..],
-            column: s,
-        });
-    }
-    out
-}
-
 /// The column (within the whole FEN) of the character that describes `sq` in the board
 /// field starting at `offset`; the start of the field if it cannot be found.
 fn column_of(board: &str, offset: usize, sq: Square) -> u32 {
@@ -68,7 +39,7 @@ fn column_of(board: &str, offset: usize, sq: Square) -> u32 {
 
 /// Reads a Rook Mania FEN.
 pub fn parse(text: &str, pieces: &[PieceType]) -> Result<Position, FenError> {
-    let fs = fields(text);
+    let fs = geometry::fen_fields(text);
     if fs.is_empty() {
         return Err(FenError::new(0, 0, "empty FEN"));
     }
@@ -187,28 +158,7 @@ pub fn parse(text: &str, pieces: &[PieceType]) -> Result<Position, FenError> {
             pos.variant_state[j] = (ch - b'0') as u32;
         }
     }
-    // Clocks.
-    if let Some(h) = fs.get(3) {
-        pos.halfmove_clock = h.text.parse().map_err(|_| {
-            FenError::new(
-                3,
-                h.column as u32,
-                format!("halfmove clock `{}` is not a number", h.text),
-            )
-        })?;
-    }
-    if let Some(f) = fs.get(4) {
-        pos.fullmove_number = match f.text.parse::<u16>() {
-            Ok(0) | Err(_) => {
-                return Err(FenError::new(
-                    4,
-                    f.column as u32,
-                    format!("fullmove number `{}` is not a positive number", f.text),
-                ))
-            }
-            Ok(n) => n,
-        };
-    }
+    geometry::parse_fen_clocks(&mut pos, fs.get(3), fs.get(4), 3)?;
     // The side that just moved may not have left its King attacked.
     let b = Board::from_position(&pos);
     let them = pos.side_to_move.opposite();
