@@ -1,6 +1,8 @@
 //! Shared helpers for the workspace tests: they build the real plugin libraries and the host
 //! binary with cargo (which `cargo test` does not do for `cdylib`s) and run them.
 
+pub mod kit;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
