@@ -498,11 +498,21 @@ impl VariantRules for Chess {
 
     fn apply(&self, pos: &mut Position, mv: Move, fx: &mut MoveEffects) {
         let mut b = board_of(pos);
-        let em = to_engine(mv, pos);
+        let mut em = to_engine(mv, pos);
         let from = mv.from;
-        // What the move removes.
+        // What the move removes. An en passant victim stands where the position says
+        // (`ep_victim`): behind the passed square after a FIDE double step, elsewhere after a
+        // preset's (a sprint from any rank, a Berolina diagonal step).
         let victim_sq = if mv.flags.contains(MoveFlags::EN_PASSANT) {
-            sq16(em.to() ^ 8)
+            let behind = sq16(em.to() ^ 8);
+            let victim = pos.ep_victim.to_option().unwrap_or(behind);
+            if victim != behind {
+                // The engine takes en passant behind the passed square: take the victim off
+                // first and play the pawn's step as a quiet move.
+                b.remove(sq8(victim));
+                em = ChessMove::new(em.from(), em.to(), MoveKind::Quiet, None);
+            }
+            victim
         } else {
             mv.to
         };

@@ -14,9 +14,8 @@
 //! `ep_passed` = the passed square and `ep_victim` = the landing square, when an enemy pawn can
 //! take: a Berolina pawn by its forward capture onto the passed square, an unscoped (FIDE) pawn
 //! by its diagonal capture onto it. FIDE double steps get the same treatment, so the right is
-//! kept exactly when someone can use it. `apply_move` applies the en passant captures whose
-//! victim is not where FIDE geometry puts it (the chess plugin removes `to ^ 8`): move the pawn,
-//! remove `ep_victim`, reset the clock, hand the turn over. The FEN writes such a right in the
+//! kept exactly when someone can use it; the chess plugin removes the victim from `ep_victim`.
+//! The FEN writes such a right in the
 //! Fairy-Stockfish two-square form — the passed and the landing square in board order: `c3d4`
 //! after b2-d4, `f5g6` after h7-f5 — which the host reads and writes for variants without a
 //! two-square field of their own.
@@ -25,8 +24,8 @@ use crate::common::{is_double_step, set_en_passant, Kinds};
 use crate::Meta;
 use houserules_plugin_api::abi_stable::std_types::RVec;
 use houserules_plugin_api::{
-    preset_object, stage, Color, Decision, HookSet, Move, MoveEffects, MoveFlags, Options,
-    Position, PresetBox, PresetRules, Role, Scope, Square, SquareSet,
+    preset_object, stage, Color, HookSet, Move, MoveEffects, MoveFlags, Options, Position,
+    PresetBox, PresetRules, Role, Scope, Square, SquareSet,
 };
 
 pub(crate) const META: Meta = Meta {
@@ -39,9 +38,7 @@ pub(crate) const META: Meta = Meta {
                   the passed square on the very next move. Scope chooses the side(s).",
     incompatible: &["berolina-pawns-2"],
     scope: Some("both"),
-    hooks: HookSet(
-        HookSet::OVERRIDE_PIECE_MOVES.0 | HookSet::APPLY_MOVE.0 | HookSet::ON_AFTER_MOVE.0,
-    ),
+    hooks: HookSet(HookSet::OVERRIDE_PIECE_MOVES.0 | HookSet::ON_AFTER_MOVE.0),
     stages: &[stage::MOVE],
     priority: 0,
     preferred_layout: None,
@@ -169,31 +166,6 @@ impl PresetRules for Berolina {
                 self.pawn_moves(pos, sq, color, out);
             }
         }
-    }
-
-    fn apply_move(&self, pos: &mut Position, mv: Move, fx: &mut MoveEffects) -> Decision {
-        if !mv.flags.contains(MoveFlags::EN_PASSANT) {
-            return Decision::DEFER;
-        }
-        let victim = pos.ep_victim;
-        // Where the chess plugin removes the victim: the square behind the passed one.
-        let fide = Square::new(mv.to.file(), mv.to.rank() ^ 1);
-        if victim.is_none() || victim == fide {
-            return Decision::DEFER;
-        }
-        let mover = pos.side_to_move;
-        let cell = pos.clear(victim);
-        fx.capture(victim, cell);
-        pos.move_piece(mv.from, mv.to);
-        pos.ep_passed = Square::NONE;
-        pos.ep_victim = Square::NONE;
-        pos.halfmove_clock = 0;
-        if mover == Color::Black {
-            pos.fullmove_number = pos.fullmove_number.saturating_add(1);
-        }
-        pos.side_to_move = mover.opposite();
-        pos.invalidate_accel();
-        Decision::YES
     }
 
     fn on_after_move(

@@ -15,9 +15,7 @@ pub(crate) const META: Meta = Meta {
                   create nor take en passant.",
     incompatible: &["berolina-pawns"],
     scope: Some("both"),
-    hooks: HookSet(
-        HookSet::OVERRIDE_PIECE_MOVES.0 | HookSet::APPLY_MOVE.0 | HookSet::ON_AFTER_MOVE.0,
-    ),
+    hooks: HookSet(HookSet::OVERRIDE_PIECE_MOVES.0 | HookSet::ON_AFTER_MOVE.0),
     stages: &[stage::MOVE],
     priority: 0,
     preferred_layout: None,

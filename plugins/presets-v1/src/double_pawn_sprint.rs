@@ -11,8 +11,7 @@ use crate::common::{home_rank, last_rank, push_pawn_move, set_ep_after_double, B
 use crate::Meta;
 use houserules_plugin_api::abi_stable::std_types::RVec;
 use houserules_plugin_api::{
-    stage, Color, Decision, HookSet, Move, MoveEffects, MoveFlags, Position, PresetRules, Role,
-    Square,
+    stage, Color, HookSet, Move, MoveEffects, MoveFlags, Position, PresetRules, Role,
 };
 
 pub(crate) const META: Meta = Meta {
@@ -24,7 +23,7 @@ pub(crate) const META: Meta = Meta {
                   the sprint may be taken en passant for one ply.",
     requires: &[],
     incompatible: &["pawns-move-backward"],
-    hooks: HookSet(HookSet::GET_EXTRA_MOVES.0 | HookSet::ON_AFTER_MOVE.0 | HookSet::APPLY_MOVE.0),
+    hooks: HookSet(HookSet::GET_EXTRA_MOVES.0 | HookSet::ON_AFTER_MOVE.0),
     stages: &[stage::MOVE],
     priority: 0,
 };
@@ -58,32 +57,6 @@ impl PresetRules for DoublePawnSprint {
                 }
             }
         }
-    }
-
-    fn apply_move(&self, pos: &mut Position, mv: Move, fx: &mut MoveEffects) -> Decision {
-        // En passant after a sprint: the victim stands on `ep_victim`, which the chess
-        // variant's arithmetic (`to ^ 8`) only finds after home-rank double steps.
-        if !mv.flags.contains(MoveFlags::EN_PASSANT) {
-            return Decision::DEFER;
-        }
-        let victim = pos.ep_victim;
-        let standard = Square::new(mv.to.file(), mv.to.rank() ^ 1);
-        if victim.is_none() || victim == standard {
-            return Decision::DEFER;
-        }
-        let mover = pos.side_to_move;
-        let cell = pos.clear(victim);
-        fx.capture(victim, cell);
-        pos.move_piece(mv.from, mv.to);
-        pos.ep_passed = Square::NONE;
-        pos.ep_victim = Square::NONE;
-        pos.halfmove_clock = 0;
-        if mover == Color::Black {
-            pos.fullmove_number = pos.fullmove_number.saturating_add(1);
-        }
-        pos.side_to_move = mover.opposite();
-        pos.invalidate_accel();
-        Decision::YES
     }
 
     fn on_after_move(
