@@ -22,6 +22,7 @@ use crate::pipeline::{parse_preset_list, Pipeline, PresetSpec};
 use abi_stable::std_types::RVec;
 use houserules_plugin_api::{
     Cell, Color, Event, Move, Position, Role, Square, VariantFlags, Winner,
+    CUSTOM_MODIFIER_CATEGORY,
 };
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
@@ -38,6 +39,8 @@ pub struct RulesOverride {
     pub layout: Option<String>,
     /// Presets (replace the `Presets` tag when set).
     pub presets: Option<Vec<PresetSpec>>,
+    /// Custom modifier ids used on top of the record's `Modifiers` tag (`--modifier`).
+    pub modifiers: Vec<String>,
 }
 
 /// What to compute per game.
@@ -325,6 +328,28 @@ impl<'r> Analyzer<'r> {
                 None => Vec::new(),
             },
         };
+        // Custom modifiers (descriptor ids) come after the presets: the record's, then the
+        // command line's.
+        let mut specs = specs;
+        let mut modifier_ids: Vec<String> = Vec::new();
+        if let Some(t) = rec.tag("Modifiers") {
+            modifier_ids.extend(
+                t.value
+                    .split(',')
+                    .map(str::trim)
+                    .filter(|s| !s.is_empty())
+                    .map(str::to_string),
+            );
+        }
+        modifier_ids.extend(o.modifiers.iter().cloned());
+        for id in modifier_ids {
+            if !specs.iter().any(|s| s.id == id) {
+                specs.push(PresetSpec {
+                    id,
+                    options: Vec::new(),
+                });
+            }
+        }
         let key = format!(
             "{variant}\u{1f}{}\u{1f}{}",
             layout.as_deref().unwrap_or(""),
@@ -365,6 +390,13 @@ impl<'r> Analyzer<'r> {
                             what: "variant", ..
                         } => "Variant",
                         HostError::Unknown { what: "layout", .. } => "Layout",
+                        HostError::Unknown { id, .. }
+                            if rec.tag("Modifiers").is_some_and(|t| {
+                                t.value.split(',').any(|m| m.trim() == id.as_str())
+                            }) =>
+                        {
+                            "Modifiers"
+                        }
                         _ => "Presets",
                     };
                     (e.to_string(), tag)
@@ -396,7 +428,7 @@ impl<'r> Analyzer<'r> {
 
         let fen_tag = rec.tag("FEN").filter(|t| !t.value.trim().is_empty());
         let start = match fen_tag {
-            Some(t) => match p.parse_fen(t.value.trim()) {
+            Some(t) => match p.game_start(t.value.trim()) {
                 Ok(pos) => pos,
                 Err(e) => {
                     report
@@ -493,7 +525,13 @@ impl<'r> Analyzer<'r> {
                     .filter(|t| {
                         !matches!(
                             t.name.as_str(),
-                            "Result" | "Variant" | "Layout" | "Presets" | "SetUp" | "FEN"
+                            "Result"
+                                | "Variant"
+                                | "Layout"
+                                | "Presets"
+                                | "Modifiers"
+                                | "SetUp"
+                                | "FEN"
                         )
                     })
                     .map(|t| (t.name.clone(), t.value.clone()))
@@ -529,12 +567,29 @@ pub fn rules_tags(p: &Pipeline, specs: &[PresetSpec], layout_given: bool) -> Vec
     if layout_given || default_layout != Some(p.layout.id.as_str()) {
         tags.push(("Layout".to_string(), p.layout.id.to_string()));
     }
-    if !specs.is_empty() {
+    let is_modifier = |s: &PresetSpec| {
+        p.presets.iter().any(|a| {
+            a.info.id.as_str() == s.id && a.info.category.as_str() == CUSTOM_MODIFIER_CATEGORY
+        })
+    };
+    let (modifiers, presets): (Vec<&PresetSpec>, Vec<&PresetSpec>) =
+        specs.iter().partition(|s| is_modifier(s));
+    if !presets.is_empty() {
         tags.push((
             "Presets".to_string(),
-            specs
+            presets
                 .iter()
                 .map(|s| s.to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+        ));
+    }
+    if !modifiers.is_empty() {
+        tags.push((
+            "Modifiers".to_string(),
+            modifiers
+                .iter()
+                .map(|s| s.id.clone())
                 .collect::<Vec<_>>()
                 .join(", "),
         ));

@@ -4,10 +4,12 @@
 use clap::{Args, Parser, Subcommand};
 use houserules_host::notation::{coordinate, parse_move, san};
 use houserules_host::{perft, Game, HostError, Pipeline, PluginSearch, PresetSpec, Registry};
-use houserules_plugin_api::{HookSet, Position};
+use houserules_plugin_api::{
+    HookSet, Position, CUSTOM_MODIFIER_CATEGORY, EXTRA_ERROR, EXTRA_SOURCE,
+};
 use records::{AnalyzeArgs, PlayArgs};
 use serde_json::json;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 #[derive(Parser)]
@@ -27,6 +29,10 @@ struct Cli {
     /// appended to HOUSERULES_VARIANTS_PATH).
     #[arg(long = "variants", global = true, value_name = "FILE")]
     variants: Vec<PathBuf>,
+    /// A custom modifier descriptor (JSON) to load and use in the game(s) of this command
+    /// (repeatable; see docs/modifiers.md).
+    #[arg(long = "modifier", global = true, value_name = "FILE.json")]
+    modifiers: Vec<PathBuf>,
     #[command(subcommand)]
     command: Command,
 }
@@ -151,6 +157,15 @@ fn registry(cli: &Cli) -> Result<Registry, HostError> {
             std::env::set_var("HOUSERULES_VARIANTS_PATH", joined);
         }
     }
+    if !cli.modifiers.is_empty() {
+        let mut paths: Vec<PathBuf> = cli.modifiers.clone();
+        if let Some(v) = std::env::var_os(MODIFIERS_PATH_VAR) {
+            paths.extend(std::env::split_paths(&v));
+        }
+        if let Ok(joined) = std::env::join_paths(paths) {
+            std::env::set_var(MODIFIERS_PATH_VAR, joined);
+        }
+    }
     let search = PluginSearch {
         files: cli.plugins.clone(),
         dirs: cli.plugin_dirs.clone(),
@@ -177,8 +192,59 @@ fn pipeline(reg: &Registry, rules: &Rules) -> Result<Pipeline, HostError> {
     Ok(p)
 }
 
-fn dispatch(cli: Cli) -> Result<i32, HostError> {
+/// The environment variable the modifiers plugin reads descriptor files from.
+const MODIFIERS_PATH_VAR: &str = "HOUSERULES_MODIFIERS_PATH";
+
+/// The preset ids of the descriptors given with `--modifier`: each file must have been read
+/// by a loaded plugin, without error.
+fn modifier_ids(reg: &Registry, files: &[PathBuf]) -> Result<Vec<String>, HostError> {
+    let mut ids = Vec::new();
+    for f in files {
+        let canonical = std::fs::canonicalize(f).map_err(|e| HostError::Modifier {
+            file: f.clone(),
+            message: format!("cannot read it: {e}"),
+        })?;
+        let extra = |p: &houserules_plugin_api::PresetInfo, key: &str| {
+            p.extra
+                .iter()
+                .find(|e| e.key.as_str() == key)
+                .map(|e| e.value.to_string())
+        };
+        let found = reg.presets().find(|(_, p)| {
+            p.category.as_str() == CUSTOM_MODIFIER_CATEGORY
+                && extra(p, EXTRA_SOURCE).is_some_and(|s| Path::new(&s) == canonical)
+        });
+        let Some((_, info)) = found else {
+            return Err(HostError::Modifier {
+                file: f.clone(),
+                message: "no loaded plugin reads custom modifier descriptors (is the \
+                          houserules-modifiers plugin beside the executable?)"
+                    .into(),
+            });
+        };
+        if let Some(why) = extra(info, EXTRA_ERROR) {
+            return Err(HostError::Modifier {
+                file: f.clone(),
+                message: why,
+            });
+        }
+        ids.push(info.id.to_string());
+    }
+    Ok(ids)
+}
+
+fn dispatch(mut cli: Cli) -> Result<i32, HostError> {
     let reg = registry(&cli)?;
+    let ids = modifier_ids(&reg, &cli.modifiers)?;
+    match &mut cli.command {
+        Command::Fen { rules, .. }
+        | Command::Moves { rules, .. }
+        | Command::Perft { rules, .. }
+        | Command::Bench { rules, .. } => rules.presets.extend(ids),
+        Command::Play(a) => a.rules.presets.extend(ids),
+        Command::Analyze(a) => a.modifiers = ids,
+        Command::List { .. } => {}
+    }
     match &cli.command {
         Command::List { json } => list(&reg, *json),
         Command::Fen { rules, fen, moves } => {
@@ -314,6 +380,7 @@ fn list(reg: &Registry, json: bool) -> Result<i32, HostError> {
                 })).collect::<Vec<_>>(),
                 "hooks": p.hooks.names(),
                 "preferred_layout": p.preferred_layout.as_ref().map(|s| s.as_str()).into_option(),
+                "extra": p.extra.iter().map(|e| (e.key.to_string(), json!(e.value.as_str()))).collect::<serde_json::Map<_, _>>(),
             })).collect::<Vec<_>>(),
         });
         println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
@@ -351,8 +418,16 @@ fn list(reg: &Registry, json: bool) -> Result<i32, HostError> {
             Err(e) => println!("  {:<18} {} [{}] (error: {e})", v.id, v.name, pl.id()),
         }
     }
+    let extra = |p: &houserules_plugin_api::PresetInfo, key: &str| {
+        p.extra
+            .iter()
+            .find(|e| e.key.as_str() == key)
+            .map(|e| e.value.to_string())
+    };
+    let is_modifier =
+        |p: &houserules_plugin_api::PresetInfo| p.category.as_str() == CUSTOM_MODIFIER_CATEGORY;
     println!("Presets:");
-    for (pl, p) in reg.presets() {
+    for (pl, p) in reg.presets().filter(|(_, p)| !is_modifier(p)) {
         println!(
             "  {:<26} {} — {}, {} [{}]",
             p.id,
@@ -381,6 +456,33 @@ fn list(reg: &Registry, json: bool) -> Result<i32, HostError> {
         if p.hooks != HookSet::default() {
             println!("      hooks: {}", p.hooks.names().join(", "));
         }
+    }
+    println!("Custom modifiers (use with --modifier FILE, --preset ID or a Modifiers tag):");
+    let mut any = false;
+    for (pl, p) in reg.presets().filter(|(_, p)| is_modifier(p)) {
+        any = true;
+        let source = extra(p, EXTRA_SOURCE).unwrap_or_default();
+        match extra(p, EXTRA_ERROR) {
+            Some(e) => println!("  {:<26} INVALID: {e}\n      {source} [{}]", p.id, pl.id()),
+            None => {
+                println!(
+                    "  {:<26} {} — {} [{}]",
+                    p.id,
+                    p.name,
+                    p.description,
+                    pl.id()
+                );
+                println!("      {source}");
+                if !p.requires.is_empty() {
+                    let r: Vec<&str> = p.requires.iter().map(|s| s.as_str()).collect();
+                    println!("      requires: {}", r.join(", "));
+                }
+                println!("      hooks: {}", p.hooks.names().join(", "));
+            }
+        }
+    }
+    if !any {
+        println!("  (none)");
     }
     Ok(0)
 }
@@ -452,7 +554,7 @@ fn bench(
     }
     let mut rows = Vec::new();
     for f in &positions {
-        let pos = p.parse_fen(f)?;
+        let pos = p.game_start(f)?;
         let start = Instant::now();
         let r = perft(&p, &pos, depth, threads, false)?;
         let secs = start.elapsed().as_secs_f64();
@@ -500,6 +602,9 @@ mod records {
         /// Presets for every record, ID[:k=v,...] (repeatable; replace the `Presets` tag).
         #[arg(long = "preset", value_name = "ID[:k=v,...]")]
         presets: Vec<String>,
+        /// Descriptor ids from `--modifier`, used on top of each record's `Modifiers` tag.
+        #[arg(skip)]
+        pub(super) modifiers: Vec<String>,
         /// One JSON document: {"games": [...], "summary": {...}}.
         #[arg(long, conflicts_with = "jsonl")]
         json: bool,
@@ -524,7 +629,7 @@ mod records {
     #[derive(clap::Args)]
     pub struct PlayArgs {
         #[command(flatten)]
-        rules: Rules,
+        pub(super) rules: Rules,
         /// Start position (default: the layout's).
         #[arg(long)]
         fen: Option<String>,
@@ -658,6 +763,7 @@ mod records {
                 variant: a.variant.clone(),
                 layout: a.layout.clone(),
                 presets,
+                modifiers: a.modifiers.clone(),
             },
             plies: json && !a.no_plies,
             normalized: a.write_pgn.is_some(),

@@ -42,6 +42,14 @@ pub enum HostError {
         /// The plugin's message.
         message: String,
     },
+    /// A custom modifier descriptor given with `--modifier` that cannot be used.
+    #[error("custom modifier {file}: {message}")]
+    Modifier {
+        /// The file given.
+        file: PathBuf,
+        /// Why (with the JSON path inside the file).
+        message: String,
+    },
     /// An id that nothing provides.
     #[error("unknown {what} `{id}`{}", suggestion.as_ref().map(|s| format!(" (did you mean `{s}`?)")).unwrap_or_default())]
     Unknown {

@@ -13,10 +13,11 @@ use crate::error::{nearest, HostError};
 use crate::loader::Registry;
 use abi_stable::std_types::{ROption, RResult, RStr, RVec};
 use houserules_plugin_api::{
-    stage, Cell, Color, Decision, Event, EventKind, GenRequest, HookSet, Layout, Move, MoveEffects,
-    OptionValue, Outcome, OutcomeContext, PluginError, Position, PresetBox, PresetInfo, Square,
-    SquareSet, VariantBox, VariantFlags, VariantInfo,
+    host_query, stage, Cell, Color, Decision, Event, EventKind, GenRequest, HookSet, HostQuery,
+    Layout, Move, MoveEffects, OptionValue, Outcome, OutcomeContext, PluginError, Position,
+    PresetBox, PresetInfo, Square, SquareSet, VariantBox, VariantFlags, VariantInfo,
 };
+use std::cell::RefCell;
 
 /// A preset as asked for on the command line or in a record: `id[:key=value,...]`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -531,17 +532,24 @@ impl Pipeline {
 
     /// The start position of the layout, with the presets' setup applied.
     pub fn start_position(&self) -> Result<Position, HostError> {
-        let mut pos = self.parse_fen(self.layout.fen.as_str())?;
+        self.game_start(self.layout.fen.as_str())
+    }
+
+    /// The position a game starting from `fen` starts in: the FEN with the presets' setup
+    /// applied. Setup hooks seed only what the FEN does not say already (a FEN written by
+    /// houserules carries its attributes and state), so this is idempotent on such FENs.
+    pub fn game_start(&self, fen: &str) -> Result<Position, HostError> {
+        let mut pos = self.parse_fen(fen)?;
         for p in self.each(HookSet::SETUP_POSITION) {
             ffi(p.info.id.as_str(), p.object.setup_position(&mut pos))?;
         }
         Ok(pos)
     }
 
-    /// A position from a FEN, or the start position.
+    /// The position a game starts in: from a FEN, or the layout's start position.
     pub fn position(&self, fen: Option<&str>) -> Result<Position, HostError> {
         match fen {
-            Some(f) => self.parse_fen(f),
+            Some(f) => self.game_start(f),
             None => self.start_position(),
         }
     }
@@ -905,13 +913,44 @@ impl Pipeline {
                     // Turn-end effects read the check state as it is when they run.
                     self.check_facts(pos, fx.mover, fx)?;
                 }
-                ffi(
-                    p.info.id.as_str(),
-                    p.object.on_after_move(pos, before, mv, *st, fx),
-                )?;
+                if p.info.hooks.contains(HookSet::AFTER_MOVE_QUERY) {
+                    let q = PipelineQuery {
+                        pipeline: self,
+                        error: RefCell::new(None),
+                    };
+                    ffi(
+                        p.info.id.as_str(),
+                        p.object
+                            .on_after_move_with(pos, before, mv, *st, fx, host_query(&q)),
+                    )?;
+                    if let Some(e) = q.error.into_inner() {
+                        return Err(e);
+                    }
+                } else {
+                    ffi(
+                        p.info.id.as_str(),
+                        p.object.on_after_move(pos, before, mv, *st, fx),
+                    )?;
+                }
             }
         }
         Ok(())
+    }
+
+    /// Squares of `by`'s pieces with a capturing move onto `sq`, through the pipeline.
+    pub fn attackers(&self, pos: &Position, sq: Square, by: Color) -> Result<SquareSet, HostError> {
+        let mut set = SquareSet::EMPTY;
+        if !pos.get(sq).is_color(by.opposite()) {
+            return Ok(set);
+        }
+        let mut moves = RVec::new();
+        self.pseudo_moves(pos, by, &mut moves)?;
+        for m in moves.iter() {
+            if !m.is_drop() && !m.is_castle() && m.destination() == sq {
+                set.insert(m.from);
+            }
+        }
+        Ok(set)
     }
 
     /// Whether results must be checked at every node of a move-path count (perft).
@@ -1039,5 +1078,37 @@ fn dedup_in_order(moves: &mut RVec<Move>) {
         } else {
             i += 1;
         }
+    }
+}
+
+/// The host's answers to a preset's [`houserules_plugin_api::Query`] during one hook call. A
+/// query cannot return an error across the boundary: the first one is kept and reported
+/// after the hook returns.
+struct PipelineQuery<'a> {
+    pipeline: &'a Pipeline,
+    error: RefCell<Option<HostError>>,
+}
+
+impl PipelineQuery<'_> {
+    fn keep<T>(&self, r: Result<T, HostError>, fallback: T) -> T {
+        match r {
+            Ok(v) => v,
+            Err(e) => {
+                self.error.borrow_mut().get_or_insert(e);
+                fallback
+            }
+        }
+    }
+}
+
+impl HostQuery for PipelineQuery<'_> {
+    fn attackers(&self, pos: &Position, sq: Square, by: Color) -> SquareSet {
+        self.keep(self.pipeline.attackers(pos, sq, by), SquareSet::EMPTY)
+    }
+    fn royals(&self, pos: &Position, color: Color) -> ROption<SquareSet> {
+        self.keep(self.pipeline.royals(pos, color), None).into()
+    }
+    fn in_check(&self, pos: &Position, color: Color) -> bool {
+        self.keep(self.pipeline.royal_attacked(pos, color), false)
     }
 }

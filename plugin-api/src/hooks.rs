@@ -12,6 +12,7 @@ use crate::outcome::{Decision, FenError, Outcome, OutcomeContext, PluginError, R
 use abi_stable::{
     sabi_trait,
     sabi_trait::prelude::TD_Opaque,
+    sabi_types::RRef,
     std_types::{RBox, ROption, RResult, RStr, RString, RVec},
     StableAbi,
 };
@@ -147,6 +148,21 @@ pub trait PresetRules: Send + Sync + 'static {
         stage: u8,
         fx: &mut MoveEffects,
     ) {
+    }
+    /// [`PresetRules::on_after_move`] with a [`Query`] that answers through the whole
+    /// pipeline (attackers of a square, royal sets, check). The host calls this form instead
+    /// of `on_after_move` when the preset declares [`crate::HookSet::AFTER_MOVE_QUERY`]
+    /// (API 1.1); the default forwards to `on_after_move`.
+    fn on_after_move_with(
+        &self,
+        pos: &mut Position,
+        before: &Position,
+        mv: Move,
+        stage: u8,
+        fx: &mut MoveEffects,
+        query: &dyn Query,
+    ) {
+        self.on_after_move(pos, before, mv, stage, fx)
     }
     /// Whether the turn passes to the other side after `mv` (NO keeps it with the mover).
     fn should_advance_turn(&self, pos: &Position, mv: Move, fx: &MoveEffects) -> Decision {
@@ -297,6 +313,63 @@ pub trait PresetFfi: Send + Sync {
         color: Color,
         royals: &mut SquareSet,
     ) -> RResult<(), PluginError>;
+    /// See [`PresetRules::on_after_move_with`] (API 1.1; called only when the preset
+    /// declares [`crate::HookSet::AFTER_MOVE_QUERY`], so 1.0 plugins never see it).
+    fn on_after_move_with(
+        &self,
+        pos: &mut Position,
+        before: &Position,
+        mv: Move,
+        stage: u8,
+        fx: &mut MoveEffects,
+        query: HostQueryRef<'_>,
+    ) -> RResult<(), PluginError>;
+}
+
+/// Questions a preset may ask the host about a position, answered through the whole pipeline:
+/// the variant's moves and attacks and every active preset's (wrapped boards, x-rays, extra
+/// moves), the royal set of the active presets. Handed to
+/// [`PresetRules::on_after_move_with`].
+pub trait Query {
+    /// Squares of `by`'s pieces that have a capturing move onto `sq` (where a piece of the
+    /// other side stands).
+    fn attackers(&self, pos: &Position, sq: Square, by: Color) -> SquareSet;
+    /// The royal pieces of `color`; `None` when that side has no royalty.
+    fn royals(&self, pos: &Position, color: Color) -> Option<SquareSet>;
+    /// Whether `color` is in check (a protected royal attacked, under the active check rule).
+    fn in_check(&self, pos: &Position, color: Color) -> bool;
+}
+
+/// The boundary form of [`Query`], implemented by the host.
+#[sabi_trait]
+pub trait HostQuery {
+    /// See [`Query::attackers`].
+    fn attackers(&self, pos: &Position, sq: Square, by: Color) -> SquareSet;
+    /// See [`Query::royals`].
+    fn royals(&self, pos: &Position, color: Color) -> ROption<SquareSet>;
+    /// See [`Query::in_check`].
+    #[sabi(last_prefix_field)]
+    fn in_check(&self, pos: &Position, color: Color) -> bool;
+}
+
+/// A borrowed host query object as it crosses the boundary.
+pub type HostQueryRef<'a> = HostQuery_TO<'a, RRef<'a, ()>>;
+
+impl Query for HostQueryRef<'_> {
+    fn attackers(&self, pos: &Position, sq: Square, by: Color) -> SquareSet {
+        HostQuery::attackers(self, pos, sq, by)
+    }
+    fn royals(&self, pos: &Position, color: Color) -> Option<SquareSet> {
+        HostQuery::royals(self, pos, color).into_option()
+    }
+    fn in_check(&self, pos: &Position, color: Color) -> bool {
+        HostQuery::in_check(self, pos, color)
+    }
+}
+
+/// Wraps a host-side [`HostQuery`] implementation for one call.
+pub fn host_query<T: HostQuery>(q: &T) -> HostQueryRef<'_> {
+    HostQuery_TO::from_ptr(q, TD_Opaque)
 }
 
 /// A variant object as it crosses the boundary.
@@ -507,6 +580,20 @@ impl<T: PresetRules> PresetFfi for PresetAdapter<T> {
             self.0.protected_royals(pos, color, royals)
         })
     }
+    fn on_after_move_with(
+        &self,
+        pos: &mut Position,
+        before: &Position,
+        mv: Move,
+        stage: u8,
+        fx: &mut MoveEffects,
+        query: HostQueryRef<'_>,
+    ) -> RResult<(), PluginError> {
+        guard("on_after_move", || {
+            self.0
+                .on_after_move_with(pos, before, mv, stage, fx, &query)
+        })
+    }
 }
 
 /// Wraps a [`VariantRules`] implementation into the object that crosses the boundary.
@@ -574,6 +661,9 @@ impl Scope {
 /// The stages of `on_after_move`, in the order the host runs them (the catalogue's dispatch
 /// order). A preset's [`crate::PresetInfo`] lists in `after_move_stages` which it handles.
 pub mod stage {
+    /// Capture resolution that replaces the variant's (piece-hp: damage instead of removal),
+    /// before the catalogue's twelve stages, so that stage 2 sees the damage (API 1.1).
+    pub const RESOLVE: u8 = 0;
     /// Auras recomputed.
     pub const AURA: u8 = 1;
     /// Damage detection (hit points dropped).
@@ -599,5 +689,5 @@ pub mod stage {
     /// Start of the next side's turn.
     pub const TURN_START: u8 = 12;
     /// Every stage, in order.
-    pub const ALL: [u8; 12] = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
+    pub const ALL: [u8; 13] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
 }

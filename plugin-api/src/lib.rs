@@ -43,12 +43,14 @@ pub use export::{
     PluginModule, PluginModuleRef,
 };
 pub use hooks::{
-    guard, preset_object, stage, variant_object, GenRequest, Options, PresetBox, PresetFfi,
-    PresetFfi_TO, PresetRules, Scope, VariantBox, VariantFfi, VariantFfi_TO, VariantRules,
+    guard, host_query, preset_object, stage, variant_object, GenRequest, HostQuery, HostQueryRef,
+    HostQuery_TO, Options, PresetBox, PresetFfi, PresetFfi_TO, PresetRules, Query, Scope,
+    VariantBox, VariantFfi, VariantFfi_TO, VariantRules,
 };
 pub use manifest::{
     ApiVersion, HookSet, Layout, OptionKind, OptionSpec, OptionValue, PieceType, PluginManifest,
     PresetInfo, Role, VariantFlags, VariantInfo, VariantSummary, API_VERSION,
+    CUSTOM_MODIFIER_CATEGORY, EXTRA_ERROR, EXTRA_SOURCE,
 };
 pub use moves::{CapturedPiece, Event, EventKind, Move, MoveEffects, MoveFlags};
 pub use outcome::{

@@ -7,7 +7,7 @@ use abi_stable::{
 
 /// Version of the houserules plugin API a plugin was built against. The host refuses plugins
 /// with a different major number. Bumped (minor) when items are added compatibly.
-pub const API_VERSION: ApiVersion = ApiVersion { major: 1, minor: 0 };
+pub const API_VERSION: ApiVersion = ApiVersion { major: 1, minor: 1 };
 
 /// A plugin API version.
 #[repr(C)]
@@ -228,6 +228,16 @@ pub struct PresetInfo {
     pub extra: RVec<OptionValue>,
 }
 
+/// [`PresetInfo::category`] of the presets made from custom modifier descriptors (JSON rule
+/// files): the host lists them apart and writes them in the `Modifiers` tag of records.
+pub const CUSTOM_MODIFIER_CATEGORY: &str = "Custom Modifier";
+/// [`PresetInfo::extra`] key: the file a preset was read from (canonical path), so that the
+/// host can map `--modifier FILE` to the preset id.
+pub const EXTRA_SOURCE: &str = "source";
+/// [`PresetInfo::extra`] key: why a preset listed in the manifest cannot be used (a broken
+/// data file); creating it fails with the same message.
+pub const EXTRA_ERROR: &str = "error";
+
 /// A set of hooks (one bit each). Open-ended.
 #[repr(transparent)]
 #[derive(StableAbi, Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -262,6 +272,9 @@ impl HookSet {
     pub const APPLY_MOVE: HookSet = HookSet(1 << 12);
     /// `protected_royals` (royals the self-check filter need not protect).
     pub const PROTECTED_ROYALS: HookSet = HookSet(1 << 13);
+    /// With [`HookSet::ON_AFTER_MOVE`]: call `on_after_move_with` (the form with a host
+    /// [`crate::Query`]) instead of `on_after_move` (API 1.1).
+    pub const AFTER_MOVE_QUERY: HookSet = HookSet(1 << 14);
 
     /// Every hook that changes which moves exist or what they attack: when one is present
     /// the host cannot use the variant's own legal generator or attack test.
@@ -284,7 +297,7 @@ impl HookSet {
     }
     /// Names of the hooks in the set, for `houserules list`.
     pub fn names(self) -> Vec<&'static str> {
-        const NAMES: [&str; 14] = [
+        const NAMES: [&str; 15] = [
             "get_royal_pieces",
             "filter_legal_moves",
             "should_filter_self_check",
@@ -299,6 +312,7 @@ impl HookSet {
             "is_attacked",
             "apply_move",
             "protected_royals",
+            "on_after_move_with",
         ];
         NAMES
             .iter()

@@ -198,6 +198,11 @@ impl EventKind {
     pub const ATTRIBUTE: EventKind = EventKind(15);
     /// Something plugin-specific; `note` says what.
     pub const OTHER: EventKind = EventKind(16);
+    /// A rule fired on the piece on `square` (a custom modifier's trigger): `note` names the
+    /// rule and trigger, `value` is the stage.
+    pub const TRIGGER: EventKind = EventKind(17);
+    /// The piece on `square` changed type: `piece` is what it is now.
+    pub const TRANSFORM: EventKind = EventKind(18);
 
     /// A stable lower-case name for JSON output.
     pub fn name(self) -> &'static str {
@@ -217,6 +222,8 @@ impl EventKind {
             13 => "shot",
             14 => "turn-passed",
             15 => "attribute",
+            17 => "trigger",
+            18 => "transform",
             _ => "other",
         }
     }

@@ -195,7 +195,8 @@ fn list_shows_plugins_variants_and_layouts() {
         .as_array()
         .unwrap()
         .iter()
-        .any(|p| p["id"] == "chess" && p["api_version"] == "1.0"));
+        .any(|p| p["id"] == "chess"
+            && p["api_version"] == houserules_plugin_api::API_VERSION.to_string()));
     let text = houserules_ok(["list"]);
     assert!(
         text.contains("Variants:") && text.contains("chess"),

@@ -29,7 +29,7 @@ pub(crate) const META: Meta = Meta {
     hooks: HookSet(
         HookSet::SETUP_POSITION.0 | HookSet::ON_AFTER_MOVE.0 | HookSet::PROTECTED_ROYALS.0,
     ),
-    stages: &[stage::CAPTURE],
+    stages: &[stage::RESOLVE],
     priority: -100,
 };
 
@@ -68,7 +68,7 @@ impl PresetRules for PieceHp {
         st: u8,
         fx: &mut MoveEffects,
     ) {
-        if st != stage::CAPTURE || fx.captured_len == 0 {
+        if st != stage::RESOLVE || fx.captured_len == 0 {
             return;
         }
         let k = self.k.get();
