@@ -202,7 +202,7 @@ fn modifier_ids(reg: &Registry, files: &[PathBuf]) -> Result<Vec<String>, HostEr
     for f in files {
         let canonical = std::fs::canonicalize(f).map_err(|e| HostError::Modifier {
             file: f.clone(),
-            message: format!("cannot read it: {e}"),
+            message: format!("{}: cannot read it: {e}", f.display()),
         })?;
         let extra = |p: &houserules_plugin_api::PresetInfo, key: &str| {
             p.extra
@@ -217,15 +217,32 @@ fn modifier_ids(reg: &Registry, files: &[PathBuf]) -> Result<Vec<String>, HostEr
         let Some((_, info)) = found else {
             return Err(HostError::Modifier {
                 file: f.clone(),
-                message: "no loaded plugin reads custom modifier descriptors (is the \
-                          houserules-modifiers plugin beside the executable?)"
-                    .into(),
+                message: format!(
+                    "{}: no loaded plugin reads custom modifier descriptors (is the \
+                     houserules-modifiers plugin beside the executable?)",
+                    f.display()
+                ),
             });
         };
         if let Some(why) = extra(info, EXTRA_ERROR) {
             return Err(HostError::Modifier {
                 file: f.clone(),
                 message: why,
+            });
+        }
+        // Presets are found by id: a descriptor may not hide behind another preset's id.
+        if let Some((pl, _)) = reg
+            .presets()
+            .find(|(_, p)| p.id == info.id && !std::ptr::eq(*p, info))
+        {
+            return Err(HostError::Modifier {
+                file: f.clone(),
+                message: format!(
+                    "{}: $.id: `{}` is already the id of a preset of plugin `{}`",
+                    f.display(),
+                    info.id,
+                    pl.id()
+                ),
             });
         }
         ids.push(info.id.to_string());

@@ -43,11 +43,11 @@ pub enum HostError {
         message: String,
     },
     /// A custom modifier descriptor given with `--modifier` that cannot be used.
-    #[error("custom modifier {file}: {message}")]
+    #[error("custom modifier {message}")]
     Modifier {
         /// The file given.
         file: PathBuf,
-        /// Why (with the JSON path inside the file).
+        /// Why: starts with the file, then the JSON path inside it.
         message: String,
     },
     /// An id that nothing provides.

@@ -63,7 +63,7 @@ fn a_modifier_file_is_loaded_listed_and_used() {
     let out = houserules_ok(["--modifier", &f, "list"]);
     assert!(out.contains("wanderer") && out.contains("Knights count their steps."));
     let fen = houserules_ok(["--modifier", &f, "fen", "--moves", "Nf3 Nc6 Ng5"]);
-    assert!(fen.contains("Steps:c6=1,g5=2"), "{fen}");
+    assert!(fen.contains("Steps:g5=2,c6=1"), "{fen}");
 }
 
 #[test]
@@ -142,7 +142,7 @@ fn records_carry_a_modifiers_tag_and_analyze_shows_the_effects() {
     assert!(g["plies"][2]["fen"]
         .as_str()
         .unwrap()
-        .contains("Steps:c6=1,g5=2"));
+        .contains("Steps:g5=2,c6=1"));
 
     // Without the file, the record names a descriptor nobody knows: an error at its tag.
     let out = houserules(["analyze", "--jsonl", rec]);
@@ -171,5 +171,5 @@ fn a_built_in_descriptor_in_a_record_needs_no_flag() {
     assert!(g["plies"][2]["fen"]
         .as_str()
         .unwrap()
-        .contains("AttackBonus:c6=1,g1=2"));
+        .contains("AttackBonus:g1=2,c6=1"));
 }

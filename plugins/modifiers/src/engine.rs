@@ -143,6 +143,12 @@ pub struct Modifier {
     auras: Vec<(u8, u8, Name, i32, Relation)>,
     /// Aura target attributes (derived).
     aura_targets: Vec<Name>,
+    /// Every trigger node (slot, trigger), in document order: found once, not per move.
+    triggers: Vec<(u8, Trigger)>,
+    /// Bits of the triggers of each kind (index: [`TriggerKind::ALL`] order).
+    masks: [i32; 10],
+    /// Bits of the top-level conditionals (stage 10).
+    conditional_bits: i32,
 }
 
 /// The event a trigger carries.
@@ -182,12 +188,19 @@ impl Modifier {
             top_bits: 0,
             auras: Vec::new(),
             aura_targets: Vec::new(),
+            triggers: Vec::new(),
+            masks: [0; 10],
+            conditional_bits: 0,
             d,
         };
         let mut all = Vec::new();
         walk(&m.d.primitives, &mut all);
         for node in &all {
             m.check_names(node)?;
+            if let (NodeKind::Trigger(t), Some(slot)) = (&node.kind, node.slot) {
+                m.triggers.push((slot, t.clone()));
+                m.masks[kind_index(t.kind)] |= 1 << slot;
+            }
             if let NodeKind::AddAura {
                 radius,
                 target_attr,
@@ -656,12 +669,7 @@ impl Dispatch<'_> {
     }
 
     fn fire_bits(&mut self, m: &Modifier, kind: TriggerKind, bits: i32, s: Subject, ev: EventData) {
-        let mut all = Vec::new();
-        walk(&m.d.primitives, &mut all);
-        for node in all {
-            let (Some(slot), NodeKind::Trigger(t)) = (node.slot, &node.kind) else {
-                continue;
-            };
+        for (slot, t) in &m.triggers {
             if t.kind != kind || bits & (1 << slot) == 0 {
                 continue;
             }
@@ -682,7 +690,10 @@ impl Dispatch<'_> {
                 }
             }
             if self.fx.record_events {
-                let note = Name::new(&format!("{}:{}", m.d.id, kind.name())).unwrap_or(m.seed);
+                // `id:on-kind`, shortened to fit a 31-byte name.
+                let note = Name::new(&format!("{}:{}", m.d.id, kind.name()))
+                    .or_else(|| Name::new(&format!("{}:{}", m.d.id, &kind.name()[3..])))
+                    .unwrap_or(m.seed);
                 let mut e = Event::new(
                     EventKind::TRIGGER,
                     sq,
@@ -880,12 +891,7 @@ impl Dispatch<'_> {
             stage::CHECK_RECEIVED => self.check_received(m),
             stage::CHECK_DELIVERED => self.check_delivered(m),
             stage::CONDITIONAL => {
-                let mask =
-                    m.d.primitives
-                        .iter()
-                        .filter(|n| matches!(n.kind, NodeKind::Conditional { .. }))
-                        .filter_map(|n| n.slot)
-                        .fold(0i32, |b, s| b | (1 << s));
+                let mask = m.conditional_bits;
                 if mask == 0 {
                     return;
                 }
@@ -1015,15 +1021,15 @@ impl Dispatch<'_> {
 impl Modifier {
     /// Bits of the triggers of `kind`.
     fn slots_of(&self, kind: TriggerKind) -> i32 {
-        let mut all = Vec::new();
-        walk(&self.d.primitives, &mut all);
-        all.iter()
-            .filter_map(|n| match (&n.kind, n.slot) {
-                (NodeKind::Trigger(t), Some(s)) if t.kind == kind => Some(1 << s),
-                _ => None,
-            })
-            .fold(0, |a, b| a | b)
+        self.masks[kind_index(kind)]
     }
+}
+
+fn kind_index(kind: TriggerKind) -> usize {
+    TriggerKind::ALL
+        .iter()
+        .position(|(k, _)| *k == kind)
+        .unwrap_or(0)
 }
 
 impl PresetRules for Modifier {

@@ -500,7 +500,7 @@ const BAD: &[(&str, &str, &str)] = &[
 fn bad_descriptors_are_refused_with_their_json_path() {
     for (name, text, path) in BAD {
         let r = Registry::from_sources(&[(format!("{name}.json"), Ok(text.to_string()))]);
-        let e = r.entries[0].descriptor.as_ref().err().expect(name);
+        let e = r.entries[0].descriptor.as_ref().expect_err(name);
         assert!(e.contains(path), "{name}: {e}");
         assert!(e.starts_with(&format!("{name}.json: ")), "{name}: {e}");
         let info = Registry::preset_info(&r.entries[0]);
