@@ -50,6 +50,22 @@ pub enum HostError {
         /// Why: starts with the file, then the JSON path inside it.
         message: String,
     },
+    /// A variant or preset that declares capabilities this host does not know.
+    #[error("{what} `{id}` needs a newer host: {detail} (its plugin `{plugin}` was built for plugin API {api}, this host speaks {host})")]
+    NeedsNewerHost {
+        /// `variant` or `preset`.
+        what: &'static str,
+        /// Its id.
+        id: String,
+        /// The plugin.
+        plugin: String,
+        /// The plugin's API version.
+        api: String,
+        /// The host's API version.
+        host: String,
+        /// What is unknown.
+        detail: String,
+    },
     /// An id that nothing provides.
     #[error("unknown {what} `{id}`{}", suggestion.as_ref().map(|s| format!(" (did you mean `{s}`?)")).unwrap_or_default())]
     Unknown {

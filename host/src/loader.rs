@@ -102,9 +102,11 @@ pub fn load_plugin(path: &Path) -> Result<LoadedPlugin, HostError> {
     let manifest = (module.manifest())()
         .into_result()
         .map_err(|e| HostError::plugin(&path.display().to_string(), e))?;
-    if manifest.api_version.major != API_VERSION.major
-        || manifest.api_version.minor > API_VERSION.minor
-    {
+    // Same major only. A plugin of a newer minor loads (abi_stable accepts boundary types
+    // with methods appended); what it declares that this host does not know is refused when
+    // it is used (`Pipeline::build`). A plugin of an older minor whose boundary types have
+    // since grown is refused by the layout check above.
+    if manifest.api_version.major != API_VERSION.major {
         return Err(HostError::Incompatible {
             path: path.to_path_buf(),
             reason: format!(
@@ -124,13 +126,16 @@ pub fn load_plugin(path: &Path) -> Result<LoadedPlugin, HostError> {
 fn summarize_library_error(e: &LibraryError) -> String {
     let text = e.to_string();
     let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
-    if lines.len() <= 8 {
+    if lines.len() <= 8 || std::env::var_os("HOUSERULES_FULL_ABI_ERRORS").is_some() {
         lines.join("\n  ")
     } else {
         format!(
-            "{}\n  ... ({} more lines: the plugin was built against a different plugin-api)",
+            "{}\n  ... ({} more lines: the plugin was built against a different plugin-api; \
+             rebuild it against plugin API {} or newer, or set HOUSERULES_FULL_ABI_ERRORS=1 \
+             for the whole comparison)",
             lines[..8].join("\n  "),
-            lines.len() - 8
+            lines.len() - 8,
+            API_VERSION
         )
     }
 }

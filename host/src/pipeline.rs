@@ -156,6 +156,27 @@ impl Pipeline {
             (plugin.module.new_variant())(RStr::from_str(variant_id)),
         )?;
         let info = ffi(variant_id, variant.info())?;
+        let newer = |what: &'static str, id: &str, pl: &crate::loader::LoadedPlugin, detail| {
+            HostError::NeedsNewerHost {
+                what,
+                id: id.to_string(),
+                plugin: pl.id().to_string(),
+                api: pl.manifest.api_version.to_string(),
+                host: houserules_plugin_api::API_VERSION.to_string(),
+                detail,
+            }
+        };
+        if info.flags.0 & !VariantFlags::KNOWN.0 != 0 {
+            return Err(newer(
+                "variant",
+                variant_id,
+                plugin,
+                format!(
+                    "unknown variant flags {:#x}",
+                    info.flags.0 & !VariantFlags::KNOWN.0
+                ),
+            ));
+        }
 
         // Resolve presets and options.
         type Chosen<'r> = (
@@ -176,6 +197,25 @@ impl Pipeline {
                     id: spec.id.clone(),
                     suggestion: nearest(&spec.id, registry.presets().map(|(_, p)| p.id.as_str())),
                 })?;
+            if pinfo.hooks.0 & !HookSet::KNOWN.0 != 0 {
+                return Err(newer(
+                    "preset",
+                    &spec.id,
+                    pl,
+                    format!("unknown hooks {:#x}", pinfo.hooks.0 & !HookSet::KNOWN.0),
+                ));
+            }
+            if pinfo.after_move_stages & !stage::KNOWN != 0 {
+                return Err(newer(
+                    "preset",
+                    &spec.id,
+                    pl,
+                    format!(
+                        "unknown after-move stages {:#x}",
+                        pinfo.after_move_stages & !stage::KNOWN
+                    ),
+                ));
+            }
             let mut values: Vec<(String, String)> = Vec::new();
             for (k, v) in &spec.options {
                 let opt = pinfo

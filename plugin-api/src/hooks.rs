@@ -690,4 +690,6 @@ pub mod stage {
     pub const TURN_START: u8 = 12;
     /// Every stage, in order.
     pub const ALL: [u8; 13] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
+    /// The `after_move_stages` bits of every stage this version of the API defines.
+    pub const KNOWN: u16 = (1 << 13) - 1;
 }

@@ -5,8 +5,14 @@ use abi_stable::{
     StableAbi,
 };
 
-/// Version of the houserules plugin API a plugin was built against. The host refuses plugins
-/// with a different major number. Bumped (minor) when items are added compatibly.
+/// Version of the houserules plugin API a plugin was built against. Bumped (minor) when items
+/// are appended compatibly, (major) otherwise.
+///
+/// A host loads plugins of its own major and the same or a newer minor: a newer plugin may
+/// carry boundary methods the host does not call, and anything it *declares* that the host
+/// does not know (hook bits, stages, variant flags) makes the host refuse that preset or
+/// variant by name. A plugin built against an older minor is refused when a boundary type has
+/// grown since (abi_stable's layout check): rebuild it against the host's API.
 pub const API_VERSION: ApiVersion = ApiVersion { major: 1, minor: 1 };
 
 /// A plugin API version.
@@ -147,6 +153,9 @@ impl VariantFlags {
     /// and `checks_in_cycle`); the host's n-fold rule is off.
     pub const OWN_REPETITION: VariantFlags = VariantFlags(16);
 
+    /// Every flag this version of the API defines (a variant with others needs a newer host).
+    pub const KNOWN: VariantFlags = VariantFlags(31);
+
     /// Whether all bits of `o` are set.
     pub const fn contains(self, o: VariantFlags) -> bool {
         self.0 & o.0 == o.0
@@ -275,6 +284,10 @@ impl HookSet {
     /// With [`HookSet::ON_AFTER_MOVE`]: call `on_after_move_with` (the form with a host
     /// [`crate::Query`]) instead of `on_after_move` (API 1.1).
     pub const AFTER_MOVE_QUERY: HookSet = HookSet(1 << 14);
+
+    /// Every hook this version of the API defines. A preset from a newer plugin that declares
+    /// a bit outside this set needs a newer host; the host refuses to use it.
+    pub const KNOWN: HookSet = HookSet((1 << 15) - 1);
 
     /// Every hook that changes which moves exist or what they attack: when one is present
     /// the host cannot use the variant's own legal generator or attack test.

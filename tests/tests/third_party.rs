@@ -310,11 +310,12 @@ fn a_plugin_built_against_a_different_abi_is_refused() {
 #[test]
 fn a_plugin_built_for_another_api_major_version_is_refused() {
     let tmp = tempfile::tempdir().unwrap();
+    let v = houserules_plugin_api::API_VERSION;
     let api = patched_api(
         tmp.path(),
         "manifest.rs",
-        "ApiVersion { major: 1, minor: 0 }",
-        "ApiVersion { major: 2, minor: 0 }",
+        &format!("ApiVersion {{ major: {}, minor: {} }}", v.major, v.minor),
+        &format!("ApiVersion {{ major: {}, minor: 0 }}", v.major + 1),
     );
     let dir = tmp.path().join("boom-api");
     write_crate(&dir, "boom_api", &api, PANIC_PLUGIN);
@@ -322,7 +323,65 @@ fn a_plugin_built_for_another_api_major_version_is_refused() {
     let (code, err) = stderr_of(&["--plugin".as_ref(), lib.as_os_str(), "list".as_ref()]);
     assert_eq!(code, 2, "{err}");
     assert!(
-        err.contains("built for plugin API 2.0, this host speaks 1.0"),
+        err.contains(&format!(
+            "built for plugin API {}.0, this host speaks {v}",
+            v.major + 1
+        )),
+        "{err}"
+    );
+}
+
+/// A plugin of a newer API minor: it loads (abi_stable accepts boundary types that grew), a
+/// preset using only what this host knows works, and one declaring a hook this host does not
+/// know is refused by name when it is used.
+#[test]
+fn a_plugin_of_a_newer_minor_loads_and_unknown_hooks_are_refused_by_name() {
+    let tmp = tempfile::tempdir().unwrap();
+    let v = houserules_plugin_api::API_VERSION;
+    let api = patched_api(
+        tmp.path(),
+        "manifest.rs",
+        &format!("ApiVersion {{ major: {}, minor: {} }}", v.major, v.minor),
+        &format!(
+            "ApiVersion {{ major: {}, minor: {} }}",
+            v.major,
+            v.minor + 1
+        ),
+    );
+    let source = PANIC_PLUGIN
+        .replace("id: \"boom\".into(), name", "id: \"future\".into(), name")
+        .replace(
+            "hooks: HookSet::FILTER_LEGAL_MOVES,",
+            "hooks: HookSet(HookSet::FILTER_LEGAL_MOVES.0 | (1 << 40)),",
+        );
+    let dir = tmp.path().join("future-api");
+    write_crate(&dir, "future_api", &api, &source);
+    let lib = build_crate(&dir, "future_api");
+    let plugin = ["--plugin".as_ref(), lib.as_os_str()];
+    let out = houserules(plugin.iter().chain([&"list".as_ref()]));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("future"), "{text}");
+    let (code, err) = stderr_of(
+        &plugin
+            .iter()
+            .copied()
+            .chain([
+                "perft".as_ref(),
+                "--preset".as_ref(),
+                "future".as_ref(),
+                "--depth".as_ref(),
+                "1".as_ref(),
+            ])
+            .collect::<Vec<_>>(),
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("preset `future` needs a newer host: unknown hooks 0x10000000000"),
         "{err}"
     );
 }

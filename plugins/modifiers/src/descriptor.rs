@@ -308,6 +308,11 @@ pub enum Condition {
     Any(Vec<Condition>),
     /// `{"not": ..}`
     Not(Box<Condition>),
+    /// `{"attacker": ..}`: the condition on the event's attacker (false without one).
+    Attacker(Box<Condition>),
+    /// `{"defender": ..}`: the condition on the event's defender, read as it was before the
+    /// move when it was captured (false without one).
+    Defender(Box<Condition>),
 }
 
 /// A descriptor that failed to load: where and why.

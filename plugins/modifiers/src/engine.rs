@@ -61,7 +61,9 @@ fn condition_attrs<'a>(c: &'a Condition, out: &mut Vec<&'a str>) {
     match c {
         Condition::Attr { attr, .. } => out.push(attr),
         Condition::All(v) | Condition::Any(v) => v.iter().for_each(|c| condition_attrs(c, out)),
-        Condition::Not(c) => condition_attrs(c, out),
+        Condition::Not(c) | Condition::Attacker(c) | Condition::Defender(c) => {
+            condition_attrs(c, out)
+        }
         _ => {}
     }
 }
@@ -70,7 +72,9 @@ fn condition_reads_check(c: &Condition) -> bool {
     match c {
         Condition::InCheck(_) => true,
         Condition::All(v) | Condition::Any(v) => v.iter().any(condition_reads_check),
-        Condition::Not(c) => condition_reads_check(c),
+        Condition::Not(c) | Condition::Attacker(c) | Condition::Defender(c) => {
+            condition_reads_check(c)
+        }
         _ => false,
     }
 }
@@ -156,6 +160,8 @@ pub struct Modifier {
 struct EventData {
     attacker: Option<Square>,
     defender: Option<Square>,
+    /// The defender was captured: read it from the position before the move.
+    defender_dead: bool,
     promoted_to: Option<u8>,
 }
 
@@ -229,6 +235,12 @@ impl Modifier {
         if let Some(f) = &m.d.applies_to.squares {
             m.check_filter(f, "$.appliesTo.squares")?;
         }
+        m.conditional_bits =
+            m.d.primitives
+                .iter()
+                .filter(|n| matches!(n.kind, NodeKind::Conditional { .. }))
+                .filter_map(|n| n.slot)
+                .fold(0, |b, s| b | (1 << s));
         m.top_bits =
             m.d.primitives
                 .iter()
@@ -420,7 +432,9 @@ fn condition_pieces<'a>(c: &'a Condition, out: &mut Vec<&'a str>) {
     match c {
         Condition::PieceType(p) | Condition::PromotedTo(p) => out.push(p),
         Condition::All(v) | Condition::Any(v) => v.iter().for_each(|c| condition_pieces(c, out)),
-        Condition::Not(c) => condition_pieces(c, out),
+        Condition::Not(c) | Condition::Attacker(c) | Condition::Defender(c) => {
+            condition_pieces(c, out)
+        }
         _ => {}
     }
 }
@@ -653,6 +667,17 @@ impl Dispatch<'_> {
                 now == *want
             }
             Condition::PromotedTo(t) => ev.promoted_to.is_some_and(|k| m.kinds(t).contains(&k)),
+            Condition::Attacker(c) => ev
+                .attacker
+                .is_some_and(|a| self.holds(m, c, Subject::Live(a), ev)),
+            Condition::Defender(c) => ev.defender.is_some_and(|d| {
+                let who = if ev.defender_dead {
+                    Subject::Dead(d)
+                } else {
+                    Subject::Live(d)
+                };
+                self.holds(m, c, who, ev)
+            }),
             Condition::All(v) => v.iter().all(|c| self.holds(m, c, s, ev)),
             Condition::Any(v) => v.iter().any(|c| self.holds(m, c, s, ev)),
             Condition::Not(c) => !self.holds(m, c, s, ev),
@@ -769,7 +794,11 @@ impl Dispatch<'_> {
 
     /// Live carriers of a trigger kind, in square order.
     fn carriers(&self, m: &Modifier, kind: TriggerKind) -> Vec<Square> {
-        let mask = m.slots_of(kind);
+        self.carriers_of(m, m.slots_of(kind))
+    }
+
+    /// Live pieces carrying any seed bit of `mask`, in square order.
+    fn carriers_of(&self, m: &Modifier, mask: i32) -> Vec<Square> {
         if mask == 0 {
             return Vec::new();
         }
@@ -792,7 +821,8 @@ impl Dispatch<'_> {
         let attacker = [mv.destination(), mv.from]
             .into_iter()
             .find(|&s| !s.is_none() && self.pos.get(s).is_color(mover));
-        let defender = self.fx.captured().first().map(|c| c.square).or_else(|| {
+        let dead = self.fx.captured().first().map(|c| c.square);
+        let defender = dead.or_else(|| {
             // A survivor of piece-hp: where it stands now.
             (mv.is_capture())
                 .then(|| {
@@ -806,6 +836,7 @@ impl Dispatch<'_> {
         EventData {
             attacker,
             defender,
+            defender_dead: dead.is_some(),
             promoted_to: None,
         }
     }
@@ -853,6 +884,7 @@ impl Dispatch<'_> {
                     if bits & mask != 0 {
                         let ev = EventData {
                             defender: Some(sq),
+                            defender_dead: true,
                             ..ev
                         };
                         self.fire_bits(m, TriggerKind::Captured, bits, Subject::Dead(sq), ev);
@@ -891,18 +923,7 @@ impl Dispatch<'_> {
             stage::CHECK_RECEIVED => self.check_received(m),
             stage::CHECK_DELIVERED => self.check_delivered(m),
             stage::CONDITIONAL => {
-                let mask = m.conditional_bits;
-                if mask == 0 {
-                    return;
-                }
-                let mut carriers: Vec<Square> = self
-                    .pos
-                    .attributes()
-                    .iter()
-                    .filter(|a| a.name == m.seed && a.value & mask != 0)
-                    .map(|a| a.square)
-                    .collect();
-                carriers.sort_by_key(|s| s.index());
+                let carriers = self.carriers_of(m, m.conditional_bits);
                 for sq in carriers {
                     let bits = m.bits(self.pos, sq);
                     for n in &m.d.primitives {
@@ -971,6 +992,7 @@ impl Dispatch<'_> {
             let ev = EventData {
                 attacker: now.iter().next(),
                 defender: Some(r),
+                defender_dead: false,
                 promoted_to: None,
             };
             self.fire(m, TriggerKind::CheckReceived, r, ev);
@@ -1011,6 +1033,7 @@ impl Dispatch<'_> {
             let ev = EventData {
                 attacker: Some(a),
                 defender: Some(r),
+                defender_dead: false,
                 promoted_to: None,
             };
             self.fire(m, TriggerKind::CheckDelivered, a, ev);

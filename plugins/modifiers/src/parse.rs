@@ -741,7 +741,9 @@ fn target(v: &Value, at: &str) -> Res<Target> {
 }
 
 const ATTR_CONDITION: [&str; 3] = ["attr", "op", "value"];
-const SINGLE_CONDITIONS: [&str; 7] = [
+const SINGLE_CONDITIONS: [&str; 9] = [
+    "attacker",
+    "defender",
     "pieceType",
     "color",
     "inCheck",
@@ -782,7 +784,7 @@ fn condition(v: &Value, at: &str, depth: usize) -> Res<Condition> {
             return fail(
                 at,
                 "empty condition: expected {\"attr\", \"op\", \"value\"}, pieceType, color, \
-                 inCheck, promotedTo, all, any or not",
+                 inCheck, promotedTo, attacker, defender, all, any or not",
             )
         }
         [_] => {}
@@ -843,6 +845,16 @@ fn condition(v: &Value, at: &str, depth: usize) -> Res<Condition> {
         "not" => Ok(Condition::Not(Box::new(condition(
             one("not")?,
             &sub("not"),
+            depth + 1,
+        )?))),
+        "attacker" => Ok(Condition::Attacker(Box::new(condition(
+            one("attacker")?,
+            &sub("attacker"),
+            depth + 1,
+        )?))),
+        "defender" => Ok(Condition::Defender(Box::new(condition(
+            one("defender")?,
+            &sub("defender"),
             depth + 1,
         )?))),
         list => {
@@ -2272,8 +2284,8 @@ mod tests {
         );
         assert_eq!(
             e.why,
-            "unknown field `colour` (allowed: attr, op, value, pieceType, color, inCheck, \
-             promotedTo, all, any, not)"
+            "unknown field `colour` (allowed: attr, op, value, attacker, defender, pieceType, \
+             color, inCheck, promotedTo, all, any, not)"
         );
         rejects(
             &with_condition(r#"{"color": "both"}"#),

@@ -446,22 +446,8 @@ fn every_example_is_in_the_manifest_with_its_needs() {
     assert!(info("re-arm").hooks.contains(HookSet::FILTER_LEGAL_MOVES));
     assert_eq!(info("nomad").requires.len(), 1);
     assert!(info("berserker").requires.is_empty());
-    for id in [
-        "berserker",
-        "nomad",
-        "decay",
-        "re-arm",
-        "promotion-feast",
-        "stay-as-pawn",
-        "panic-mode",
-        "berserker-king",
-        "vampire",
-        "stun-counter",
-        "center-bonus",
-        "king-row",
-        "kamikaze",
-        "martyr",
-    ] {
+    assert_eq!(crate::parse::EXAMPLES.len(), 14);
+    for (id, _) in crate::parse::EXAMPLES {
         let i = info(id);
         assert_eq!(i.category.as_str(), "Custom Modifier");
         assert!(i.extra.iter().all(|e| e.key.as_str() != "error"), "{id}");
@@ -543,4 +529,20 @@ fn a_descriptor_naming_a_missing_piece_cannot_start_a_game() {
         e.contains("$.appliesTo.pieces") && e.contains("wazir"),
         "{e}"
     );
+}
+
+#[test]
+fn on_captured_reads_the_defender_as_it_was() {
+    let p = pipe(&["bounty"]);
+    let s = start(&p, "4k3/8/8/8/8/2p5/3p4/3QK3 w - - 0 1 {Bounty:d2=1}");
+    let (pos, ev) = play(&p, s.clone(), &["Qxd2"]);
+    assert_eq!(
+        attr(&pos, "d2", "Gold"),
+        Some(1),
+        "the dead pawn had a bounty"
+    );
+    assert_eq!(triggers(&ev[0]), ["bounty:on-captured@d2"]);
+    let s2 = start(&p, "4k3/8/8/8/8/2p5/3Q4/4K3 w - - 0 1 {Bounty:d2=1}");
+    let (pos, _) = play(&p, s2, &["Qxc3"]);
+    assert_eq!(attr(&pos, "c3", "Gold"), None, "no bounty on c3");
 }
