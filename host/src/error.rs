@@ -51,19 +51,13 @@ pub enum HostError {
         message: String,
     },
     /// A variant or preset that declares capabilities this host does not know.
-    #[error("{what} `{id}` needs a newer host: {detail} (its plugin `{plugin}` was built for plugin API {api}, this host speaks {host})")]
+    #[error("{what} `{id}` needs a newer host: {detail}")]
     NeedsNewerHost {
         /// `variant` or `preset`.
         what: &'static str,
         /// Its id.
         id: String,
-        /// The plugin.
-        plugin: String,
-        /// The plugin's API version.
-        api: String,
-        /// The host's API version.
-        host: String,
-        /// What is unknown.
+        /// What is unknown, and the API versions of its plugin and of this host.
         detail: String,
     },
     /// An id that nothing provides.

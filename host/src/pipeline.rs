@@ -156,16 +156,19 @@ impl Pipeline {
             (plugin.module.new_variant())(RStr::from_str(variant_id)),
         )?;
         let info = ffi(variant_id, variant.info())?;
-        let newer = |what: &'static str, id: &str, pl: &crate::loader::LoadedPlugin, detail| {
-            HostError::NeedsNewerHost {
-                what,
-                id: id.to_string(),
-                plugin: pl.id().to_string(),
-                api: pl.manifest.api_version.to_string(),
-                host: houserules_plugin_api::API_VERSION.to_string(),
-                detail,
-            }
-        };
+        let newer =
+            |what: &'static str, id: &str, pl: &crate::loader::LoadedPlugin, detail: String| {
+                HostError::NeedsNewerHost {
+                    what,
+                    id: id.to_string(),
+                    detail: format!(
+                    "{detail} (its plugin `{}` was built for plugin API {}, this host speaks {})",
+                    pl.id(),
+                    pl.manifest.api_version,
+                    houserules_plugin_api::API_VERSION
+                ),
+                }
+            };
         if info.flags.0 & !VariantFlags::KNOWN.0 != 0 {
             return Err(newer(
                 "variant",
