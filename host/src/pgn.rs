@@ -620,9 +620,20 @@ pub fn read_all(text: &str) -> Vec<Record> {
 
 /// The fixed order of tags in a written record: the Seven Tag Roster, then the rules.
 /// Other tags follow in alphabetical order.
-pub const TAG_ORDER: [&str; 12] = [
-    "Event", "Site", "Date", "Round", "White", "Black", "Result", "Variant", "Layout", "Presets",
-    "SetUp", "FEN",
+pub const TAG_ORDER: [&str; 13] = [
+    "Event",
+    "Site",
+    "Date",
+    "Round",
+    "White",
+    "Black",
+    "Result",
+    "Variant",
+    "Layout",
+    "Presets",
+    "Modifiers",
+    "SetUp",
+    "FEN",
 ];
 
 /// Default values of the Seven Tag Roster, written when a record lacks them.

@@ -546,3 +546,30 @@ fn on_captured_reads_the_defender_as_it_was() {
     let (pos, _) = play(&p, s2, &["Qxc3"]);
     assert_eq!(attr(&pos, "c3", "Gold"), None, "no bounty on c3");
 }
+
+#[test]
+fn check_edges_see_attacks_of_other_presets() {
+    // On a cylinder the rook on h4 checks the king on a4 across the seam (the b4 pawn blocks
+    // the rank the other way): the check is the
+    // pipeline's, not plain chess's.
+    let p = pipe(&["wrap-board", "stun-counter"]);
+    let s = start(&p, "8/8/8/8/kp6/8/8/4K2R w - - 0 1");
+    let (pos, ev) = play(&p, s, &["Rh4+"]);
+    assert_eq!(attr(&pos, "h4", "StunCounter"), Some(1));
+    assert_eq!(attr(&pos, "a4", "StunCounter"), Some(1));
+    assert_eq!(
+        triggers(&ev[0]),
+        [
+            "stun-counter:on-check-delivered@h4",
+            "stun-counter:on-check-delivered@h4"
+        ]
+    );
+    let p = pipe(&["stun-counter"]);
+    let s = start(&p, "8/8/8/8/kp6/8/8/4K2R w - - 0 1");
+    let (pos, _) = play(&p, s, &["Rh4"]);
+    assert_eq!(
+        attr(&pos, "h4", "StunCounter"),
+        None,
+        "no seam in plain chess"
+    );
+}
