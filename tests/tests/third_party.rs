@@ -307,16 +307,22 @@ fn a_plugin_built_against_a_different_abi_is_refused() {
     assert!(err.contains("boom_abi"), "the file is named: {err}");
 }
 
+/// plugin-api as a standalone crate that says it is version `major.minor`.
+fn api_of_version(dir: &Path, major: u16, minor: u16) -> PathBuf {
+    let v = houserules_plugin_api::API_VERSION;
+    patched_api(
+        dir,
+        "manifest.rs",
+        &format!("ApiVersion {{ major: {}, minor: {} }}", v.major, v.minor),
+        &format!("ApiVersion {{ major: {major}, minor: {minor} }}"),
+    )
+}
+
 #[test]
 fn a_plugin_built_for_another_api_major_version_is_refused() {
     let tmp = tempfile::tempdir().unwrap();
     let v = houserules_plugin_api::API_VERSION;
-    let api = patched_api(
-        tmp.path(),
-        "manifest.rs",
-        &format!("ApiVersion {{ major: {}, minor: {} }}", v.major, v.minor),
-        &format!("ApiVersion {{ major: {}, minor: 0 }}", v.major + 1),
-    );
+    let api = api_of_version(tmp.path(), v.major + 1, 0);
     let dir = tmp.path().join("boom-api");
     write_crate(&dir, "boom_api", &api, PANIC_PLUGIN);
     let lib = build_crate(&dir, "boom_api");
@@ -338,16 +344,7 @@ fn a_plugin_built_for_another_api_major_version_is_refused() {
 fn a_plugin_of_a_newer_minor_loads_and_unknown_hooks_are_refused_by_name() {
     let tmp = tempfile::tempdir().unwrap();
     let v = houserules_plugin_api::API_VERSION;
-    let api = patched_api(
-        tmp.path(),
-        "manifest.rs",
-        &format!("ApiVersion {{ major: {}, minor: {} }}", v.major, v.minor),
-        &format!(
-            "ApiVersion {{ major: {}, minor: {} }}",
-            v.major,
-            v.minor + 1
-        ),
-    );
+    let api = api_of_version(tmp.path(), v.major, v.minor + 1);
     let source = PANIC_PLUGIN
         .replace("id: \"boom\".into(), name", "id: \"future\".into(), name")
         .replace(

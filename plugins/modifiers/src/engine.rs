@@ -1055,6 +1055,28 @@ fn kind_index(kind: TriggerKind) -> usize {
         .unwrap_or(0)
 }
 
+impl Modifier {
+    fn run_stage(
+        &self,
+        pos: &mut Position,
+        before: &Position,
+        mv: Move,
+        st: u8,
+        fx: &mut MoveEffects,
+        query: Option<&dyn Query>,
+    ) {
+        let mut d = Dispatch {
+            pos,
+            before,
+            mv: Some(mv),
+            fx,
+            query,
+            in_damaged: false,
+        };
+        d.stage(self, st);
+    }
+}
+
 impl PresetRules for Modifier {
     fn setup_position(&self, pos: &mut Position) {
         if pos.state_value(self.seed, SEEDED).is_some() {
@@ -1119,15 +1141,7 @@ impl PresetRules for Modifier {
         st: u8,
         fx: &mut MoveEffects,
     ) {
-        let mut d = Dispatch {
-            pos,
-            before,
-            mv: Some(mv),
-            fx,
-            query: None,
-            in_damaged: false,
-        };
-        d.stage(self, st);
+        self.run_stage(pos, before, mv, st, fx, None);
     }
 
     fn on_after_move_with(
@@ -1139,14 +1153,6 @@ impl PresetRules for Modifier {
         fx: &mut MoveEffects,
         query: &dyn Query,
     ) {
-        let mut d = Dispatch {
-            pos,
-            before,
-            mv: Some(mv),
-            fx,
-            query: Some(query),
-            in_damaged: false,
-        };
-        d.stage(self, st);
+        self.run_stage(pos, before, mv, st, fx, Some(query));
     }
 }
