@@ -1,4 +1,4 @@
-//! The root module every plugin library exports, and the [`export_plugin!`] macro.
+//! The root module every plugin library exports, and the [`crate::export_plugin!`] macro.
 
 use crate::hooks::{guard, Options, PresetBox, VariantBox};
 use crate::manifest::{OptionValue, PluginManifest, VariantInfo};
@@ -40,7 +40,7 @@ impl RootModule for PluginModuleRef {
     const VERSION_STRINGS: VersionStrings = package_version_strings!();
 }
 
-/// What a plugin library implements; [`export_plugin!`] turns it into the exported root module.
+/// What a plugin library implements; [`crate::export_plugin!`] turns it into the exported root module.
 pub trait Plugin {
     /// The manifest: variants, presets and their metadata.
     fn manifest() -> PluginManifest;
@@ -115,7 +115,7 @@ pub fn root_new_preset<P: Plugin>(
     }
 }
 
-/// Builds the root module for `P` (used by [`export_plugin!`], and by tests that load a
+/// Builds the root module for `P` (used by [`crate::export_plugin!`], and by tests that load a
 /// plugin in-process).
 pub fn root_module<P: Plugin + 'static>() -> PluginModuleRef {
     use abi_stable::prefix_type::PrefixTypeTrait;

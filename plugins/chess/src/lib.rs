@@ -1,6 +1,6 @@
 //! FIDE chess as a houserules variant plugin.
 //!
-//! The rules live in [`engine`], a bitboard move generator (magic bitboards, pin and check
+//! The rules live in the `engine` module, a bitboard move generator (magic bitboards, pin and check
 //! masks, bulk counting). This file adapts it to the plugin API: it converts between the
 //! shared [`Position`] and the engine's `Board` (kept in the position's acceleration cache so
 //! that perft never rebuilds it), reads and writes FEN (Shredder-FEN and X-FEN castling

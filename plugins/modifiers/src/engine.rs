@@ -3,7 +3,7 @@
 //! each trigger at its stage and runs the nested primitives (`docs/modifiers.md`).
 //!
 //! Pieces are known by the square they stand on. Across a move, a piece's square before the
-//! move is found by [`Dispatch::origin`] (the mover, the castling rook, a survivor pushed by
+//! move is found by `Dispatch::origin` (the mover, the castling rook, a survivor pushed by
 //! piece-hp), which is what edges (`on-damaged`, check edges) compare.
 
 use crate::descriptor::{
