@@ -16,6 +16,7 @@ use houserules_plugin_api::{
     host_query, stage, Cell, Color, Decision, Event, EventKind, GenRequest, HookSet, HostQuery,
     Layout, Move, MoveEffects, OptionValue, Outcome, OutcomeContext, PluginError, Position,
     PresetBox, PresetInfo, Square, SquareSet, VariantBox, VariantFlags, VariantInfo,
+    EXTRA_MOVEMENT, MOVEMENT_ADDITIVE, MOVEMENT_NONE,
 };
 use std::cell::RefCell;
 
@@ -116,6 +117,10 @@ pub struct Pipeline {
     /// Movement is changed only by `get_extra_moves` (no override, no modifier): attack tests
     /// use the variant's own test plus the added moves.
     extra_moves_only: bool,
+    /// Every preset only adds moves and reports their captures through `is_attacked`
+    /// ([`MOVEMENT_ADDITIVE`]): legal moves are the variant's legal moves (tested against
+    /// the added attacks only) plus the added moves, each tested in full.
+    additive: bool,
     /// By colour and cell byte: whether that cell holds a royal piece of the colour.
     royal_cells: [[bool; 256]; 2],
     has_default_royalty: bool,
@@ -397,6 +402,32 @@ impl Pipeline {
                 .any(|e| e.key.as_str() == EXTRA_CHECK_RULE && e.value.as_str() == "all")
         });
         let plain = plain && !check_all;
+        // Hooks that cannot change which moves are legal.
+        let neutral = HookSet::SETUP_POSITION
+            .with(HookSet::FILTER_LEGAL_MOVES)
+            .with(HookSet::ON_CHECK_GAME_RESULT);
+        let recording = neutral
+            .with(HookSet::ON_AFTER_MOVE)
+            .with(HookSet::AFTER_MOVE_QUERY);
+        let adding = recording
+            .with(HookSet::GET_EXTRA_MOVES)
+            .with(HookSet::IS_ATTACKED);
+        let additive = !plain
+            && !check_all
+            && presets.iter().all(|p| {
+                let declared = p
+                    .info
+                    .extra
+                    .iter()
+                    .find(|e| e.key.as_str() == EXTRA_MOVEMENT)
+                    .map(|e| e.value.as_str());
+                let allowed = match declared {
+                    Some(MOVEMENT_ADDITIVE) => adding,
+                    Some(MOVEMENT_NONE) => recording,
+                    _ => neutral,
+                };
+                p.info.hooks.0 & !allowed.0 == 0
+            });
         let mut royal_cells = [[false; 256]; 2];
         for (kind, t) in info.pieces.iter().enumerate().take(127) {
             if t.royal {
@@ -432,6 +463,7 @@ impl Pipeline {
             plain,
             movement_changed,
             extra_moves_only,
+            additive,
             royal_cells,
             has_default_royalty,
             stage_order,
@@ -448,6 +480,18 @@ impl Pipeline {
     /// changes movement, royalty, attacks or move effects).
     pub fn is_plain(&self) -> bool {
         self.plain
+    }
+
+    /// Whether the additive path is in use (every preset only adds moves, see
+    /// [`MOVEMENT_ADDITIVE`]).
+    pub fn is_additive(&self) -> bool {
+        self.additive
+    }
+
+    /// Uses the generic path even where the additive one applies: the reference that tests of
+    /// an additive preset compare against.
+    pub fn force_generic_path(&mut self) {
+        self.additive = false;
     }
 
     fn each(&self, hook: HookSet) -> impl Iterator<Item = &ActivePreset> {
@@ -635,7 +679,9 @@ impl Pipeline {
     /// The legal moves of the side to move.
     pub fn legal_moves(&self, pos: &Position, out: &mut RVec<Move>) -> Result<(), HostError> {
         let side = pos.side_to_move;
-        if self.plain {
+        if self.additive {
+            self.legal_moves_additive(pos, out)?;
+        } else if self.plain {
             out.clear();
             let req = GenRequest::new(side, true, SquareSet::EMPTY);
             ffi(self.vname(), self.variant.generate(pos, &req, out))?;
@@ -672,9 +718,81 @@ impl Pipeline {
         Ok(())
     }
 
+    /// Legal moves when every preset only adds moves: the variant's legal moves (its pins and
+    /// check masks), less those that leave a royal attacked by what the presets add, then the
+    /// added moves, each made in full and tested. Every capture an added move can make is
+    /// reported by its preset's `is_attacked` (the [`MOVEMENT_ADDITIVE`] promise), so no
+    /// move generation is needed for attack tests.
+    fn legal_moves_additive(&self, pos: &Position, out: &mut RVec<Move>) -> Result<(), HostError> {
+        let side = pos.side_to_move;
+        out.clear();
+        let req = GenRequest::new(side, true, SquareSet::EMPTY);
+        ffi(self.vname(), self.variant.generate(pos, &req, out))?;
+        let trial = |m: Move| -> Result<bool, HostError> {
+            let mut child = pos.clone();
+            let mut fx = MoveEffects::new(side, false);
+            self.apply_inner(&mut child, m, &mut fx, false)?;
+            Ok(!self.royal_attacked(&child, side)?)
+        };
+        if self.hooks.contains(HookSet::IS_ATTACKED) {
+            // The variant's legal moves leave no royal attacked by the variant's pieces; only
+            // the presets' added captures remain to test, after the variant's own application
+            // (the presets' after-move hooks place no piece: the additive promise).
+            let by = side.opposite();
+            let mut keep = RVec::with_capacity(out.len());
+            for &m in out.iter() {
+                if m.is_castle() && !self.castle_path_safe(pos, m)? {
+                    continue;
+                }
+                let mut child = pos.clone();
+                let mut fx = MoveEffects::new(side, false);
+                ffi(self.vname(), self.variant.apply(&mut child, m, &mut fx))?;
+                let mut hit = false;
+                if let Some(royals) = self.royals(&child, side)? {
+                    'royals: for r in royals.iter() {
+                        for p in self.each(HookSet::IS_ATTACKED) {
+                            if ffi(p.info.id.as_str(), p.object.is_attacked(&child, r, by))?
+                                == Decision::YES
+                            {
+                                hit = true;
+                                break 'royals;
+                            }
+                        }
+                    }
+                }
+                if !hit {
+                    keep.push(m);
+                }
+            }
+            *out = keep;
+        }
+        let mut extra = RVec::new();
+        for p in self.each(HookSet::GET_EXTRA_MOVES) {
+            ffi(
+                p.info.id.as_str(),
+                p.object.get_extra_moves(pos, side, &mut extra),
+            )?;
+        }
+        for &m in extra.iter() {
+            // A move the variant already lists (legal or not) is the same move.
+            if out.contains(&m) || (m.is_castle() && !self.castle_path_safe(pos, m)?) {
+                continue;
+            }
+            if trial(m)? {
+                out.push(m);
+            }
+        }
+        Ok(())
+    }
+
     /// Number of legal moves (bulk counting): the variant's fast count on a plain pipeline.
     pub fn legal_move_count(&self, pos: &Position, buf: &mut RVec<Move>) -> Result<u64, HostError> {
-        if self.plain && !self.hooks.contains(HookSet::FILTER_LEGAL_MOVES) {
+        let variant_count = self.plain
+            || (self.additive
+                && !self
+                    .hooks
+                    .intersects(HookSet::GET_EXTRA_MOVES.with(HookSet::IS_ATTACKED)));
+        if variant_count && !self.hooks.contains(HookSet::FILTER_LEGAL_MOVES) {
             ffi(self.vname(), self.variant.legal_move_count(pos))
         } else {
             self.legal_moves(pos, buf)?;
@@ -739,7 +857,8 @@ impl Pipeline {
                 return Ok(true);
             }
         }
-        if !self.movement_changed {
+        if !self.movement_changed || self.additive {
+            // Additive presets report their own captures above.
             return ffi(self.vname(), self.variant.is_attacked(pos, sq, by));
         }
         let target = pos.get(sq);

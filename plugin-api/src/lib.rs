@@ -50,7 +50,8 @@ pub use hooks::{
 pub use manifest::{
     ApiVersion, HookSet, Layout, OptionKind, OptionSpec, OptionValue, PieceType, PluginManifest,
     PresetInfo, Role, VariantFlags, VariantInfo, VariantSummary, API_VERSION,
-    CUSTOM_MODIFIER_CATEGORY, EXTRA_ERROR, EXTRA_SOURCE,
+    CUSTOM_MODIFIER_CATEGORY, EXTRA_ERROR, EXTRA_MOVEMENT, EXTRA_SOURCE, MOVEMENT_ADDITIVE,
+    MOVEMENT_NONE,
 };
 pub use moves::{CapturedPiece, Event, EventKind, Move, MoveEffects, MoveFlags};
 pub use outcome::{

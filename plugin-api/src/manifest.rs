@@ -247,6 +247,28 @@ pub const EXTRA_SOURCE: &str = "source";
 /// data file); creating it fails with the same message.
 pub const EXTRA_ERROR: &str = "error";
 
+/// [`PresetInfo::extra`] key by which a preset describes how it changes movement.
+pub const EXTRA_MOVEMENT: &str = "movement";
+/// Value of [`EXTRA_MOVEMENT`]: the preset only *adds* moves. Its promise, which lets the
+/// host keep the variant's own legal generator (pins, check masks) and test only what the
+/// preset adds:
+///
+/// * its only movement hook is `get_extra_moves` (no override, no modifier, no `apply_move`);
+/// * every capture its extra moves can make is reported by its `is_attacked` (a preset whose
+///   extra moves never capture does not implement `is_attacked`);
+/// * its other hooks (`on_after_move`, …) never add, move or remove a piece; setting the en
+///   passant square is fine.
+///
+/// The host uses the fast additive path only when every active preset says so (or has only
+/// hooks that cannot change legality). Test it: `Pipeline::force_generic_path` gives the
+/// reference path, and perft must agree.
+pub const MOVEMENT_ADDITIVE: &str = "additive";
+/// Value of [`EXTRA_MOVEMENT`]: the preset changes no movement at all — no movement hook, no
+/// `is_attacked` — and its `on_after_move` (if any) never adds, moves or removes a piece
+/// (it records state, counts, ends games through results). With such presets only, the host
+/// keeps the variant's legal generator and its bulk count.
+pub const MOVEMENT_NONE: &str = "none";
+
 /// A set of hooks (one bit each). Open-ended.
 #[repr(transparent)]
 #[derive(StableAbi, Debug, Clone, Copy, PartialEq, Eq, Default)]

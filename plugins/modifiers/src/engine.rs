@@ -90,6 +90,8 @@ pub struct Needs {
     pub query: bool,
     /// Uses the capture flag (filters legal moves).
     pub capture_flag: bool,
+    /// Changes a piece's type (`seed-attribute PieceType`).
+    pub piece_type: bool,
 }
 
 impl Needs {
@@ -114,6 +116,7 @@ impl Needs {
                 }
                 NodeKind::AddToAttribute { attr, .. } | NodeKind::SeedAttribute { attr, .. } => {
                     n.hp |= attr == "Hp";
+                    n.piece_type |= attr == PIECE_TYPE;
                     n.capture_flag |= attr == CAPTURE_FLAG.as_str();
                 }
                 NodeKind::AddAura { .. } => n.stages |= 1 << stage::AURA,
@@ -133,6 +136,12 @@ impl Needs {
             n.stages |= 1 << stage::CONDITIONAL;
         }
         n
+    }
+
+    /// Whether the descriptor never adds, moves or removes a piece (no `Hp`, no `PieceType`):
+    /// then the host may keep the variant's legal generator (`MOVEMENT_NONE`).
+    pub fn places_no_piece(&self) -> bool {
+        !self.hp && !self.piece_type
     }
 }
 

@@ -18,7 +18,8 @@ use engine::{Modifier, Needs};
 use houserules_plugin_api::abi_stable::std_types::{ROption, RString, RVec};
 use houserules_plugin_api::{
     export_plugin, preset_object, HookSet, OptionValue, Options, Plugin, PluginManifest, PresetBox,
-    PresetInfo, VariantInfo, API_VERSION, CUSTOM_MODIFIER_CATEGORY, EXTRA_ERROR, EXTRA_SOURCE,
+    PresetInfo, VariantInfo, API_VERSION, CUSTOM_MODIFIER_CATEGORY, EXTRA_ERROR, EXTRA_MOVEMENT,
+    EXTRA_SOURCE, MOVEMENT_NONE,
 };
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -148,6 +149,12 @@ impl Registry {
                 }
                 // After the presets of the same stage (piece-hp's damage, poison, healing).
                 info.priority = 100;
+                if needs.places_no_piece() {
+                    extra.push(OptionValue {
+                        key: EXTRA_MOVEMENT.into(),
+                        value: MOVEMENT_NONE.into(),
+                    });
+                }
             }
             Err(why) => {
                 info.description = "invalid descriptor".into();

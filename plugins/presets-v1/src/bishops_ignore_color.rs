@@ -6,7 +6,10 @@
 use crate::common::Bound;
 use crate::Meta;
 use houserules_plugin_api::abi_stable::std_types::RVec;
-use houserules_plugin_api::{geometry, Color, HookSet, Move, Position, PresetRules, Role};
+use houserules_plugin_api::{
+    geometry, Color, Decision, HookSet, Move, Position, PresetRules, Role, Square,
+    MOVEMENT_ADDITIVE,
+};
 
 pub(crate) const META: Meta = Meta {
     id: "bishops-ignore-color",
@@ -17,9 +20,10 @@ pub(crate) const META: Meta = Meta {
                   square, and so change the colour of its diagonals.",
     requires: &[],
     incompatible: &[],
-    hooks: HookSet::GET_EXTRA_MOVES,
+    hooks: HookSet(HookSet::GET_EXTRA_MOVES.0 | HookSet::IS_ATTACKED.0),
     stages: &[],
     priority: 0,
+    movement: MOVEMENT_ADDITIVE,
 };
 
 /// The preset.
@@ -37,6 +41,24 @@ impl PresetRules for BishopsIgnoreColor {
                     geometry::leap(pos, from, d, color, out);
                 }
             }
+        }
+    }
+
+    /// The captures of the added steps: a bishop of `by` orthogonally next to `sq`.
+    fn is_attacked(&self, pos: &Position, sq: Square, by: Color) -> Decision {
+        let k = self.k.get();
+        let hit = geometry::ORTHOGONAL.iter().any(|&(df, dr)| {
+            pos.offset(sq, df, dr).is_some_and(|s| {
+                let c = pos.get(s);
+                c.is_color(by)
+                    && c.kind()
+                        .is_some_and(|kind| k.kind_role(kind) == Role::BISHOP)
+            })
+        });
+        if hit {
+            Decision::YES
+        } else {
+            Decision::DEFER
         }
     }
 }

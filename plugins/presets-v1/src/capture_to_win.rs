@@ -9,7 +9,7 @@
 use crate::Meta;
 use houserules_plugin_api::{
     stage, Color, HookSet, Move, MoveEffects, Name, Outcome, OutcomeContext, Position, PresetRules,
-    ResultDecision,
+    ResultDecision, MOVEMENT_NONE,
 };
 
 pub(crate) const META: Meta = Meta {
@@ -24,6 +24,7 @@ pub(crate) const META: Meta = Meta {
     hooks: HookSet(HookSet::ON_AFTER_MOVE.0 | HookSet::ON_CHECK_GAME_RESULT.0),
     stages: &[stage::CAPTURE],
     priority: 50,
+    movement: MOVEMENT_NONE,
 };
 
 const OWNER: Name = Name::lit("capture-to-win");

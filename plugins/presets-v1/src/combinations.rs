@@ -160,3 +160,66 @@ fn movement_presets_keep_start_perft_sane() {
     // h8 rook warps onto h1 and, from the east edge, onto a8).
     assert_eq!(perft_nodes(&pipe(&["rook-warp"]), start, 2), 22 * 22);
 }
+
+/// Positions for comparing the additive path with the generic one: the start, Kiwipete,
+/// en passant and promotion positions, castling through attacks, rooks on edges.
+const ADDITIVE_FENS: [&str; 6] = [
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+    "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+    "r3k2r/8/8/8/3N4/8/8/R3K2R b KQkq - 0 1",
+];
+
+/// Every preset that only adds moves takes the additive path, and counts exactly what the
+/// generic path (every candidate made and tested through the pipeline) counts.
+#[test]
+fn additive_presets_count_what_the_generic_path_counts() {
+    let sets: [&[&str]; 9] = [
+        &["bishops-ignore-color"],
+        &["double-pawn-sprint"],
+        &["rook-warp"],
+        &["wrap-board"],
+        &["knights-leap-twice"],
+        &["pawn-diagonal-no-capture"],
+        &["wrap-board", "knights-leap-twice"],
+        &["bishops-ignore-color", "rook-warp", "double-pawn-sprint"],
+        &["pawn-diagonal-no-capture", "capture-to-win"],
+    ];
+    for set in sets {
+        let fast = pipe(set);
+        assert!(fast.is_additive(), "{set:?} should take the additive path");
+        let mut reference = pipe(set);
+        reference.force_generic_path();
+        for fen in ADDITIVE_FENS {
+            // A position can be illegal under a preset (the rook on b4 warps onto h4).
+            let Ok(start) = fast.parse_fen(fen) else {
+                assert!(reference.parse_fen(fen).is_err());
+                continue;
+            };
+            let depth = if set.contains(&"knights-leap-twice") {
+                2
+            } else {
+                3
+            };
+            assert_eq!(
+                perft_at(&fast, &start, depth),
+                perft_at(&reference, &start, depth),
+                "{set:?} from {fen}"
+            );
+        }
+    }
+}
+
+#[test]
+fn presets_that_remove_or_resolve_keep_the_generic_path() {
+    for set in [
+        &["pawns-move-backward"][..],
+        &["knight-immunity"],
+        &["wrap-board", "piece-hp"],
+        &["rook-warp", "explosive-rook"],
+    ] {
+        assert!(!pipe(set).is_additive(), "{set:?}");
+    }
+}

@@ -23,6 +23,7 @@ pub(crate) const META: Meta = Meta {
     hooks: HookSet::ON_AFTER_MOVE,
     stages: &[stage::CAPTURE],
     priority: -50,
+    movement: "",
 };
 
 /// The preset.

@@ -24,6 +24,7 @@ pub(crate) const META: Meta = Meta {
     hooks: HookSet(HookSet::GET_LEGAL_MOVE_MODIFIERS.0 | HookSet::IS_ATTACKED.0),
     stages: &[],
     priority: 0,
+    movement: "",
 };
 
 /// The preset.

@@ -8,7 +8,8 @@ use crate::common::Bound;
 use crate::Meta;
 use houserules_plugin_api::abi_stable::std_types::RVec;
 use houserules_plugin_api::{
-    geometry, Color, HookSet, Move, MoveFlags, Position, PresetRules, Role, SquareSet,
+    geometry, Color, Decision, HookSet, Move, MoveFlags, Position, PresetRules, Role, Square,
+    SquareSet, MOVEMENT_ADDITIVE,
 };
 
 pub(crate) const META: Meta = Meta {
@@ -20,9 +21,10 @@ pub(crate) const META: Meta = Meta {
                   intermediate square empty; single leaps stay legal.",
     requires: &[],
     incompatible: &[],
-    hooks: HookSet::GET_EXTRA_MOVES,
+    hooks: HookSet(HookSet::GET_EXTRA_MOVES.0 | HookSet::IS_ATTACKED.0),
     stages: &[],
     priority: 0,
+    movement: MOVEMENT_ADDITIVE,
 };
 
 /// The preset.
@@ -66,6 +68,34 @@ impl PresetRules for KnightsLeapTwice {
                 }
             }
         }
+    }
+
+    /// The captures of the double leaps: a knight of `by` two leaps from `sq` through an
+    /// empty square (leaps are symmetric, so walk back from `sq`).
+    fn is_attacked(&self, pos: &Position, sq: Square, by: Color) -> Decision {
+        let k = self.k.get();
+        for d2 in geometry::KNIGHT {
+            let Some(mid) = pos.offset(sq, -d2.0, -d2.1) else {
+                continue;
+            };
+            if !pos.get(mid).is_empty() {
+                continue;
+            }
+            for d1 in geometry::KNIGHT {
+                let Some(from) = pos.offset(mid, -d1.0, -d1.1) else {
+                    continue;
+                };
+                let c = pos.get(from);
+                if from != sq
+                    && c.is_color(by)
+                    && c.kind()
+                        .is_some_and(|kind| k.kind_role(kind) == Role::KNIGHT)
+                {
+                    return Decision::YES;
+                }
+            }
+        }
+        Decision::DEFER
     }
 }
 

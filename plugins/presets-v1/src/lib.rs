@@ -32,8 +32,8 @@ pub(crate) mod testkit;
 
 use houserules_plugin_api::abi_stable::std_types::RVec;
 use houserules_plugin_api::{
-    preset_object, HookSet, Options, Plugin, PluginManifest, PresetBox, PresetInfo, VariantInfo,
-    API_VERSION,
+    preset_object, HookSet, OptionValue, Options, Plugin, PluginManifest, PresetBox, PresetInfo,
+    VariantInfo, API_VERSION, EXTRA_MOVEMENT,
 };
 
 /// What a preset module declares about itself.
@@ -48,6 +48,10 @@ pub(crate) struct Meta {
     pub hooks: HookSet,
     pub stages: &'static [u8],
     pub priority: i32,
+    /// How it changes movement, for the host's additive path: `MOVEMENT_ADDITIVE` (only adds
+    /// moves, reports their captures through `is_attacked`), `MOVEMENT_NONE` (changes no
+    /// movement and no piece), or "" (anything else).
+    pub movement: &'static str,
 }
 
 impl Meta {
@@ -66,7 +70,15 @@ impl Meta {
             preferred_layout: None.into(),
             after_move_stages: self.stages.iter().fold(0u16, |m, s| m | (1 << s)),
             priority: self.priority,
-            ..Default::default()
+            extra: if self.movement.is_empty() {
+                RVec::new()
+            } else {
+                vec![OptionValue {
+                    key: EXTRA_MOVEMENT.into(),
+                    value: self.movement.into(),
+                }]
+                .into()
+            },
         }
     }
 }

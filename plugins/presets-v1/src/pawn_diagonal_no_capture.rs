@@ -11,6 +11,7 @@ use crate::Meta;
 use houserules_plugin_api::abi_stable::std_types::RVec;
 use houserules_plugin_api::{
     stage, Color, HookSet, Move, MoveEffects, MoveFlags, Position, PresetRules, Role,
+    MOVEMENT_ADDITIVE,
 };
 
 pub(crate) const META: Meta = Meta {
@@ -25,6 +26,7 @@ pub(crate) const META: Meta = Meta {
     hooks: HookSet(HookSet::GET_EXTRA_MOVES.0 | HookSet::ON_AFTER_MOVE.0),
     stages: &[stage::MOVE],
     priority: 0,
+    movement: MOVEMENT_ADDITIVE,
 };
 
 /// The preset.

@@ -27,6 +27,7 @@ pub(crate) const META: Meta = Meta {
     ),
     stages: &[stage::MOVE],
     priority: 0,
+    movement: "",
 };
 
 /// The preset.

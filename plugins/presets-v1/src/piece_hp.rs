@@ -31,6 +31,7 @@ pub(crate) const META: Meta = Meta {
     ),
     stages: &[stage::RESOLVE],
     priority: -100,
+    movement: "",
 };
 
 /// The preset.

@@ -23,6 +23,7 @@ pub(crate) const META: Meta = Meta {
     hooks: HookSet::ON_AFTER_MOVE,
     stages: &[stage::TURN_END],
     priority: 10,
+    movement: "",
 };
 
 /// The preset.

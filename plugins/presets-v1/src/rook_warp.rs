@@ -10,7 +10,8 @@ use crate::common::Bound;
 use crate::Meta;
 use houserules_plugin_api::abi_stable::std_types::RVec;
 use houserules_plugin_api::{
-    geometry, Color, HookSet, Move, MoveFlags, Position, PresetRules, Role, Square,
+    geometry, Color, Decision, HookSet, Move, MoveFlags, Position, PresetRules, Role, Square,
+    MOVEMENT_ADDITIVE,
 };
 
 pub(crate) const META: Meta = Meta {
@@ -22,9 +23,10 @@ pub(crate) const META: Meta = Meta {
                   at the opposite end of the same rank or file (empty or enemy).",
     requires: &[],
     incompatible: &["wrap-board"],
-    hooks: HookSet::GET_EXTRA_MOVES,
+    hooks: HookSet(HookSet::GET_EXTRA_MOVES.0 | HookSet::IS_ATTACKED.0),
     stages: &[],
     priority: 0,
+    movement: MOVEMENT_ADDITIVE,
 };
 
 /// The preset.
@@ -71,6 +73,22 @@ impl PresetRules for RookWarp {
                     out.push(Move::new(from, to, MoveFlags::CAPTURE));
                 }
             }
+        }
+    }
+
+    /// The captures of the warps: a rook of `by` whose warp lands on `sq`.
+    fn is_attacked(&self, pos: &Position, sq: Square, by: Color) -> Decision {
+        let k = self.k.get();
+        let hit = pos.pieces_of(by).any(|(from, kind)| {
+            k.kind_role(kind) == Role::ROOK
+                && geometry::ORTHOGONAL
+                    .iter()
+                    .any(|&d| warp_square(pos, from, d) == Some(sq))
+        });
+        if hit {
+            Decision::YES
+        } else {
+            Decision::DEFER
         }
     }
 }

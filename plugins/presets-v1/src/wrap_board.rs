@@ -11,8 +11,8 @@ use crate::common::{push_pawn_move, set_ep_after_double, Bound};
 use crate::Meta;
 use houserules_plugin_api::abi_stable::std_types::RVec;
 use houserules_plugin_api::{
-    geometry, stage, Color, HookSet, Move, MoveEffects, MoveFlags, Position, PresetRules, Role,
-    Square,
+    geometry, stage, Color, Decision, HookSet, Move, MoveEffects, MoveFlags, Position, PresetRules,
+    Role, Square, MOVEMENT_ADDITIVE,
 };
 
 pub(crate) const META: Meta = Meta {
@@ -24,9 +24,10 @@ pub(crate) const META: Meta = Meta {
                   every piece's moves and captures (ranks do not wrap; castling unchanged).",
     requires: &[],
     incompatible: &["rook-warp"],
-    hooks: HookSet(HookSet::GET_EXTRA_MOVES.0 | HookSet::ON_AFTER_MOVE.0),
+    hooks: HookSet(HookSet::GET_EXTRA_MOVES.0 | HookSet::ON_AFTER_MOVE.0 | HookSet::IS_ATTACKED.0),
     stages: &[stage::MOVE],
     priority: 0,
+    movement: MOVEMENT_ADDITIVE,
 };
 
 /// The preset.
@@ -79,6 +80,19 @@ fn slide(pos: &Position, from: Square, d: (i8, i8), color: Color, out: &mut RVec
 }
 
 impl PresetRules for WrapBoard {
+    /// The captures across the seam: what `by`'s added moves take on `sq`.
+    fn is_attacked(&self, pos: &Position, sq: Square, by: Color) -> Decision {
+        let mut moves = RVec::new();
+        self.get_extra_moves(pos, by, &mut moves);
+        if moves
+            .iter()
+            .any(|m| m.is_capture() && !m.is_castle() && m.destination() == sq)
+        {
+            Decision::YES
+        } else {
+            Decision::DEFER
+        }
+    }
     fn get_extra_moves(&self, pos: &Position, color: Color, out: &mut RVec<Move>) {
         let k = self.k.get();
         const EW: [(i8, i8); 2] = [(1, 0), (-1, 0)];
