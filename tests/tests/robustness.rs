@@ -3,22 +3,8 @@
 //! too, so it fails these tests) and never a lost record.
 
 use houserules_host::{HostError, Pipeline};
+use houserules_tests::Rng;
 use houserules_tests::{houserules, registry, workspace_root};
-
-/// A small deterministic generator (xorshift64*), so failures reproduce.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
 
 const ALPHABET: &[u8] = b"pnbrqkPNBRQKcCsShHtTyYfF*+[]/-0123456789 wbKQkqabcdefghx{}:=@;,";
 

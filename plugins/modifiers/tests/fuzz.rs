@@ -9,22 +9,8 @@ use houserules_modifiers::{parse, Modifiers};
 use houserules_plugin_api::abi_stable::std_types::RVec;
 use houserules_plugin_api::{root_module, MoveEffects};
 use houserules_presets_v1::PresetsV1;
+use houserules_tests::Rng;
 use serde_json::{json, Value};
-
-/// A small deterministic generator (xorshift64*), so failures reproduce.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
 
 const KINDS: &[&str] = &[
     "on-turn-start",

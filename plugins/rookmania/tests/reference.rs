@@ -17,6 +17,7 @@ use houserules_plugin_api::{
     Color, GenRequest, Move, MoveEffects, Position, Square, SquareSet, VariantRules,
 };
 use houserules_rookmania::RookMania;
+use houserules_tests::Rng;
 use std::collections::BTreeSet;
 
 // ---------------------------------------------------------------------------------------------
@@ -526,20 +527,6 @@ fn key_api(m: &Move) -> (u8, u8, u16) {
 
 fn key_ref(m: &RMove) -> (u8, u8, u16) {
     (sq_of(m.from).0, sq_of(m.to).0, u16::from(m.shot))
-}
-
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        // xorshift64*
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
 }
 
 #[derive(Default)]
