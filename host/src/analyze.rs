@@ -22,7 +22,6 @@ use crate::pipeline::{parse_preset_list, Pipeline, PresetSpec};
 use abi_stable::std_types::RVec;
 use houserules_plugin_api::{
     Cell, Color, Event, Move, Position, Role, Square, VariantFlags, Winner,
-    CUSTOM_MODIFIER_CATEGORY,
 };
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
@@ -568,9 +567,9 @@ pub fn rules_tags(p: &Pipeline, specs: &[PresetSpec], layout_given: bool) -> Vec
         tags.push(("Layout".to_string(), p.layout.id.to_string()));
     }
     let is_modifier = |s: &PresetSpec| {
-        p.presets.iter().any(|a| {
-            a.info.id.as_str() == s.id && a.info.category.as_str() == CUSTOM_MODIFIER_CATEGORY
-        })
+        p.presets
+            .iter()
+            .any(|a| a.info.id.as_str() == s.id && a.info.is_custom_modifier())
     };
     let (modifiers, presets): (Vec<&PresetSpec>, Vec<&PresetSpec>) =
         specs.iter().partition(|s| is_modifier(s));

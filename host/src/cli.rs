@@ -4,9 +4,7 @@
 use clap::{Args, Parser, Subcommand};
 use houserules_host::notation::{coordinate, parse_move, san};
 use houserules_host::{perft, Game, HostError, Pipeline, PluginSearch, PresetSpec, Registry};
-use houserules_plugin_api::{
-    HookSet, Position, CUSTOM_MODIFIER_CATEGORY, EXTRA_ERROR, EXTRA_SOURCE,
-};
+use houserules_plugin_api::{HookSet, Position, EXTRA_ERROR, EXTRA_SOURCE};
 use records::{AnalyzeArgs, PlayArgs};
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -204,15 +202,10 @@ fn modifier_ids(reg: &Registry, files: &[PathBuf]) -> Result<Vec<String>, HostEr
             file: f.clone(),
             message: format!("{}: cannot read it: {e}", f.display()),
         })?;
-        let extra = |p: &houserules_plugin_api::PresetInfo, key: &str| {
-            p.extra
-                .iter()
-                .find(|e| e.key.as_str() == key)
-                .map(|e| e.value.to_string())
-        };
         let found = reg.presets().find(|(_, p)| {
-            p.category.as_str() == CUSTOM_MODIFIER_CATEGORY
-                && extra(p, EXTRA_SOURCE).is_some_and(|s| Path::new(&s) == canonical)
+            p.is_custom_modifier()
+                && p.extra_value(EXTRA_SOURCE)
+                    .is_some_and(|s| Path::new(s) == canonical)
         });
         let Some((_, info)) = found else {
             return Err(HostError::Modifier {
@@ -224,10 +217,10 @@ fn modifier_ids(reg: &Registry, files: &[PathBuf]) -> Result<Vec<String>, HostEr
                 ),
             });
         };
-        if let Some(why) = extra(info, EXTRA_ERROR) {
+        if let Some(why) = info.extra_value(EXTRA_ERROR) {
             return Err(HostError::Modifier {
                 file: f.clone(),
-                message: why,
+                message: why.to_string(),
             });
         }
         // Presets are found by id: a descriptor may not hide behind another preset's id.
@@ -435,16 +428,8 @@ fn list(reg: &Registry, json: bool) -> Result<i32, HostError> {
             Err(e) => println!("  {:<18} {} [{}] (error: {e})", v.id, v.name, pl.id()),
         }
     }
-    let extra = |p: &houserules_plugin_api::PresetInfo, key: &str| {
-        p.extra
-            .iter()
-            .find(|e| e.key.as_str() == key)
-            .map(|e| e.value.to_string())
-    };
-    let is_modifier =
-        |p: &houserules_plugin_api::PresetInfo| p.category.as_str() == CUSTOM_MODIFIER_CATEGORY;
     println!("Presets:");
-    for (pl, p) in reg.presets().filter(|(_, p)| !is_modifier(p)) {
+    for (pl, p) in reg.presets().filter(|(_, p)| !p.is_custom_modifier()) {
         println!(
             "  {:<26} {} — {}, {} [{}]",
             p.id,
@@ -476,10 +461,10 @@ fn list(reg: &Registry, json: bool) -> Result<i32, HostError> {
     }
     println!("Custom modifiers (use with --modifier FILE, --preset ID or a Modifiers tag):");
     let mut any = false;
-    for (pl, p) in reg.presets().filter(|(_, p)| is_modifier(p)) {
+    for (pl, p) in reg.presets().filter(|(_, p)| p.is_custom_modifier()) {
         any = true;
-        let source = extra(p, EXTRA_SOURCE).unwrap_or_default();
-        match extra(p, EXTRA_ERROR) {
+        let source = p.extra_value(EXTRA_SOURCE).unwrap_or_default();
+        match p.extra_value(EXTRA_ERROR) {
             Some(e) => println!("  {:<26} INVALID: {e}\n      {source} [{}]", p.id, pl.id()),
             None => {
                 println!(

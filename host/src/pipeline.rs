@@ -395,12 +395,9 @@ impl Pipeline {
                 .with(HookSet::ON_AFTER_MOVE)
                 .with(HookSet::SHOULD_ADVANCE_TURN),
         );
-        let check_all = presets.iter().any(|p| {
-            p.info
-                .extra
-                .iter()
-                .any(|e| e.key.as_str() == EXTRA_CHECK_RULE && e.value.as_str() == "all")
-        });
+        let check_all = presets
+            .iter()
+            .any(|p| p.info.extra_value(EXTRA_CHECK_RULE) == Some("all"));
         let plain = plain && !check_all;
         // Hooks that cannot change which moves are legal.
         let neutral = HookSet::SETUP_POSITION
@@ -415,13 +412,7 @@ impl Pipeline {
         let additive = !plain
             && !check_all
             && presets.iter().all(|p| {
-                let declared = p
-                    .info
-                    .extra
-                    .iter()
-                    .find(|e| e.key.as_str() == EXTRA_MOVEMENT)
-                    .map(|e| e.value.as_str());
-                let allowed = match declared {
+                let allowed = match p.info.extra_value(EXTRA_MOVEMENT) {
                     Some(MOVEMENT_ADDITIVE) => adding,
                     Some(MOVEMENT_NONE) => recording,
                     _ => neutral,

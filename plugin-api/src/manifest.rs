@@ -237,6 +237,20 @@ pub struct PresetInfo {
     pub extra: RVec<OptionValue>,
 }
 
+impl PresetInfo {
+    /// The value of the `extra` entry `key`, if present.
+    pub fn extra_value(&self, key: &str) -> Option<&str> {
+        self.extra
+            .iter()
+            .find(|e| e.key.as_str() == key)
+            .map(|e| e.value.as_str())
+    }
+    /// Whether the preset was made from a custom modifier descriptor.
+    pub fn is_custom_modifier(&self) -> bool {
+        self.category.as_str() == CUSTOM_MODIFIER_CATEGORY
+    }
+}
+
 /// [`PresetInfo::category`] of the presets made from custom modifier descriptors (JSON rule
 /// files): the host lists them apart and writes them in the `Modifiers` tag of records.
 pub const CUSTOM_MODIFIER_CATEGORY: &str = "Custom Modifier";

@@ -450,7 +450,7 @@ fn every_example_is_in_the_manifest_with_its_needs() {
     for (id, _) in crate::parse::EXAMPLES {
         let i = info(id);
         assert_eq!(i.category.as_str(), "Custom Modifier");
-        assert!(i.extra.iter().all(|e| e.key.as_str() != "error"), "{id}");
+        assert_eq!(i.extra_value("error"), None, "{id}");
     }
 }
 
@@ -490,7 +490,7 @@ fn bad_descriptors_are_refused_with_their_json_path() {
         assert!(e.contains(path), "{name}: {e}");
         assert!(e.starts_with(&format!("{name}.json: ")), "{name}: {e}");
         let info = Registry::preset_info(&r.entries[0]);
-        assert!(info.extra.iter().any(|x| x.key.as_str() == "error"));
+        assert!(info.extra_value("error").is_some());
     }
     // Too many nodes.
     let many: Vec<String> = (0..51)
