@@ -25,7 +25,8 @@ pub struct GenRequest {
     /// The side whose moves are wanted (may be the side not to move, for attack tests).
     pub side: Color,
     /// `true`: fully legal moves of the side to move (the variant's own self-check filter
-    /// included); only asked when no preset changes movement or royalty. `false`:
+    /// included); asked when no preset changes royalty and presets at most add moves (the
+    /// host tests what they add itself). `false`:
     /// pseudo-legal moves — every rule of the variant except leaving royals attacked and
     /// castling out of or through attacked squares, which the host checks through the pipeline.
     pub legal: bool,
