@@ -408,7 +408,8 @@ impl Pipeline {
             .with(HookSet::AFTER_MOVE_QUERY);
         let adding = recording
             .with(HookSet::GET_EXTRA_MOVES)
-            .with(HookSet::IS_ATTACKED);
+            .with(HookSet::IS_ATTACKED)
+            .with(HookSet::GET_LEGAL_MOVE_MODIFIERS);
         let additive = !plain
             && !check_all
             && presets.iter().all(|p| {
@@ -773,6 +774,14 @@ impl Pipeline {
                 out.push(m);
             }
         }
+        // Modifiers of additive presets only remove moves (never a capture), so applying them
+        // to legal moves removes what they would have removed from the pseudo-legal ones.
+        for p in self.each(HookSet::GET_LEGAL_MOVE_MODIFIERS) {
+            ffi(
+                p.info.id.as_str(),
+                p.object.get_legal_move_modifiers(pos, side, out),
+            )?;
+        }
         Ok(())
     }
 
@@ -780,9 +789,11 @@ impl Pipeline {
     pub fn legal_move_count(&self, pos: &Position, buf: &mut RVec<Move>) -> Result<u64, HostError> {
         let variant_count = self.plain
             || (self.additive
-                && !self
-                    .hooks
-                    .intersects(HookSet::GET_EXTRA_MOVES.with(HookSet::IS_ATTACKED)));
+                && !self.hooks.intersects(
+                    HookSet::GET_EXTRA_MOVES
+                        .with(HookSet::IS_ATTACKED)
+                        .with(HookSet::GET_LEGAL_MOVE_MODIFIERS),
+                ));
         if variant_count && !self.hooks.contains(HookSet::FILTER_LEGAL_MOVES) {
             ffi(self.vname(), self.variant.legal_move_count(pos))
         } else {

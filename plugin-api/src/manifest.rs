@@ -267,7 +267,9 @@ pub const EXTRA_MOVEMENT: &str = "movement";
 /// host keep the variant's own legal generator (pins, check masks) and test only what the
 /// preset adds:
 ///
-/// * its only movement hook is `get_extra_moves` (no override, no modifier, no `apply_move`);
+/// * its movement hooks are `get_extra_moves` and, if any, a `get_legal_move_modifiers` that
+///   only *removes* moves and never a capture (so no attack changes); no override, no
+///   `apply_move`;
 /// * every capture its extra moves can make is reported by its `is_attacked` (a preset whose
 ///   extra moves never capture does not implement `is_attacked`);
 /// * its other hooks (`on_after_move`, …) never add, move or remove a piece; setting the en

@@ -11,6 +11,7 @@ use crate::Meta;
 use houserules_plugin_api::abi_stable::std_types::RVec;
 use houserules_plugin_api::{
     attr, stage, Color, HookSet, Move, MoveEffects, MoveFlags, Position, PresetRules, Role,
+    MOVEMENT_ADDITIVE,
 };
 
 pub(crate) const META: Meta = Meta {
@@ -27,7 +28,7 @@ pub(crate) const META: Meta = Meta {
     ),
     stages: &[stage::MOVE],
     priority: 0,
-    movement: "",
+    movement: MOVEMENT_ADDITIVE,
 };
 
 /// The preset.
