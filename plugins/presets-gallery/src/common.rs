@@ -1,7 +1,37 @@
 //! Helpers shared by the gallery presets: piece roles through the variant's piece table,
 //! counting pieces, en passant bookkeeping.
 
-use houserules_plugin_api::{Cell, Color, Move, MoveFlags, Position, Role, Square, VariantInfo};
+use houserules_plugin_api::{
+    preset_object, Cell, Color, Decision, Move, MoveFlags, Position, PresetBox, PresetRules, Role,
+    Square, SquareSet, VariantInfo,
+};
+
+/// A preset whose whole rule is which roles are royal (coregal, knightmate-rules,
+/// weak-dual-king): the pieces of those roles are the royal set.
+pub(crate) struct RoyalRoles {
+    k: Kinds,
+    roles: &'static [Role],
+}
+
+impl RoyalRoles {
+    /// The preset `id`, for a variant that must have a piece of role `needed`.
+    pub(crate) fn preset(
+        id: &str,
+        k: Kinds,
+        needed: Role,
+        roles: &'static [Role],
+    ) -> Result<PresetBox, String> {
+        k.require(id, needed)?;
+        Ok(preset_object(RoyalRoles { k, roles }))
+    }
+}
+
+impl PresetRules for RoyalRoles {
+    fn get_royal_pieces(&self, pos: &Position, color: Color, royals: &mut SquareSet) -> Decision {
+        *royals = self.k.squares(pos, color, self.roles);
+        Decision::YES
+    }
+}
 
 /// The variant's piece table reduced to what the presets need: the role of every kind.
 #[derive(Debug, Clone)]

@@ -5,11 +5,9 @@
 //! on either must be answered, checkmate is either royal attacked with no legal move. A side
 //! that loses its queen (only through another preset's effects) keeps its king royal.
 
-use crate::common::Kinds;
+use crate::common::{Kinds, RoyalRoles};
 use crate::Meta;
-use houserules_plugin_api::{
-    preset_object, Color, Decision, HookSet, Position, PresetBox, PresetRules, Role, SquareSet,
-};
+use houserules_plugin_api::{HookSet, PresetBox, Role};
 
 pub(crate) const META: Meta = Meta {
     id: "coregal",
@@ -35,19 +33,7 @@ pub(crate) const META: Meta = Meta {
 };
 
 pub(crate) fn new(k: Kinds) -> Result<PresetBox, String> {
-    k.require(META.id, Role::KING)?;
-    Ok(preset_object(Coregal { k }))
-}
-
-struct Coregal {
-    k: Kinds,
-}
-
-impl PresetRules for Coregal {
-    fn get_royal_pieces(&self, pos: &Position, color: Color, royals: &mut SquareSet) -> Decision {
-        *royals = self.k.squares(pos, color, &[Role::KING, Role::QUEEN]);
-        Decision::YES
-    }
+    RoyalRoles::preset(META.id, k, Role::KING, &[Role::KING, Role::QUEEN])
 }
 
 #[cfg(test)]

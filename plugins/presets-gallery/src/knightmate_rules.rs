@@ -7,11 +7,9 @@
 //! insufficient-material rule cannot fire while both sides have a knight: it needs at most one
 //! knight on the board and no knight with bishops.)
 
-use crate::common::Kinds;
+use crate::common::{Kinds, RoyalRoles};
 use crate::Meta;
-use houserules_plugin_api::{
-    preset_object, Color, Decision, HookSet, Position, PresetBox, PresetRules, Role, SquareSet,
-};
+use houserules_plugin_api::{HookSet, PresetBox, Role};
 
 pub(crate) const META: Meta = Meta {
     id: "knightmate-rules",
@@ -37,19 +35,7 @@ pub(crate) const META: Meta = Meta {
 };
 
 pub(crate) fn new(k: Kinds) -> Result<PresetBox, String> {
-    k.require(META.id, Role::KNIGHT)?;
-    Ok(preset_object(Knightmate { k }))
-}
-
-struct Knightmate {
-    k: Kinds,
-}
-
-impl PresetRules for Knightmate {
-    fn get_royal_pieces(&self, pos: &Position, color: Color, royals: &mut SquareSet) -> Decision {
-        *royals = self.k.squares(pos, color, &[Role::KNIGHT]);
-        Decision::YES
-    }
+    RoyalRoles::preset(META.id, k, Role::KNIGHT, &[Role::KNIGHT])
 }
 
 #[cfg(test)]

@@ -9,11 +9,9 @@
 //! no legal move ("every remaining king simultaneously mated"). A side with no king left has
 //! lost (royal-lost). With one king left the rules are those of chess.
 
-use crate::common::Kinds;
+use crate::common::{Kinds, RoyalRoles};
 use crate::Meta;
-use houserules_plugin_api::{
-    preset_object, Color, Decision, HookSet, Position, PresetBox, PresetRules, Role, SquareSet,
-};
+use houserules_plugin_api::{HookSet, PresetBox, Role};
 
 pub(crate) const META: Meta = Meta {
     id: "weak-dual-king",
@@ -39,19 +37,7 @@ pub(crate) const META: Meta = Meta {
 };
 
 pub(crate) fn new(k: Kinds) -> Result<PresetBox, String> {
-    k.require(META.id, Role::KING)?;
-    Ok(preset_object(WeakDualKing { k }))
-}
-
-struct WeakDualKing {
-    k: Kinds,
-}
-
-impl PresetRules for WeakDualKing {
-    fn get_royal_pieces(&self, pos: &Position, color: Color, royals: &mut SquareSet) -> Decision {
-        *royals = self.k.squares(pos, color, &[Role::KING]);
-        Decision::YES
-    }
+    RoyalRoles::preset(META.id, k, Role::KING, &[Role::KING])
 }
 
 #[cfg(test)]
