@@ -36,6 +36,17 @@ pub fn legal_at(p: &Pipeline, position: &Position) -> Vec<String> {
         .collect()
 }
 
+/// The destinations (sorted) of the legal moves from square `from` (`"c1"`) in `fen`.
+pub fn destinations(p: &Pipeline, fen: &str, from: &str) -> Vec<String> {
+    let mut v: Vec<String> = legal(p, fen)
+        .into_iter()
+        .filter(|m| m.starts_with(from))
+        .map(|m| m[from.len()..].to_string())
+        .collect();
+    v.sort();
+    v
+}
+
 /// Whether `mv` (coordinate form) is legal in `fen`.
 pub fn has(p: &Pipeline, fen: &str, mv: &str) -> bool {
     legal(p, fen).iter().any(|m| m == mv)

@@ -120,16 +120,6 @@ mod tests {
 
     const P: &[&str] = &["bouncing-pieces"];
 
-    fn from(p: &houserules_host::Pipeline, f: &str, sq: &str) -> Vec<String> {
-        let mut m: Vec<String> = legal(p, f)
-            .into_iter()
-            .filter(|x| x.starts_with(sq))
-            .map(|x| x[2..].to_string())
-            .collect();
-        m.sort();
-        m
-    }
-
     #[test]
     fn bouncing_pieces_reflect_once_off_the_side_files() {
         let p = pipe(P);
@@ -137,7 +127,7 @@ mod tests {
         // then reflected g7 f8.
         let f = "7k/8/8/8/8/8/8/2B4K w - - 0 1";
         assert_eq!(
-            from(&p, f, "c1"),
+            destinations(&p, f, "c1"),
             ["a3", "b2", "b4", "c5", "d2", "d6", "e3", "e7", "f4", "f8", "g5", "g7", "h6"]
         );
     }
@@ -148,7 +138,7 @@ mod tests {
         // Bishop d4: SW c3 b2 a1 — a corner, the ray stops. NW c5 b6 a7, reflected b8, then it
         // would leave through rank 8: it stops (no rank reflection on this preset).
         let f = "4k3/8/8/8/3B4/8/8/4K3 w - - 0 1";
-        let m = from(&p, f, "d4");
+        let m = destinations(&p, f, "d4");
         assert!(m.contains(&"b8".to_string()), "{m:?}");
         assert!(!m.contains(&"c7".to_string()), "{m:?}");
         assert_eq!(m.len(), 14, "{m:?}");
@@ -157,11 +147,11 @@ mod tests {
     #[test]
     fn bouncing_pieces_stop_at_friends_and_capture_enemies_after_the_bounce() {
         let p = pipe(P);
-        let m = from(&p, "7k/8/8/2n5/8/8/8/2B4K w - - 0 1", "c1");
+        let m = destinations(&p, "7k/8/8/2n5/8/8/8/2B4K w - - 0 1", "c1");
         assert!(m.contains(&"b4".to_string()));
         assert!(m.contains(&"c5".to_string()));
         assert!(!m.contains(&"d6".to_string()));
-        let m2 = from(&p, "7k/8/8/2N5/8/8/8/2B4K w - - 0 1", "c1");
+        let m2 = destinations(&p, "7k/8/8/2N5/8/8/8/2B4K w - - 0 1", "c1");
         assert!(m2.contains(&"b4".to_string()));
         assert!(!m2.contains(&"c5".to_string()));
         assert!(!m2.contains(&"d6".to_string()));

@@ -28,16 +28,6 @@ mod tests {
 
     const P: &[&str] = &["bouncing-pieces-2"];
 
-    fn from(p: &houserules_host::Pipeline, f: &str, sq: &str) -> Vec<String> {
-        let mut m: Vec<String> = legal(p, f)
-            .into_iter()
-            .filter(|x| x.starts_with(sq))
-            .map(|x| x[2..].to_string())
-            .collect();
-        m.sort();
-        m
-    }
-
     #[test]
     fn bouncing_pieces_2_reflects_off_ranks_too_at_most_twice() {
         let p = pipe(P);
@@ -46,7 +36,7 @@ mod tests {
         // off the h-file (2) g3 ... b8. NE: e5 f6 g7 h8, a corner: stop. SW: c3 b2 a1, a corner.
         let f = "4k3/8/8/8/3B4/8/8/4K3 w - - 0 1";
         assert_eq!(
-            from(&p, f, "d4"),
+            destinations(&p, f, "d4"),
             [
                 "a1", "a7", "b2", "b6", "b8", "c3", "c5", "c7", "d6", "e3", "e5", "f2", "f4", "f6",
                 "g1", "g3", "g7", "h2", "h8"
@@ -54,7 +44,7 @@ mod tests {
         );
         // bouncing-pieces: one reflection, files only.
         let q = pipe(&["bouncing-pieces"]);
-        assert_eq!(from(&q, f, "d4").len(), 14);
+        assert_eq!(destinations(&q, f, "d4").len(), 14);
     }
 
     #[test]
