@@ -258,11 +258,6 @@ impl Modifier {
         Ok(m)
     }
 
-    /// The descriptor.
-    pub fn descriptor(&self) -> &Descriptor {
-        &self.d
-    }
-
     fn check_names(&self, node: &Node) -> Result<(), String> {
         let piece = |name: &str, at: &str| {
             if self.kinds(name).is_empty() {
@@ -485,11 +480,9 @@ impl Dispatch<'_> {
         let Some(mv) = self.mv else {
             return Some(sq);
         };
-        if mv.is_drop() && sq == mv.to {
-            return None;
-        }
-        if sq == mv.destination() && !mv.is_drop() {
-            return Some(mv.from);
+        if sq == mv.destination() {
+            // A dropped piece was not on the board.
+            return mv.from.to_option();
         }
         if self.before.get(sq) == cell {
             return Some(sq);
@@ -506,18 +499,12 @@ impl Dispatch<'_> {
 
     /// Pieces whose square changed: the mover, a castling rook, pushed pieces.
     fn moved(&self) -> Vec<Square> {
-        let Some(mv) = self.mv else {
+        if self.mv.is_none() {
             return Vec::new();
-        };
+        }
         self.pos
             .squares()
-            .filter(|&s| {
-                let c = self.pos.get(s);
-                c.is_piece()
-                    && !(mv.is_drop() && s == mv.to)
-                    && (s == mv.destination() || self.before.get(s) != c)
-                    && self.origin(s).is_some_and(|o| o != s)
-            })
+            .filter(|&s| self.pos.get(s).is_piece() && self.origin(s).is_some_and(|o| o != s))
             .collect()
     }
 
@@ -530,12 +517,11 @@ impl Dispatch<'_> {
             .unwrap_or_else(|| m.default_hp(p.get(sq)))
     }
 
-    fn event(&mut self, m: &Modifier, kind: EventKind, sq: Square, value: i32, note: Name) {
+    fn event(&mut self, kind: EventKind, sq: Square, value: i32, note: Name) {
         if self.fx.record_events {
             let mut e = Event::new(kind, sq, self.pos.get(sq));
             e.value = value;
             e.note = note;
-            let _ = m;
             self.fx.event(e);
         }
     }
@@ -578,7 +564,7 @@ impl Dispatch<'_> {
                 };
                 let bits = m.bits(self.pos, sq) | (1 << slot);
                 self.pos.set_attribute(sq, m.seed, bits);
-                self.event(m, EventKind::ATTRIBUTE, sq, bits, m.seed);
+                self.event(EventKind::ATTRIBUTE, sq, bits, m.seed);
                 if matches!(n.kind, NodeKind::AddAura { .. }) {
                     m.recompute_auras(self.pos);
                 }
@@ -594,7 +580,7 @@ impl Dispatch<'_> {
                         .unwrap_or(0)
                         .saturating_add(*delta);
                     set_counter(self.pos, sq, name, v);
-                    self.event(m, EventKind::ATTRIBUTE, sq, v, name);
+                    self.event(EventKind::ATTRIBUTE, sq, v, name);
                 }
             }
             NodeKind::SeedAttribute { attr, value } => match value {
@@ -608,7 +594,7 @@ impl Dispatch<'_> {
                         // The cell changes, the piece (and its attributes) stays.
                         self.pos.set_raw(sq, Cell::piece(kind, color));
                         self.pos.invalidate_accel();
-                        self.event(m, EventKind::TRANSFORM, sq, kind as i32, m.seed);
+                        self.event(EventKind::TRANSFORM, sq, kind as i32, m.seed);
                     }
                 }
                 SeedValue::Int(v) => {
@@ -616,13 +602,13 @@ impl Dispatch<'_> {
                         self.set_hp(m, sq, *v);
                     } else if let Some(name) = Name::new(attr) {
                         set_counter(self.pos, sq, name, *v);
-                        self.event(m, EventKind::ATTRIBUTE, sq, *v, name);
+                        self.event(EventKind::ATTRIBUTE, sq, *v, name);
                     }
                 }
             },
             NodeKind::SetCaptureFlag { flag } => {
                 set_counter(self.pos, sq, CAPTURE_FLAG, *flag);
-                self.event(m, EventKind::ATTRIBUTE, sq, *flag, CAPTURE_FLAG);
+                self.event(EventKind::ATTRIBUTE, sq, *flag, CAPTURE_FLAG);
             }
             NodeKind::Conditional { .. } => {}
         }
@@ -632,21 +618,21 @@ impl Dispatch<'_> {
     fn set_hp(&mut self, m: &Modifier, sq: Square, v: i32) {
         let old = self.hp(m, Subject::Live(sq));
         if v <= 0 {
-            self.event(m, EventKind::DAMAGE, sq, old - v, attr::HP);
-            self.event(m, EventKind::REMOVE, sq, 0, m.seed);
+            self.event(EventKind::DAMAGE, sq, old - v, attr::HP);
+            self.event(EventKind::REMOVE, sq, 0, m.seed);
             self.pos.clear(sq);
             return;
         }
         self.pos.set_attribute(sq, attr::HP, v);
         if v < old {
-            self.event(m, EventKind::DAMAGE, sq, old - v, attr::HP);
+            self.event(EventKind::DAMAGE, sq, old - v, attr::HP);
             if !self.in_damaged {
                 self.in_damaged = true;
                 self.fire(m, TriggerKind::Damaged, sq, EventData::default());
                 self.in_damaged = false;
             }
         } else if v > old {
-            self.event(m, EventKind::HEAL, sq, v - old, attr::HP);
+            self.event(EventKind::HEAL, sq, v - old, attr::HP);
         }
     }
 
