@@ -690,15 +690,8 @@ impl Pipeline {
                         }
                     }
                 }
-                if filter_self {
-                    // The move is made in full (every preset effect, the turn decision and
-                    // turn-end effects included) before the mover's royals are tested.
-                    let mut child = pos.clone();
-                    let mut fx = MoveEffects::new(side, false);
-                    self.apply_inner(&mut child, m, &mut fx, false)?;
-                    if self.royal_attacked(&child, side)? {
-                        continue;
-                    }
+                if filter_self && !self.leaves_royals_safe(pos, m)? {
+                    continue;
                 }
                 keep.push(m);
             }
@@ -708,6 +701,17 @@ impl Pipeline {
             ffi(p.info.id.as_str(), p.object.filter_legal_moves(pos, out))?;
         }
         Ok(())
+    }
+
+    /// Whether `m` leaves the mover's royals unattacked. The move is made in full (every
+    /// preset effect, the turn decision and turn-end effects included) before the royals are
+    /// tested.
+    fn leaves_royals_safe(&self, pos: &Position, m: Move) -> Result<bool, HostError> {
+        let side = pos.side_to_move;
+        let mut child = pos.clone();
+        let mut fx = MoveEffects::new(side, false);
+        self.apply_inner(&mut child, m, &mut fx, false)?;
+        Ok(!self.royal_attacked(&child, side)?)
     }
 
     /// Legal moves when every preset only adds moves: the variant's legal moves (its pins and
@@ -720,12 +724,6 @@ impl Pipeline {
         out.clear();
         let req = GenRequest::new(side, true, SquareSet::EMPTY);
         ffi(self.vname(), self.variant.generate(pos, &req, out))?;
-        let trial = |m: Move| -> Result<bool, HostError> {
-            let mut child = pos.clone();
-            let mut fx = MoveEffects::new(side, false);
-            self.apply_inner(&mut child, m, &mut fx, false)?;
-            Ok(!self.royal_attacked(&child, side)?)
-        };
         if self.hooks.contains(HookSet::IS_ATTACKED) {
             // The variant's legal moves leave no royal attacked by the variant's pieces; only
             // the presets' added captures remain to test, after the variant's own application
@@ -770,7 +768,7 @@ impl Pipeline {
             if out.contains(&m) || (m.is_castle() && !self.castle_path_safe(pos, m)?) {
                 continue;
             }
-            if trial(m)? {
+            if self.leaves_royals_safe(pos, m)? {
                 out.push(m);
             }
         }
