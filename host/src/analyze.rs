@@ -649,7 +649,7 @@ fn event_report(p: &Pipeline, e: &Event) -> EventReport {
     }
 }
 
-impl<'p> Replay<'_, 'p> {
+impl<'a, 'p> Replay<'a, 'p> {
     fn move_error(&mut self, tok: &MoveToken, ply: u32, pos: &Position, message: String) {
         let p = &self.rules.pipeline;
         let legal = legal_sample(p, pos, self.buf);
@@ -718,7 +718,7 @@ impl<'p> Replay<'_, 'p> {
                 }
             }
             if is_null(text) {
-                if !tok.variations.is_empty() {
+                if tok.has_variations() {
                     self.variations(&game, tok, ply);
                 }
                 if let Some(w) = &mut self.written {
@@ -765,7 +765,7 @@ impl<'p> Replay<'_, 'p> {
                 }
                 names = Some((s, c));
             }
-            if !tok.variations.is_empty() {
+            if tok.has_variations() {
                 self.variations(&game, tok, ply);
             }
             self.steps.push(Some(m));
@@ -791,44 +791,67 @@ impl<'p> Replay<'_, 'p> {
     }
 
     /// Replays the variations of `tok` (alternatives to the move at `ply`, from the
-    /// position of `game`).
+    /// position of `game`), and the variations inside them, in input order. An explicit stack
+    /// of lines (each with a copy of the game where it stands), so that no depth of nesting
+    /// can overflow the call stack; errors are reported, the line they are in is abandoned,
+    /// and the others go on.
     fn variations(&mut self, game: &Game<'p>, tok: &MoveToken, ply: u32) {
-        for var in &tok.variations {
-            self.line_from(game.clone(), var, ply);
+        struct Line<'r, 'p> {
+            game: Game<'p>,
+            moves: &'r [MoveToken],
+            next: usize,
+            first_ply: u32,
         }
-    }
-
-    /// Replays a side line from `game` (a copy of the game at the branch point); errors are
-    /// reported, the main line goes on.
-    fn line_from(&mut self, mut game: Game<'p>, line: &[MoveToken], first_ply: u32) {
         let p: &'p Pipeline = &self.rules.pipeline;
         let rec = self.rec;
         let saved = std::mem::take(self.buf);
-        for (k, tok) in line.iter().enumerate() {
-            let ply = first_ply + k as u32;
-            if p.legal_moves(&game.position, self.buf).is_err() {
-                break;
+        let mut stack: Vec<Line<'a, 'p>> = Vec::new();
+        let push_all = |stack: &mut Vec<Line<'a, 'p>>, game: &Game<'p>, tok: &MoveToken, ply| {
+            let at = stack.len();
+            for moves in rec.variations(tok) {
+                stack.push(Line {
+                    game: game.clone(),
+                    moves,
+                    next: 0,
+                    first_ply: ply,
+                });
+            }
+            // The first variation is replayed first.
+            stack[at..].reverse();
+        };
+        push_all(&mut stack, game, tok, ply);
+        while let Some(line) = stack.last_mut() {
+            let Some(tok) = line.moves.get(line.next) else {
+                stack.pop();
+                continue;
+            };
+            let ply = line.first_ply + line.next as u32;
+            line.next += 1;
+            if p.legal_moves(&line.game.position, self.buf).is_err() {
+                stack.pop();
+                continue;
             }
             let text = tok.text(rec);
             if is_null(text) {
-                game.pass();
+                line.game.pass();
                 continue;
             }
-            let m = match self.resolve(&game.position, text) {
+            let m = match self.resolve(&line.game.position, text) {
                 Ok(m) => m,
                 Err(e) => {
-                    let pos = game.position.clone();
+                    let pos = line.game.position.clone();
                     self.move_error(tok, ply, &pos, format!("in a variation: {e}"));
-                    break;
+                    stack.pop();
+                    continue;
                 }
             };
-            if !tok.variations.is_empty() {
-                let inner = std::mem::take(self.buf);
-                self.variations(&game, tok, ply);
-                *self.buf = inner;
+            let branch = tok.has_variations().then(|| line.game.clone());
+            if line.game.play_recording(m, false).is_err() {
+                stack.pop();
             }
-            if game.play_recording(m, false).is_err() {
-                break;
+            // The variations of this move come next, then the rest of this line.
+            if let Some(g) = branch {
+                push_all(&mut stack, &g, tok, ply);
             }
         }
         *self.buf = saved;

@@ -1,5 +1,15 @@
 //! A game in progress: position, moves played, repetition history, and the host's n-move and
 //! n-fold rules on top of the pipeline's results.
+//!
+//! Repetition facts cost the same at every ply, whatever the game's length: occurrences are
+//! counted per position hash, and "every move of a side since the first occurrence gave check"
+//! (perpetual check, `OWN_REPETITION` variants) comes from running counts of moves and of
+//! checking moves per colour, read at the first occurrence and now. The counts are cleared
+//! after a move that makes every earlier position unreachable: on a pipeline without presets,
+//! a capture after which fewer pieces are on the board and in the hands than before (the
+//! captured piece is gone for good; with drops it went to a hand and nothing is cleared). Other irreversible moves (a pawn push, a castling right
+//! lost) are not used: what is irreversible is the variant's knowledge, not the host's, and
+//! a count kept too long costs memory, never a wrong answer.
 
 use crate::error::HostError;
 use crate::pipeline::Pipeline;
@@ -7,6 +17,7 @@ use abi_stable::std_types::RVec;
 use houserules_plugin_api::{
     Color, Event, Move, MoveEffects, Outcome, Position, Square, VariantFlags,
 };
+use std::collections::HashMap;
 
 /// Where a game stands.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -30,26 +41,102 @@ pub struct Game<'p> {
     pub position: Position,
     /// Moves played (`None`: a null move, the side to move passed).
     pub moves: Vec<Option<Move>>,
-    history: Vec<u64>,
-    /// Per ply: the colour that moved and whether the move gave check.
-    checks: Vec<(Color, bool)>,
+    /// Repetition facts since the last clearing point.
+    repetition: Repetition,
     /// Whether a rule reads the per-ply check facts (perpetual check, preset results).
     track_checks: bool,
+    /// Whether the counts may be cleared after a move that loses material (no presets).
+    may_clear: bool,
+}
+
+/// Occurrence counts of positions, and running move and check counts per colour.
+#[derive(Clone, Default)]
+struct Repetition {
+    /// Per position hash: how often it occurred, and the ply (index into `marks`) of its
+    /// first occurrence.
+    seen: HashMap<u64, (u32, u32)>,
+    /// The current position's hash.
+    current: u64,
+    /// Per ply since the clearing point (the position after `k` plies is `marks[k]`): moves
+    /// made by each colour, and moves of each colour that gave no check, before it.
+    marks: Vec<[u32; 4]>,
+    /// Pieces on the board and in the hands now (clearing points are where this drops).
+    material: u32,
+}
+
+impl Repetition {
+    fn new(pos: &Position) -> Repetition {
+        let mut r = Repetition {
+            material: material(pos),
+            ..Repetition::default()
+        };
+        r.restart(pos.repetition_hash());
+        r
+    }
+
+    fn restart(&mut self, h: u64) {
+        self.seen.clear();
+        self.marks.clear();
+        self.marks.push([0; 4]);
+        self.seen.insert(h, (1, 0));
+        self.current = h;
+    }
+
+    fn record(&mut self, h: u64, mover: Color, check: bool) {
+        let mut m = *self.marks.last().unwrap_or(&[0; 4]);
+        m[mover.index()] += 1;
+        if !check {
+            m[2 + mover.index()] += 1;
+        }
+        let ply = self.marks.len() as u32;
+        self.marks.push(m);
+        self.seen
+            .entry(h)
+            .and_modify(|e| e.0 += 1)
+            .or_insert((1, ply));
+        self.current = h;
+    }
+
+    fn count(&self) -> usize {
+        self.seen.get(&self.current).map_or(0, |e| e.0 as usize)
+    }
+
+    fn checks_in_cycle(&self) -> [bool; 2] {
+        let Some(&(_, first)) = self.seen.get(&self.current) else {
+            return [false; 2];
+        };
+        let (Some(a), Some(b)) = (self.marks.get(first as usize), self.marks.last()) else {
+            return [false; 2];
+        };
+        let mut out = [false; 2];
+        for (c, o) in out.iter_mut().enumerate() {
+            let moves = b[c] - a[c];
+            let quiet = b[2 + c] - a[2 + c];
+            *o = moves > 0 && quiet == 0;
+        }
+        out
+    }
+}
+
+/// Pieces on the board and in both hands.
+fn material(pos: &Position) -> u32 {
+    let board = pos.cells().iter().filter(|c| c.kind().is_some()).count() as u32;
+    let hands: u32 = pos.hands.iter().flatten().map(|&n| n as u32).sum();
+    board + hands
 }
 
 impl<'p> Game<'p> {
     /// A game from `start`.
     pub fn new(pipeline: &'p Pipeline, start: Position) -> Game<'p> {
-        let h = start.repetition_hash();
         Game {
             pipeline,
+            repetition: Repetition::new(&start),
             position: start.clone(),
             start,
             moves: Vec::new(),
-            history: vec![h],
-            checks: Vec::new(),
             track_checks: pipeline.info.flags.contains(VariantFlags::OWN_REPETITION)
                 || pipeline.results_need_check(),
+            may_clear: pipeline.presets.is_empty(),
         }
     }
 
@@ -80,8 +167,17 @@ impl<'p> Game<'p> {
                 .pipeline
                 .royal_attacked(&self.position, mover.opposite())?;
         self.moves.push(Some(m));
-        self.history.push(self.position.repetition_hash());
-        self.checks.push((mover, check));
+        let h = self.position.repetition_hash();
+        if self.may_clear && m.is_capture() {
+            let now = material(&self.position);
+            if now < self.repetition.material {
+                self.repetition.material = now;
+                self.repetition.restart(h);
+                return Ok(fx.events.into_vec());
+            }
+            self.repetition.material = now;
+        }
+        self.repetition.record(h, mover, check);
         Ok(fx.events.into_vec())
     }
 
@@ -99,33 +195,22 @@ impl<'p> Game<'p> {
         pos.halfmove_clock = pos.halfmove_clock.saturating_add(1);
         pos.invalidate_accel();
         self.moves.push(None);
-        self.history.push(self.position.repetition_hash());
-        self.checks.push((mover, false));
+        self.repetition
+            .record(self.position.repetition_hash(), mover, false);
     }
 
     /// How often the current position has occurred (including now).
     pub fn repetitions(&self) -> usize {
-        let h = *self.history.last().unwrap_or(&0);
-        self.history.iter().filter(|&&x| x == h).count()
+        self.repetition.count()
     }
 
     /// For a repeated position: whether every move of each side since the position's first
-    /// occurrence gave check.
+    /// occurrence gave check (always `false` for a side when no rule reads check facts).
     pub fn checks_in_cycle(&self) -> [bool; 2] {
-        let h = *self.history.last().unwrap_or(&0);
-        let Some(first) = self.history.iter().position(|&x| x == h) else {
-            return [false; 2];
-        };
-        if first + 1 >= self.history.len() {
+        if !self.track_checks {
             return [false; 2];
         }
-        let mut all = [true, true];
-        let mut any = [false, false];
-        for &(c, check) in &self.checks[first..] {
-            any[c.index()] = true;
-            all[c.index()] &= check;
-        }
-        [all[0] && any[0], all[1] && any[1]]
+        self.repetition.checks_in_cycle()
     }
 
     /// The result by the rules (royals, variant, presets, with the game's repetition facts),

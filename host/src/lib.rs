@@ -5,6 +5,7 @@
 
 pub mod analyze;
 pub mod error;
+pub mod fault;
 pub mod fen;
 pub mod game;
 pub mod loader;

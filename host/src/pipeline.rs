@@ -103,6 +103,8 @@ pub struct ActivePreset {
 /// The assembled rules of one game.
 pub struct Pipeline {
     variant: VariantBox,
+    /// Id of the plugin that provides the variant.
+    variant_plugin: String,
     /// The variant's description.
     pub info: VariantInfo,
     /// The layout in use.
@@ -138,6 +140,16 @@ fn ffi<T>(who: &str, r: RResult<T, PluginError>) -> Result<T, HostError> {
     r.into_result().map_err(|e| HostError::plugin(who, e))
 }
 
+/// A call into a plugin: `call!(kind, rules id, plugin id, "hook", expression)` notes which
+/// plugin code runs while the expression is evaluated (for the supervisor's fault reports,
+/// see [`crate::fault`]) and turns the plugin's error into a [`HostError`].
+macro_rules! call {
+    ($kind:literal, $who:expr, $plugin:expr, $hook:literal, $e:expr $(,)?) => {{
+        let _running = crate::fault::enter($kind, $who, $plugin, $hook);
+        ffi($who, $e)
+    }};
+}
+
 impl Pipeline {
     /// Assembles a pipeline from the registry: the variant, a layout (or the variant's
     /// default, or the preferred layout of a preset), and presets with their options,
@@ -156,11 +168,14 @@ impl Pipeline {
                 id: variant_id.to_string(),
                 suggestion: nearest(variant_id, registry.variants().map(|(_, v)| v.id.as_str())),
             })?;
-        let variant = ffi(
+        let variant = call!(
+            "variant",
+            variant_id,
             plugin.id(),
-            (plugin.module.new_variant())(RStr::from_str(variant_id)),
+            "new_variant",
+            (plugin.module.new_variant())(RStr::from_str(variant_id))
         )?;
-        let info = ffi(variant_id, variant.info())?;
+        let info = call!("variant", variant_id, plugin.id(), "info", variant.info())?;
         let newer =
             |what: &'static str, id: &str, pl: &crate::loader::LoadedPlugin, detail: String| {
                 HostError::NeedsNewerHost {
@@ -356,9 +371,12 @@ impl Pipeline {
                     value: v.as_str().into(),
                 })
                 .collect();
-            let object = ffi(
+            let object = call!(
+                "preset",
+                pinfo.id.as_str(),
                 pl.id(),
-                (pl.module.new_preset())(RStr::from_str(pinfo.id.as_str()), ov, &info),
+                "new_preset",
+                (pl.module.new_preset())(RStr::from_str(pinfo.id.as_str()), ov, &info)
             )?;
             active.push(ActivePreset {
                 info: pinfo.clone(),
@@ -367,7 +385,9 @@ impl Pipeline {
                 object,
             });
         }
-        Ok(Pipeline::assemble(variant, info, layout, active, notes))
+        let mut p = Pipeline::assemble(variant, info, layout, active, notes);
+        p.variant_plugin = plugin.id().to_string();
+        Ok(p)
     }
 
     fn assemble(
@@ -447,6 +467,7 @@ impl Pipeline {
         }
         Pipeline {
             variant,
+            variant_plugin: String::new(),
             info,
             layout,
             presets,
@@ -517,7 +538,13 @@ impl Pipeline {
         } else {
             core
         };
-        let r = ffi(self.vname(), self.variant.parse_fen(RStr::from_str(core)))?;
+        let r = call!(
+            "variant",
+            self.vname(),
+            self.variant_plugin.as_str(),
+            "parse_fen",
+            self.variant.parse_fen(RStr::from_str(core))
+        )?;
         let mut pos = r.into_result().map_err(|error| HostError::Fen {
             fen: fen.to_string(),
             error,
@@ -591,7 +618,14 @@ impl Pipeline {
 
     /// Writes a FEN (the variant's, plus the host's extension for attributes and state).
     pub fn write_fen(&self, pos: &Position) -> Result<String, HostError> {
-        let mut s = ffi(self.vname(), self.variant.write_fen(pos))?.to_string();
+        let mut s = call!(
+            "variant",
+            self.vname(),
+            self.variant_plugin.as_str(),
+            "write_fen",
+            self.variant.write_fen(pos)
+        )?
+        .to_string();
         if self.host_en_passant() {
             crate::fen::write_ep_field(&mut s, pos);
         }
@@ -620,7 +654,13 @@ impl Pipeline {
     pub fn game_start(&self, fen: &str) -> Result<Position, HostError> {
         let mut pos = self.parse_fen(fen)?;
         for p in self.each(HookSet::SETUP_POSITION) {
-            ffi(p.info.id.as_str(), p.object.setup_position(&mut pos))?;
+            call!(
+                "preset",
+                p.info.id.as_str(),
+                p.plugin.as_str(),
+                "setup_position",
+                p.object.setup_position(&mut pos)
+            )?;
         }
         Ok(pos)
     }
@@ -643,19 +683,37 @@ impl Pipeline {
         out.clear();
         let mut claimed = SquareSet::EMPTY;
         for p in self.each(HookSet::OVERRIDE_PIECE_MOVES) {
-            ffi(
+            call!(
+                "preset",
                 p.info.id.as_str(),
+                p.plugin.as_str(),
+                "override_piece_moves",
                 p.object.override_piece_moves(pos, side, &mut claimed, out),
             )?;
         }
         let req = GenRequest::new(side, false, claimed);
-        ffi(self.vname(), self.variant.generate(pos, &req, out))?;
+        call!(
+            "variant",
+            self.vname(),
+            self.variant_plugin.as_str(),
+            "generate",
+            self.variant.generate(pos, &req, out)
+        )?;
         for p in self.each(HookSet::GET_EXTRA_MOVES) {
-            ffi(p.info.id.as_str(), p.object.get_extra_moves(pos, side, out))?;
+            call!(
+                "preset",
+                p.info.id.as_str(),
+                p.plugin.as_str(),
+                "get_extra_moves",
+                p.object.get_extra_moves(pos, side, out)
+            )?;
         }
         for p in self.each(HookSet::GET_LEGAL_MOVE_MODIFIERS) {
-            ffi(
+            call!(
+                "preset",
                 p.info.id.as_str(),
+                p.plugin.as_str(),
+                "get_legal_move_modifiers",
                 p.object.get_legal_move_modifiers(pos, side, out),
             )?;
         }
@@ -676,7 +734,13 @@ impl Pipeline {
         } else if self.plain {
             out.clear();
             let req = GenRequest::new(side, true, SquareSet::EMPTY);
-            ffi(self.vname(), self.variant.generate(pos, &req, out))?;
+            call!(
+                "variant",
+                self.vname(),
+                self.variant_plugin.as_str(),
+                "generate",
+                self.variant.generate(pos, &req, out)
+            )?;
         } else {
             self.pseudo_moves(pos, side, out)?;
             let filter_self = self.filters_self_check(pos, side)?;
@@ -698,7 +762,13 @@ impl Pipeline {
             *out = keep;
         }
         for p in self.each(HookSet::FILTER_LEGAL_MOVES) {
-            ffi(p.info.id.as_str(), p.object.filter_legal_moves(pos, out))?;
+            call!(
+                "preset",
+                p.info.id.as_str(),
+                p.plugin.as_str(),
+                "filter_legal_moves",
+                p.object.filter_legal_moves(pos, out)
+            )?;
         }
         Ok(())
     }
@@ -723,7 +793,13 @@ impl Pipeline {
         let side = pos.side_to_move;
         out.clear();
         let req = GenRequest::new(side, true, SquareSet::EMPTY);
-        ffi(self.vname(), self.variant.generate(pos, &req, out))?;
+        call!(
+            "variant",
+            self.vname(),
+            self.variant_plugin.as_str(),
+            "generate",
+            self.variant.generate(pos, &req, out)
+        )?;
         if self.hooks.contains(HookSet::IS_ATTACKED) {
             // The variant's legal moves leave no royal attacked by the variant's pieces; only
             // the presets' added captures remain to test, after the variant's own application
@@ -736,13 +812,24 @@ impl Pipeline {
                 }
                 let mut child = pos.clone();
                 let mut fx = MoveEffects::new(side, false);
-                ffi(self.vname(), self.variant.apply(&mut child, m, &mut fx))?;
+                call!(
+                    "variant",
+                    self.vname(),
+                    self.variant_plugin.as_str(),
+                    "apply",
+                    self.variant.apply(&mut child, m, &mut fx)
+                )?;
                 let mut hit = false;
                 if let Some(royals) = self.royals(&child, side)? {
                     'royals: for r in royals.iter() {
                         for p in self.each(HookSet::IS_ATTACKED) {
-                            if ffi(p.info.id.as_str(), p.object.is_attacked(&child, r, by))?
-                                == Decision::YES
+                            if call!(
+                                "preset",
+                                p.info.id.as_str(),
+                                p.plugin.as_str(),
+                                "is_attacked",
+                                p.object.is_attacked(&child, r, by)
+                            )? == Decision::YES
                             {
                                 hit = true;
                                 break 'royals;
@@ -758,8 +845,11 @@ impl Pipeline {
         }
         let mut extra = RVec::new();
         for p in self.each(HookSet::GET_EXTRA_MOVES) {
-            ffi(
+            call!(
+                "preset",
                 p.info.id.as_str(),
+                p.plugin.as_str(),
+                "get_extra_moves",
                 p.object.get_extra_moves(pos, side, &mut extra),
             )?;
         }
@@ -775,8 +865,11 @@ impl Pipeline {
         // Modifiers of additive presets only remove moves (never a capture), so applying them
         // to legal moves removes what they would have removed from the pseudo-legal ones.
         for p in self.each(HookSet::GET_LEGAL_MOVE_MODIFIERS) {
-            ffi(
+            call!(
+                "preset",
                 p.info.id.as_str(),
+                p.plugin.as_str(),
+                "get_legal_move_modifiers",
                 p.object.get_legal_move_modifiers(pos, side, out),
             )?;
         }
@@ -793,7 +886,13 @@ impl Pipeline {
                         .with(HookSet::GET_LEGAL_MOVE_MODIFIERS),
                 ));
         if variant_count && !self.hooks.contains(HookSet::FILTER_LEGAL_MOVES) {
-            ffi(self.vname(), self.variant.legal_move_count(pos))
+            call!(
+                "variant",
+                self.vname(),
+                self.variant_plugin.as_str(),
+                "legal_move_count",
+                self.variant.legal_move_count(pos)
+            )
         } else {
             self.legal_moves(pos, buf)?;
             Ok(buf.len() as u64)
@@ -804,8 +903,11 @@ impl Pipeline {
     fn filters_self_check(&self, pos: &Position, side: Color) -> Result<bool, HostError> {
         let mut v = true;
         for p in self.each(HookSet::SHOULD_FILTER_SELF_CHECK) {
-            if let Some(b) = ffi(
+            if let Some(b) = call!(
+                "preset",
                 p.info.id.as_str(),
+                p.plugin.as_str(),
+                "should_filter_self_check",
                 p.object.should_filter_self_check(pos, side),
             )?
             .to_option()
@@ -838,8 +940,11 @@ impl Pipeline {
         }
         for p in self.each(HookSet::GET_ROYAL_PIECES) {
             let mut s = SquareSet::EMPTY;
-            match ffi(
+            match call!(
+                "preset",
                 p.info.id.as_str(),
+                p.plugin.as_str(),
+                "get_royal_pieces",
                 p.object.get_royal_pieces(pos, color, &mut s),
             )? {
                 Decision::YES => r = Some(s),
@@ -853,13 +958,26 @@ impl Pipeline {
     /// Whether a piece of `by` attacks `sq` through the pipeline.
     pub fn attacked(&self, pos: &Position, sq: Square, by: Color) -> Result<bool, HostError> {
         for p in self.each(HookSet::IS_ATTACKED) {
-            if ffi(p.info.id.as_str(), p.object.is_attacked(pos, sq, by))? == Decision::YES {
+            if call!(
+                "preset",
+                p.info.id.as_str(),
+                p.plugin.as_str(),
+                "is_attacked",
+                p.object.is_attacked(pos, sq, by)
+            )? == Decision::YES
+            {
                 return Ok(true);
             }
         }
         if !self.movement_changed || self.additive {
             // Additive presets report their own captures above.
-            return ffi(self.vname(), self.variant.is_attacked(pos, sq, by));
+            return call!(
+                "variant",
+                self.vname(),
+                self.variant_plugin.as_str(),
+                "is_attacked",
+                self.variant.is_attacked(pos, sq, by)
+            );
         }
         let target = pos.get(sq);
         if !target.is_color(by.opposite()) {
@@ -871,12 +989,21 @@ impl Pipeline {
         if self.extra_moves_only {
             // The presets only add moves: the variant's own attack test answers for the
             // moves it generates, and only the added moves need generating.
-            if ffi(self.vname(), self.variant.is_attacked(pos, sq, by))? {
+            if call!(
+                "variant",
+                self.vname(),
+                self.variant_plugin.as_str(),
+                "is_attacked",
+                self.variant.is_attacked(pos, sq, by)
+            )? {
                 return Ok(true);
             }
             for p in self.each(HookSet::GET_EXTRA_MOVES) {
-                ffi(
+                call!(
+                    "preset",
                     p.info.id.as_str(),
+                    p.plugin.as_str(),
+                    "get_extra_moves",
                     p.object.get_extra_moves(pos, by, &mut moves),
                 )?;
             }
@@ -898,8 +1025,11 @@ impl Pipeline {
         let mut r = self.royals(pos, color)?;
         if let Some(set) = r.as_mut() {
             for p in self.each(HookSet::PROTECTED_ROYALS) {
-                ffi(
+                call!(
+                    "preset",
                     p.info.id.as_str(),
+                    p.plugin.as_str(),
+                    "protected_royals",
                     p.object.protected_royals(pos, color, set),
                 )?;
             }
@@ -975,7 +1105,13 @@ impl Pipeline {
         may_pass: bool,
     ) -> Result<(), HostError> {
         if self.plain {
-            return ffi(self.vname(), self.variant.apply(pos, mv, fx));
+            return call!(
+                "variant",
+                self.vname(),
+                self.variant_plugin.as_str(),
+                "apply",
+                self.variant.apply(pos, mv, fx)
+            );
         }
         let mover = pos.side_to_move;
         let before_fullmove = pos.fullmove_number;
@@ -985,17 +1121,36 @@ impl Pipeline {
             Some(pos.clone())
         };
         for p in self.each(HookSet::ON_BEFORE_MOVE) {
-            ffi(p.info.id.as_str(), p.object.on_before_move(pos, mv, fx))?;
+            call!(
+                "preset",
+                p.info.id.as_str(),
+                p.plugin.as_str(),
+                "on_before_move",
+                p.object.on_before_move(pos, mv, fx)
+            )?;
         }
         let mut applied = false;
         for p in self.each(HookSet::APPLY_MOVE) {
-            if ffi(p.info.id.as_str(), p.object.apply_move(pos, mv, fx))? == Decision::YES {
+            if call!(
+                "preset",
+                p.info.id.as_str(),
+                p.plugin.as_str(),
+                "apply_move",
+                p.object.apply_move(pos, mv, fx)
+            )? == Decision::YES
+            {
                 applied = true;
                 break;
             }
         }
         if !applied {
-            ffi(self.vname(), self.variant.apply(pos, mv, fx))?;
+            call!(
+                "variant",
+                self.vname(),
+                self.variant_plugin.as_str(),
+                "apply",
+                self.variant.apply(pos, mv, fx)
+            )?;
         }
         let before = before.as_ref();
         self.run_stages(pos, before, mv, fx, |st| st < stage::TURN_END)?;
@@ -1003,8 +1158,11 @@ impl Pipeline {
         if self.hooks.contains(HookSet::SHOULD_ADVANCE_TURN) {
             self.check_facts(pos, mover, fx)?;
             for p in self.each(HookSet::SHOULD_ADVANCE_TURN) {
-                if let Some(b) = ffi(
+                if let Some(b) = call!(
+                    "preset",
                     p.info.id.as_str(),
+                    p.plugin.as_str(),
+                    "should_advance_turn",
                     p.object.should_advance_turn(pos, mv, fx),
                 )?
                 .to_option()
@@ -1080,8 +1238,11 @@ impl Pipeline {
                         pipeline: self,
                         error: RefCell::new(None),
                     };
-                    ffi(
+                    call!(
+                        "preset",
                         p.info.id.as_str(),
+                        p.plugin.as_str(),
+                        "on_after_move_with",
                         p.object
                             .on_after_move_with(pos, before, mv, *st, fx, host_query(&q)),
                     )?;
@@ -1089,8 +1250,11 @@ impl Pipeline {
                         return Err(e);
                     }
                 } else {
-                    ffi(
+                    call!(
+                        "preset",
                         p.info.id.as_str(),
+                        p.plugin.as_str(),
+                        "on_after_move",
                         p.object.on_after_move(pos, before, mv, *st, fx),
                     )?;
                 }
@@ -1192,15 +1356,25 @@ impl Pipeline {
             None
         };
         if out.is_none() {
-            out = ffi(self.vname(), self.variant.outcome(pos, &ctx))?.into_option();
+            out = call!(
+                "variant",
+                self.vname(),
+                self.variant_plugin.as_str(),
+                "outcome",
+                self.variant.outcome(pos, &ctx)
+            )?
+            .into_option();
         }
         for p in self.each(HookSet::ON_CHECK_GAME_RESULT) {
             let current = match &out {
                 Some(o) => ROption::RSome(o),
                 None => ROption::RNone,
             };
-            let d = ffi(
+            let d = call!(
+                "preset",
                 p.info.id.as_str(),
+                p.plugin.as_str(),
+                "on_check_game_result",
                 p.object.on_check_game_result(pos, &ctx, current),
             )?;
             match d.action {
@@ -1219,16 +1393,28 @@ impl Pipeline {
         pos: &Position,
         mv: Move,
     ) -> Result<Option<String>, HostError> {
-        Ok(ffi(self.vname(), self.variant.special_coordinate(pos, mv))?
-            .into_option()
-            .map(|s| s.to_string()))
+        Ok(call!(
+            "variant",
+            self.vname(),
+            self.variant_plugin.as_str(),
+            "special_coordinate",
+            self.variant.special_coordinate(pos, mv)
+        )?
+        .into_option()
+        .map(|s| s.to_string()))
     }
 
     /// SAN of a special move, as the variant writes it.
     pub fn special_san(&self, pos: &Position, mv: Move) -> Result<Option<String>, HostError> {
-        Ok(ffi(self.vname(), self.variant.special_san(pos, mv))?
-            .into_option()
-            .map(|s| s.to_string()))
+        Ok(call!(
+            "variant",
+            self.vname(),
+            self.variant_plugin.as_str(),
+            "special_san",
+            self.variant.special_san(pos, mv)
+        )?
+        .into_option()
+        .map(|s| s.to_string()))
     }
 }
 

@@ -1,0 +1,1164 @@
+//! The streaming record reader (see the module documentation of [`crate::pgn`]).
+//!
+//! The reader is a state machine over lines: no recursion on any input (variations are kept
+//! on an explicit stack and stored flat, so dropping a record does not recurse either), and
+//! linear time in the input (every byte is looked at a bounded number of times; the column
+//! counter goes forward only). What one record may hold is bounded by [`Limits`]; a record
+//! that goes past a limit is reported with an error at the place where it did, the excess is
+//! skipped, and the reader goes on with the next record.
+
+use std::io::{self, BufRead};
+
+/// A place in the input: 1-based line and column (in characters).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+pub struct Pos {
+    /// Line, from 1.
+    pub line: u32,
+    /// Column, from 1, counted in characters.
+    pub column: u32,
+}
+
+impl std::fmt::Display for Pos {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}", self.line, self.column)
+    }
+}
+
+/// What one record may hold. Past a limit, the record gets an error at that place and the
+/// excess is skipped (not stored); the next record is read as usual. The defaults are far
+/// beyond real games and keep one record's memory bounded (about 100 MB at worst).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Variations nested deeper than this are skipped (with their contents).
+    pub nesting: usize,
+    /// Moves stored per record, main line and variations together.
+    pub moves: usize,
+    /// Bytes of one move token (SAN, coordinate form, with glyphs).
+    pub token_bytes: usize,
+    /// Bytes of one `{...}` comment (comments are skipped, never stored; a longer one is
+    /// reported, as it is most likely unterminated).
+    pub comment_bytes: usize,
+    /// Tag pairs per record.
+    pub tags: usize,
+    /// Bytes of one tag value.
+    pub tag_value_bytes: usize,
+    /// Errors listed per record; the rest are counted in one last error.
+    pub errors: usize,
+    /// Bytes of one input line; the rest of a longer line is skipped.
+    pub line_bytes: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            nesting: 1_000,
+            moves: 1_000_000,
+            token_bytes: 64,
+            comment_bytes: 1 << 20,
+            tags: 1_000,
+            tag_value_bytes: 16 << 10,
+            errors: 100,
+            line_bytes: 32 << 20,
+        }
+    }
+}
+
+/// A tag pair.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Tag {
+    /// Tag name.
+    pub name: String,
+    /// Tag value, unescaped.
+    pub value: String,
+    /// Where the value starts (its opening quote).
+    pub pos: Pos,
+}
+
+const NONE: u32 = u32::MAX;
+
+/// A move as written. The variations that are alternatives to it are found with
+/// [`Record::variations`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MoveToken {
+    start: u32,
+    len: u32,
+    /// Where the move text starts.
+    pub pos: Pos,
+    /// First and last variation attached to this move (indices into `Record::vars`).
+    first_var: u32,
+    last_var: u32,
+}
+
+impl MoveToken {
+    /// The move text as written (with any glyph suffix such as `!?`).
+    pub fn text<'a>(&self, record: &'a Record) -> &'a str {
+        &record.text[self.start as usize..(self.start + self.len) as usize]
+    }
+
+    /// Whether variations are written after this move.
+    pub fn has_variations(&self) -> bool {
+        self.first_var != NONE
+    }
+}
+
+/// One stored variation: a run of `Record::var_moves`, and the next variation of the same
+/// move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Variation {
+    start: u32,
+    len: u32,
+    next: u32,
+}
+
+/// A syntax problem in a record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SyntaxError {
+    /// Where.
+    pub pos: Pos,
+    /// What.
+    pub message: String,
+}
+
+/// One game record as read: tags, main line (with variations) and result token.
+#[derive(Debug, Clone, Default)]
+pub struct Record {
+    /// Line where the record starts.
+    pub line: u32,
+    /// Bytes of the input consumed up to the end of this record (for progress reports).
+    pub end_offset: u64,
+    /// Tag pairs in input order.
+    pub tags: Vec<Tag>,
+    /// The main line.
+    pub moves: Vec<MoveToken>,
+    /// The result token and where it stands.
+    pub result: Option<(String, Pos)>,
+    /// Syntax problems.
+    pub errors: Vec<SyntaxError>,
+    /// Where the record ends (for "truncated" messages).
+    pub end: Pos,
+    /// Move texts, which [`MoveToken::text`] slices.
+    text: String,
+    /// The moves of every variation, each variation a contiguous run.
+    var_moves: Vec<MoveToken>,
+    vars: Vec<Variation>,
+}
+
+/// The variations written after one move, in input order.
+pub struct Variations<'a> {
+    record: &'a Record,
+    next: u32,
+}
+
+impl<'a> Iterator for Variations<'a> {
+    type Item = &'a [MoveToken];
+    fn next(&mut self) -> Option<&'a [MoveToken]> {
+        let v = self.record.vars.get(self.next as usize)?;
+        self.next = v.next;
+        Some(&self.record.var_moves[v.start as usize..(v.start + v.len) as usize])
+    }
+}
+
+impl Record {
+    /// The first tag named `name` (ASCII case-insensitive).
+    pub fn tag(&self, name: &str) -> Option<&Tag> {
+        self.tags.iter().find(|t| t.name.eq_ignore_ascii_case(name))
+    }
+
+    /// The value of the tag `name`, if present.
+    pub fn tag_value(&self, name: &str) -> Option<&str> {
+        self.tag(name).map(|t| t.value.as_str())
+    }
+
+    /// Number of main-line moves.
+    pub fn ply_count(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// The variations written after `tok` (a move of this record): alternatives to it,
+    /// played from the position before it.
+    pub fn variations(&self, tok: &MoveToken) -> Variations<'_> {
+        Variations {
+            record: self,
+            next: tok.first_var,
+        }
+    }
+
+    /// Number of variations in the record, at every depth.
+    pub fn variation_count(&self) -> usize {
+        self.vars.len()
+    }
+}
+
+/// The result tokens of PGN.
+pub const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
+
+fn result_token(tok: &[u8]) -> Option<&'static str> {
+    match tok {
+        b"1-0" => Some("1-0"),
+        b"0-1" => Some("0-1"),
+        b"1/2-1/2" | b"\xC2\xBD-\xC2\xBD" => Some("1/2-1/2"),
+        b"*" => Some("*"),
+        _ => None,
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Stage {
+    /// Nothing of the record read yet.
+    Empty,
+    /// In the tag section.
+    Tags,
+    /// In the move text.
+    Moves,
+}
+
+/// What feeding (part of) a line did.
+enum Fed {
+    /// The line is used up; the record goes on.
+    More,
+    /// The record ended; the line goes on from this byte for the next record.
+    Ended(usize),
+}
+
+/// Character columns of the current line, computed incrementally: tokens come in order, so
+/// the counter only moves forward (once per line in all, whatever the number of records on it).
+#[derive(Clone, Copy)]
+struct Columns {
+    at: usize,
+    col: u32,
+}
+
+impl Columns {
+    const START: Columns = Columns { at: 0, col: 1 };
+
+    fn col(&mut self, bytes: &[u8], i: usize) -> u32 {
+        if i < self.at {
+            *self = Columns::START;
+        }
+        let i = i.min(bytes.len());
+        for &b in &bytes[self.at..i] {
+            if b & 0xC0 != 0x80 {
+                self.col += 1;
+            }
+        }
+        self.at = i;
+        self.col
+    }
+}
+
+fn is_delimiter(b: u8) -> bool {
+    matches!(
+        b,
+        b' ' | b'\t'
+            | b'\r'
+            | b'\n'
+            | 0x0c
+            | 0x0b
+            | b'{'
+            | b'}'
+            | b'('
+            | b')'
+            | b';'
+            | b'['
+            | b']'
+            | b'$'
+            | b'"'
+    )
+}
+
+/// Whether a line looks like a tag pair: `[Name "..."`.
+fn looks_like_tag(line: &[u8]) -> bool {
+    let t = trim_start(line);
+    if t.first() != Some(&b'[') {
+        return false;
+    }
+    let rest = &t[1..];
+    let name_len = rest
+        .iter()
+        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+        .count();
+    if name_len == 0 || !rest[0].is_ascii_alphabetic() {
+        return false;
+    }
+    let after = trim_start(&rest[name_len..]);
+    after.first() == Some(&b'"')
+}
+
+fn trim_start(b: &[u8]) -> &[u8] {
+    let n = b.iter().take_while(|c| c.is_ascii_whitespace()).count();
+    &b[n..]
+}
+
+/// An open variation: the line it interrupts, and where its `(` stands.
+struct Open {
+    parent: Vec<MoveToken>,
+    at: Pos,
+}
+
+struct Builder {
+    limits: Limits,
+    rec: Record,
+    stage: Stage,
+    /// An open `{` comment: where, and how many bytes it holds so far.
+    comment: Option<(Pos, usize)>,
+    comment_reported: bool,
+    /// The line being read (the main line at depth 0).
+    current: Vec<MoveToken>,
+    stack: Vec<Open>,
+    /// Levels of variations being skipped past the nesting limit.
+    skipping: usize,
+    /// Moves stored so far; past the limit further moves are skipped.
+    stored: usize,
+    moves_reported: bool,
+    tags_reported: bool,
+    /// Errors past the limit (counted, not listed).
+    suppressed: usize,
+    /// Emptied move lists, reused for later variations.
+    spare: Vec<Vec<MoveToken>>,
+}
+
+impl Builder {
+    fn new(limits: Limits) -> Builder {
+        Builder {
+            limits,
+            rec: Record::default(),
+            stage: Stage::Empty,
+            comment: None,
+            comment_reported: false,
+            current: Vec::new(),
+            stack: Vec::new(),
+            skipping: 0,
+            stored: 0,
+            moves_reported: false,
+            tags_reported: false,
+            suppressed: 0,
+            spare: Vec::new(),
+        }
+    }
+
+    fn error(&mut self, pos: Pos, message: impl Into<String>) {
+        if self.rec.errors.len() < self.limits.errors {
+            self.rec.errors.push(SyntaxError {
+                pos,
+                message: message.into(),
+            });
+        } else {
+            self.suppressed += 1;
+        }
+    }
+
+    /// Something of a record was read at `line_no`: the record has started.
+    fn begin(&mut self, line_no: u32, stage: Stage) {
+        if self.stage == Stage::Empty {
+            self.rec.line = line_no;
+        }
+        self.stage = stage;
+    }
+
+    /// Feeds `line` (one input line, without its end) from byte `from`; `cols` is the
+    /// column counter of this line.
+    fn feed(&mut self, line: &[u8], from: usize, line_no: u32, cols: &mut Columns) -> Fed {
+        let mut i = from;
+        let n = line.len();
+        macro_rules! pos_at {
+            ($i:expr) => {
+                Pos {
+                    line: line_no,
+                    column: cols.col(line, $i),
+                }
+            };
+        }
+        if i == 0 && line.first() == Some(&b'%') && self.comment.is_none() {
+            return Fed::More; // escape line
+        }
+        while i < n {
+            if let Some((open, len)) = self.comment {
+                if i == 0 && self.stage != Stage::Empty && looks_like_tag(line) {
+                    self.error(
+                        open,
+                        "unterminated comment: `{` is never closed before the next tag section",
+                    );
+                    self.comment = None;
+                    return Fed::Ended(0);
+                }
+                let (k, closed) = match memchr::memchr(b'}', &line[i..]) {
+                    Some(k) => (k, true),
+                    None => (n - i, false),
+                };
+                let len = len + k;
+                if len > self.limits.comment_bytes && !self.comment_reported {
+                    self.comment_reported = true;
+                    self.error(
+                        open,
+                        format!(
+                            "a comment longer than {} bytes (is its `}}` missing?)",
+                            self.limits.comment_bytes
+                        ),
+                    );
+                }
+                if !closed {
+                    // The line end is part of the comment.
+                    self.comment = Some((open, len + 1));
+                    return Fed::More;
+                }
+                self.comment = None;
+                i += k + 1;
+                continue;
+            }
+            let c = line[i];
+            match c {
+                b' ' | b'\t' | b'\r' | b'\n' | 0x0c | 0x0b => i += 1,
+                b'{' => {
+                    let p = pos_at!(i);
+                    self.begin(line_no, Stage::Moves);
+                    self.comment = Some((p, 0));
+                    self.comment_reported = false;
+                    i += 1;
+                }
+                b';' => return Fed::More,
+                b'[' => {
+                    if self.stage == Stage::Moves {
+                        // A tag after move text: the record ended without a result token.
+                        let p = pos_at!(i);
+                        self.error(
+                            p,
+                            "the move text ends without a result token (1-0, 0-1, 1/2-1/2 or *) before the next tag section",
+                        );
+                        return Fed::Ended(i);
+                    }
+                    self.begin(line_no, Stage::Tags);
+                    i = self.tag(line, i, line_no, cols);
+                }
+                b'(' => {
+                    let p = pos_at!(i);
+                    self.begin(line_no, Stage::Moves);
+                    self.open_variation(p);
+                    i += 1;
+                }
+                b')' => {
+                    let p = pos_at!(i);
+                    self.begin(line_no, Stage::Moves);
+                    self.close_variation(p);
+                    i += 1;
+                }
+                b'$' => {
+                    self.begin(line_no, Stage::Moves);
+                    i += 1;
+                    while i < n && line[i].is_ascii_digit() {
+                        i += 1;
+                    }
+                }
+                b'%' if i == 0 => return Fed::More,
+                _ => {
+                    let start = i;
+                    while i < n && !is_delimiter(line[i]) {
+                        i += 1;
+                    }
+                    if i == start {
+                        // A lone delimiter we do not use (`]`, `}`, `"`): it belongs to a
+                        // record (a file of only `}` is one bad record, not "no games").
+                        let p = pos_at!(i);
+                        self.begin(line_no, Stage::Moves);
+                        self.error(p, format!("unexpected `{}`", line[i] as char));
+                        i += 1;
+                        continue;
+                    }
+                    let tok = &line[start..i];
+                    if let Some(r) = result_token(tok) {
+                        let p = pos_at!(start);
+                        if self.stage == Stage::Empty {
+                            self.rec.line = line_no;
+                            self.error(
+                                p,
+                                format!(
+                                    "a result token `{r}` with no tags or moves before it (a stray result token?)"
+                                ),
+                            );
+                        }
+                        self.stage = Stage::Moves;
+                        // Results do not stand inside variations: open ones are
+                        // unterminated, the game ends here.
+                        self.close_variations();
+                        self.rec.result = Some((r.to_string(), p));
+                        return Fed::Ended(i);
+                    }
+                    self.begin(line_no, Stage::Moves);
+                    self.symbol(tok, start, line, line_no, cols);
+                }
+            }
+        }
+        Fed::More
+    }
+
+    fn open_variation(&mut self, at: Pos) {
+        if self.skipping > 0 || self.stack.len() >= self.limits.nesting {
+            if self.skipping == 0 {
+                self.error(
+                    at,
+                    format!(
+                        "variations nested deeper than {} levels: this one is skipped",
+                        self.limits.nesting
+                    ),
+                );
+            }
+            self.skipping += 1;
+            return;
+        }
+        let fresh = self.spare.pop().unwrap_or_default();
+        let parent = std::mem::replace(&mut self.current, fresh);
+        self.stack.push(Open { parent, at });
+    }
+
+    fn close_variation(&mut self, at: Pos) {
+        if self.skipping > 0 {
+            self.skipping -= 1;
+            return;
+        }
+        match self.stack.pop() {
+            Some(open) => self.attach(open),
+            None => self.error(at, "`)` closes no variation"),
+        }
+    }
+
+    /// Ends the innermost variation: its moves go to the store, and it is attached to the
+    /// last move of the line it interrupted.
+    fn attach(&mut self, open: Open) {
+        let mut var = std::mem::replace(&mut self.current, open.parent);
+        if var.is_empty() {
+            self.spare.push(var);
+            return;
+        }
+        let index = self.rec.vars.len() as u32;
+        match self.current.last_mut() {
+            Some(last) => {
+                self.rec.vars.push(Variation {
+                    start: self.rec.var_moves.len() as u32,
+                    len: var.len() as u32,
+                    next: NONE,
+                });
+                self.rec.var_moves.extend_from_slice(&var);
+                if last.first_var == NONE {
+                    last.first_var = index;
+                } else {
+                    self.rec.vars[last.last_var as usize].next = index;
+                }
+                last.last_var = index;
+            }
+            None => self.error(open.at, "a variation before any move"),
+        }
+        var.clear();
+        self.spare.push(var);
+    }
+
+    /// A move-text symbol: a move number, a glyph, or a move.
+    fn symbol(&mut self, tok: &[u8], start: usize, line: &[u8], line_no: u32, cols: &mut Columns) {
+        // Strip a move number: `12.`, `12...`, `1.e4`.
+        let digits = tok.iter().take_while(|b| b.is_ascii_digit()).count();
+        let mut k = 0;
+        if digits > 0 && tok.get(digits) == Some(&b'.') {
+            k = digits;
+        } else if digits == tok.len() {
+            return; // a bare move number
+        }
+        while k < tok.len() && tok[k] == b'.' {
+            k += 1;
+        }
+        let rest = &tok[k..];
+        if rest.is_empty() || rest.iter().all(|b| matches!(b, b'!' | b'?')) {
+            return;
+        }
+        if self.skipping > 0 {
+            return;
+        }
+        let pos = Pos {
+            line: line_no,
+            column: cols.col(line, start + k),
+        };
+        if rest.len() > self.limits.token_bytes {
+            self.error(
+                pos,
+                format!(
+                    "a move of {} bytes (at most {} are read): skipped",
+                    rest.len(),
+                    self.limits.token_bytes
+                ),
+            );
+            return;
+        }
+        if self.stored >= self.limits.moves {
+            if !self.moves_reported {
+                self.moves_reported = true;
+                self.error(
+                    pos,
+                    format!(
+                        "more than {} moves in one record: the rest of its moves are not read",
+                        self.limits.moves
+                    ),
+                );
+            }
+            return;
+        }
+        self.stored += 1;
+        let text = String::from_utf8_lossy(rest);
+        let s = self.rec.text.len() as u32;
+        self.rec.text.push_str(&text);
+        self.current.push(MoveToken {
+            start: s,
+            len: text.len() as u32,
+            pos,
+            first_var: NONE,
+            last_var: NONE,
+        });
+    }
+
+    /// A tag pair from `[` at `i`; returns the byte after it.
+    fn tag(&mut self, line: &[u8], i: usize, line_no: u32, cols: &mut Columns) -> usize {
+        let n = line.len();
+        let open = Pos {
+            line: line_no,
+            column: cols.col(line, i),
+        };
+        let mut j = i + 1;
+        while j < n && line[j].is_ascii_whitespace() {
+            j += 1;
+        }
+        let name_start = j;
+        while j < n && (line[j].is_ascii_alphanumeric() || line[j] == b'_') {
+            j += 1;
+        }
+        let name_bytes = &line[name_start..j];
+        while j < n && line[j].is_ascii_whitespace() {
+            j += 1;
+        }
+        if name_bytes.is_empty() || j >= n || line[j] != b'"' {
+            self.error(open, "malformed tag pair: expected [Name \"value\"]");
+            return skip_past(line, i, b']');
+        }
+        let name = String::from_utf8_lossy(name_bytes).into_owned();
+        let vpos = Pos {
+            line: line_no,
+            column: cols.col(line, j),
+        };
+        j += 1;
+        let mut value = Vec::new();
+        let mut closed = false;
+        while j < n {
+            match line[j] {
+                b'\\' if j + 1 < n && matches!(line[j + 1], b'"' | b'\\') => {
+                    value.push(line[j + 1]);
+                    j += 2;
+                }
+                b'"' => {
+                    closed = true;
+                    j += 1;
+                    break;
+                }
+                b => {
+                    value.push(b);
+                    j += 1;
+                }
+            }
+        }
+        if !closed {
+            self.error(
+                vpos,
+                format!("tag `{name}`: the value's quote is never closed"),
+            );
+            return n;
+        }
+        while j < n && line[j].is_ascii_whitespace() {
+            j += 1;
+        }
+        if j < n && line[j] == b']' {
+            j += 1;
+        } else {
+            self.error(open, format!("tag `{name}`: missing `]`"));
+        }
+        if value.len() > self.limits.tag_value_bytes {
+            self.error(
+                vpos,
+                format!(
+                    "tag `{name}`: a value of {} bytes (at most {}): the tag is skipped",
+                    value.len(),
+                    self.limits.tag_value_bytes
+                ),
+            );
+            return j;
+        }
+        if self.rec.tags.len() >= self.limits.tags {
+            if !self.tags_reported {
+                self.tags_reported = true;
+                self.error(
+                    open,
+                    format!(
+                        "more than {} tags in one record: the rest are skipped",
+                        self.limits.tags
+                    ),
+                );
+            }
+            return j;
+        }
+        self.rec.tags.push(Tag {
+            name,
+            value: String::from_utf8_lossy(&value).into_owned(),
+            pos: vpos,
+        });
+        j
+    }
+
+    fn close_variations(&mut self) {
+        if self.skipping > 0 {
+            self.skipping = 0;
+        }
+        while let Some(open) = self.stack.pop() {
+            self.error(open.at, "unterminated variation: `(` is never closed");
+            self.attach(open);
+        }
+    }
+
+    /// Closes the record at the end of its text (`end` is where the input stopped).
+    fn finish(mut self, end: Pos, eof: bool) -> Record {
+        if let Some((open, _)) = self.comment.take() {
+            self.error(open, "unterminated comment: `{` is never closed");
+        }
+        self.close_variations();
+        if eof && self.rec.result.is_none() {
+            self.error(
+                end,
+                "the record ends without a result token (1-0, 0-1, 1/2-1/2 or *): truncated?",
+            );
+        }
+        if self.suppressed > 0 {
+            let last = self.rec.errors.last().map(|e| e.pos).unwrap_or(end);
+            self.rec.errors.push(SyntaxError {
+                pos: last,
+                message: format!(
+                    "{} more syntax errors in this record are not listed",
+                    self.suppressed
+                ),
+            });
+        }
+        self.rec.moves = self.current;
+        self.rec.end = end;
+        self.rec
+    }
+}
+
+fn skip_past(line: &[u8], from: usize, b: u8) -> usize {
+    match memchr::memchr(b, &line[from..]) {
+        Some(k) => from + k + 1,
+        None => line.len(),
+    }
+}
+
+/// Reads game records one at a time from a buffered source.
+pub struct Reader<R> {
+    src: R,
+    limits: Limits,
+    line: Vec<u8>,
+    line_no: u32,
+    /// Byte where the unread rest of `line` starts; `None` when a new line is needed.
+    cursor: Option<usize>,
+    /// Columns of the current line (kept across the records that share it).
+    cols: Columns,
+    /// Bytes of the current line beyond [`Limits::line_bytes`] (skipped).
+    overlong: Option<u64>,
+    offset: u64,
+    eof: bool,
+    /// Length of the previous line (for the position of the end of the input).
+    last_len: usize,
+}
+
+impl<R: BufRead> Reader<R> {
+    /// A reader over `src` with the default [`Limits`].
+    pub fn new(src: R) -> Reader<R> {
+        Reader::with_limits(src, Limits::default())
+    }
+
+    /// A reader over `src` with other limits.
+    pub fn with_limits(src: R, limits: Limits) -> Reader<R> {
+        Reader {
+            src,
+            limits,
+            line: Vec::with_capacity(256),
+            line_no: 0,
+            cursor: None,
+            cols: Columns::START,
+            overlong: None,
+            offset: 0,
+            eof: false,
+            last_len: 0,
+        }
+    }
+
+    /// Reads the next line into `self.line` (without its end), keeping at most
+    /// `limits.line_bytes` of it; `false` at the end of the input.
+    fn read_line(&mut self) -> io::Result<bool> {
+        self.last_len = self.line.len();
+        self.line.clear();
+        self.cols = Columns::START;
+        self.overlong = None;
+        let mut any = false;
+        let mut dropped = 0u64;
+        loop {
+            let buf = match self.src.fill_buf() {
+                Ok(b) => b,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if buf.is_empty() {
+                break;
+            }
+            any = true;
+            let (take, done) = match memchr::memchr(b'\n', buf) {
+                Some(k) => (k + 1, true),
+                None => (buf.len(), false),
+            };
+            let room = self.limits.line_bytes.saturating_sub(self.line.len());
+            let keep = take.min(room);
+            self.line.extend_from_slice(&buf[..keep]);
+            dropped += (take - keep) as u64;
+            self.src.consume(take);
+            self.offset += take as u64;
+            if done {
+                break;
+            }
+        }
+        if !any {
+            return Ok(false);
+        }
+        self.line_no = self.line_no.saturating_add(1);
+        while matches!(self.line.last(), Some(b'\n' | b'\r')) {
+            self.line.pop();
+        }
+        if dropped > 0 {
+            // Cut at the last blank, so that no token is read in half.
+            if let Some(k) = self.line.iter().rposition(|b| b.is_ascii_whitespace()) {
+                dropped += (self.line.len() - k) as u64;
+                self.line.truncate(k);
+            }
+            self.overlong = Some(dropped);
+        }
+        // A byte order mark (at the start of the file, or of a file concatenated later).
+        if self.line.starts_with(&[0xEF, 0xBB, 0xBF]) {
+            self.line.drain(..3);
+        }
+        Ok(true)
+    }
+
+    /// The next record, `None` at the end of the input.
+    pub fn next_record(&mut self) -> io::Result<Option<Record>> {
+        if self.eof {
+            return Ok(None);
+        }
+        let mut b = Builder::new(self.limits);
+        loop {
+            let from = match self.cursor {
+                Some(c) => c,
+                None => {
+                    if !self.read_line()? {
+                        self.eof = true;
+                        if b.stage == Stage::Empty {
+                            return Ok(None);
+                        }
+                        let end = Pos {
+                            line: self.line_no.max(1),
+                            column: 1 + self.last_len as u32,
+                        };
+                        let mut r = b.finish(end, true);
+                        r.end_offset = self.offset;
+                        return Ok(Some(r));
+                    }
+                    0
+                }
+            };
+            let fed = b.feed(&self.line, from, self.line_no, &mut self.cols);
+            let line_done = match fed {
+                Fed::More => true,
+                Fed::Ended(at) => at >= self.line.len(),
+            };
+            if let (true, Some(dropped)) = (line_done, self.overlong) {
+                // Reported in the record that read the end of the line.
+                self.overlong = None;
+                let column = self.cols.col(&self.line, self.line.len());
+                if b.stage == Stage::Empty {
+                    b.begin(self.line_no, Stage::Moves);
+                }
+                b.error(
+                    Pos {
+                        line: self.line_no,
+                        column,
+                    },
+                    format!(
+                        "line {} is longer than {} bytes: its last {dropped} bytes are skipped",
+                        self.line_no, self.limits.line_bytes
+                    ),
+                );
+            }
+            match fed {
+                Fed::More => self.cursor = None,
+                Fed::Ended(at) => {
+                    self.cursor = if at < self.line.len() { Some(at) } else { None };
+                    let end = Pos {
+                        line: self.line_no,
+                        column: self.cols.col(&self.line, at),
+                    };
+                    let mut r = b.finish(end, false);
+                    r.end_offset = self.offset;
+                    if r.result.is_none() && r.tags.is_empty() && r.moves.is_empty() {
+                        // Only an unterminated comment's recovery: nothing to report twice.
+                        if r.errors.is_empty() {
+                            b = Builder::new(self.limits);
+                            continue;
+                        }
+                    }
+                    return Ok(Some(r));
+                }
+            }
+        }
+    }
+}
+
+impl<R: BufRead> Iterator for Reader<R> {
+    type Item = io::Result<Record>;
+    fn next(&mut self) -> Option<io::Result<Record>> {
+        self.next_record().transpose()
+    }
+}
+
+/// Reads every record of a string (for tests and small inputs).
+pub fn read_all(text: &str) -> Vec<Record> {
+    Reader::new(text.as_bytes())
+        .map(|r| r.expect("reading from memory does not fail"))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(r: &Record, line: &[MoveToken]) -> Vec<String> {
+        line.iter().map(|m| m.text(r).to_string()).collect()
+    }
+
+    fn vars<'a>(r: &'a Record, tok: &MoveToken) -> Vec<&'a [MoveToken]> {
+        r.variations(tok).collect()
+    }
+
+    #[test]
+    fn reads_tags_moves_and_results() {
+        let recs = read_all(
+            "\u{feff}[Event \"A \\\"quoted\\\" one\"]\r\n\r\n[Result \"1-0\"]\r\n\r\n1.e4 e5 2. Nf3 $1 Nc6!? {a {comment} 3. Bb5 ; rest\n% escape\n a6 1-0\n\n1. d4 *",
+        );
+        assert_eq!(recs.len(), 2);
+        let r = &recs[0];
+        assert_eq!(r.tag_value("Event"), Some("A \"quoted\" one"));
+        assert_eq!(
+            texts(r, &r.moves),
+            ["e4", "e5", "Nf3", "Nc6!?", "Bb5", "a6"]
+        );
+        assert_eq!(r.result.as_ref().unwrap().0, "1-0");
+        assert!(r.errors.is_empty(), "{:?}", r.errors);
+        assert_eq!(r.moves[0].pos, Pos { line: 5, column: 3 });
+        assert_eq!(r.moves[5].pos, Pos { line: 7, column: 2 });
+        assert_eq!(recs[1].line, 9);
+        assert_eq!(texts(&recs[1], &recs[1].moves), ["d4"]);
+    }
+
+    #[test]
+    fn variations_attach_to_the_move_they_replace() {
+        let recs = read_all("1. e4 (1. d4 d5 (1... Nf6)) 1... e5 (1... c5 2. Nf3) 2. Nf3 *");
+        let r = &recs[0];
+        assert_eq!(texts(r, &r.moves), ["e4", "e5", "Nf3"]);
+        let v = vars(r, &r.moves[0]);
+        assert_eq!(v.len(), 1);
+        assert_eq!(texts(r, v[0]), ["d4", "d5"]);
+        assert_eq!(texts(r, vars(r, &v[0][1])[0]), ["Nf6"]);
+        assert_eq!(texts(r, vars(r, &r.moves[1])[0]), ["c5", "Nf3"]);
+        assert!(!r.moves[2].has_variations());
+        assert_eq!(r.variation_count(), 3);
+    }
+
+    #[test]
+    fn sibling_variations_keep_their_order() {
+        let r = &read_all("1. e4 (1. d4) (1. c4 (1. Nf3)) (1. b3) e5 *")[0];
+        let v: Vec<Vec<String>> = vars(r, &r.moves[0]).iter().map(|v| texts(r, v)).collect();
+        assert_eq!(v, [vec!["d4"], vec!["c4"], vec!["b3"]]);
+        let c4 = vars(r, &r.moves[0])[1];
+        assert_eq!(texts(r, vars(r, &c4[0])[0]), ["Nf3"]);
+    }
+
+    #[test]
+    fn unterminated_things_are_reported_and_the_next_game_read() {
+        let recs = read_all(
+            "[Event \"a\"]\n\n1. e4 {never closed\n\n[Event \"b\"]\n\n1. d4 (1. c4 1-0\n\n[Event \"c\"]\n\n1. e4",
+        );
+        assert_eq!(recs.len(), 3);
+        assert_eq!(recs[0].errors[0].pos, Pos { line: 3, column: 7 });
+        assert!(recs[0].errors[0].message.contains("unterminated comment"));
+        assert_eq!(recs[1].tag_value("Event"), Some("b"));
+        assert!(recs[1].errors[0].message.contains("unterminated variation"));
+        assert_eq!(recs[1].errors[0].pos, Pos { line: 7, column: 7 });
+        assert!(recs[2].errors[0].message.contains("truncated"));
+    }
+
+    /// Issue 14 reproducer 1: variations 30,000 deep are read without recursion (and
+    /// dropped without it); past the nesting limit they are skipped and reported.
+    #[test]
+    fn deep_variations_are_bounded_not_a_stack_overflow() {
+        let deep = |n: usize| format!("1. e4 {}{} *", "(e4 ".repeat(n), ")".repeat(n));
+        let r = &read_all(&deep(1000))[0];
+        assert!(r.errors.is_empty(), "{:?}", r.errors);
+        assert_eq!(r.variation_count(), 1000);
+        let mut depth = 0;
+        let mut tok = r.moves[0];
+        while let Some(v) = r.variations(&tok).next() {
+            depth += 1;
+            tok = v[0];
+        }
+        assert_eq!(depth, 1000);
+        let r = &read_all(&deep(30_000))[0];
+        assert_eq!(r.errors.len(), 1, "{:?}", r.errors);
+        assert!(r.errors[0].message.contains("nested deeper than 1000"));
+        assert_eq!(
+            r.errors[0].pos,
+            Pos {
+                line: 1,
+                column: 7 + 4 * 1000
+            }
+        );
+        assert_eq!(r.variation_count(), 1000);
+        assert_eq!(r.result.as_ref().unwrap().0, "*");
+        // The explicit stack also survives a thread with a small stack.
+        let text = deep(30_000);
+        std::thread::Builder::new()
+            .stack_size(64 << 10)
+            .spawn(move || {
+                let limits = Limits {
+                    nesting: usize::MAX,
+                    ..Limits::default()
+                };
+                let r = Reader::with_limits(text.as_bytes(), limits)
+                    .next_record()
+                    .unwrap()
+                    .unwrap();
+                assert_eq!(r.variation_count(), 30_000);
+                drop(r);
+            })
+            .unwrap()
+            .join()
+            .unwrap();
+    }
+
+    /// Issue 14 reproducer 2: many records on one line are read in linear time (the column
+    /// counter no longer starts over for each record), with the right columns.
+    #[test]
+    fn many_records_on_one_line_have_their_columns() {
+        let line = "1. e4 e5 * ".repeat(80_000);
+        let recs: Vec<Record> = Reader::new(line.as_bytes()).map(|r| r.unwrap()).collect();
+        assert_eq!(recs.len(), 80_000);
+        let last = &recs[79_999];
+        assert_eq!(last.moves[0].pos.column, 1 + 11 * 79_999 + 3);
+        assert!(last.errors.is_empty());
+    }
+
+    #[test]
+    fn limits_are_errors_of_the_record_at_their_place() {
+        let limits = Limits {
+            moves: 3,
+            token_bytes: 8,
+            comment_bytes: 10,
+            tags: 1,
+            tag_value_bytes: 5,
+            errors: 2,
+            ..Limits::default()
+        };
+        let read = |t: &str| {
+            Reader::with_limits(t.as_bytes(), limits)
+                .map(|r| r.unwrap())
+                .collect::<Vec<_>>()
+        };
+        let r = &read("1. e4 e5 2. Nf3 Nc6 3. Bb5 *\n1. d4 *")[..];
+        assert_eq!(r.len(), 2);
+        assert_eq!(r[0].moves.len(), 3);
+        assert_eq!(
+            r[0].errors[0].pos,
+            Pos {
+                line: 1,
+                column: 17
+            }
+        );
+        assert!(r[0].errors[0].message.contains("more than 3 moves"));
+        assert!(r[1].errors.is_empty());
+        let r = &read("1. e4 Nf3xxxxxxxx *")[0];
+        assert_eq!(r.moves.len(), 1);
+        assert!(r.errors[0].message.contains("a move of 11 bytes"));
+        let r = &read("[A \"1\"]\n[B \"2\"]\n[C \"123456\"]\n1. e4 {0123456789ab} *")[0];
+        assert_eq!(r.tags.len(), 1);
+        assert_eq!(r.errors.len(), 3, "{:?}", r.errors);
+        assert!(r.errors[0].message.contains("more than 1 tags"));
+        assert!(r.errors[1].message.contains("a value of 6 bytes"));
+        assert!(r.errors[2].message.contains("1 more syntax errors"));
+    }
+
+    #[test]
+    fn an_overlong_line_is_cut_at_a_blank_and_reported() {
+        let limits = Limits {
+            line_bytes: 20,
+            ..Limits::default()
+        };
+        let text = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6\n*\n1. d4 *\n";
+        let recs: Vec<Record> = Reader::with_limits(text.as_bytes(), limits)
+            .map(|r| r.unwrap())
+            .collect();
+        assert_eq!(recs.len(), 2);
+        assert_eq!(recs[0].moves.len(), 4);
+        assert!(recs[0]
+            .errors
+            .iter()
+            .any(|e| e.message.contains("longer than 20 bytes")));
+        assert!(recs[1].errors.is_empty());
+    }
+
+    #[test]
+    fn stray_tokens_are_records_with_errors_not_silence() {
+        let recs = read_all("}");
+        assert_eq!(recs.len(), 1);
+        assert!(recs[0].errors[0].message.contains("unexpected `}`"));
+        // A second result token is no phantom valid game.
+        let recs = read_all("1. e4 e5 1-0 1-0\n");
+        assert_eq!(recs.len(), 2);
+        assert!(recs[0].errors.is_empty());
+        assert!(recs[1].errors[0].message.contains("stray result token"));
+        assert_eq!(
+            recs[1].errors[0].pos,
+            Pos {
+                line: 1,
+                column: 14
+            }
+        );
+        // Empty input, blank lines, a `;` comment or an escape line: no record at all.
+        for empty in ["", "\n\n  \n", "; nothing\n", "% escape\n"] {
+            assert!(read_all(empty).is_empty(), "{empty:?}");
+        }
+    }
+
+    #[test]
+    fn columns_count_characters() {
+        let r = &read_all("[White \"Ré\"] é4 ü5 *")[0];
+        assert_eq!(
+            r.moves[0].pos,
+            Pos {
+                line: 1,
+                column: 14
+            }
+        );
+        assert_eq!(
+            r.moves[1].pos,
+            Pos {
+                line: 1,
+                column: 17
+            }
+        );
+    }
+}
