@@ -10,23 +10,23 @@
 //! result agrees: a decisive result is a resignation, time forfeit or adjudication, a draw is
 //! agreed or claimed (a claimable draw is reported as such), and `*` is a game in progress.
 //!
-//! [`run`] analyzes a stream of records on one or more threads and hands the reports back in
-//! input order, in bounded memory.
+//! [`run`] (in [`crate::batch`]) analyzes a stream of records on one or more threads and hands
+//! the reports back in input order, in bounded memory; [`crate::isolated`] does the same in
+//! supervised worker processes.
 
 use crate::error::HostError;
+use crate::fault::{self, Fault};
 use crate::game::Game;
 use crate::loader::Registry;
 use crate::notation::{coordinate, parse_move, san, san_core};
-use crate::pgn::{write_record, MoveToken, Pos, Reader, Record, WrittenMove};
+use crate::pgn::{write_record, MoveToken, Pos, Record, WrittenMove};
 use crate::pipeline::{parse_preset_list, Pipeline, PresetSpec};
 use abi_stable::std_types::RVec;
 use houserules_plugin_api::{
     Cell, Color, Event, Move, Position, Role, Square, VariantFlags, Winner,
 };
 use serde::Serialize;
-use std::collections::{BTreeMap, HashMap};
-use std::io::{self, BufRead};
-use std::sync::{mpsc, Arc, Mutex};
+use std::collections::HashMap;
 
 /// Rules given outside the records (command-line flags); each one, when set, overrides the
 /// record's tag.
@@ -166,6 +166,10 @@ pub struct GameReport {
     /// The record in normal form (when asked for and the main line replayed in full).
     #[serde(skip)]
     pub normalized: Option<String>,
+    /// Why the record could not be analyzed to its end, when plugin code failed: a panic
+    /// caught at the boundary, or (under the supervisor) a crash, an abort or a timeout.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fault: Option<Fault>,
 }
 
 impl GameReport {
@@ -173,7 +177,86 @@ impl GameReport {
     pub fn valid(&self) -> bool {
         self.errors.is_empty()
     }
+
+    /// The report of a record that could not be analyzed (its worker crashed, hung or
+    /// panicked): what the record says of itself, and the fault as its error.
+    pub fn failed(rec: &Record, index: u64, file: &str, fault: Fault) -> GameReport {
+        let mut report = GameReport::empty(rec, index, file);
+        report.errors.push(RecordError {
+            line: rec.line,
+            column: 1,
+            ply: None,
+            message: fault.to_string(),
+            legal: Vec::new(),
+        });
+        report.fault = Some(fault);
+        report
+    }
+
+    fn empty(rec: &Record, index: u64, file: &str) -> GameReport {
+        GameReport {
+            index,
+            file: file.to_string(),
+            line: rec.line,
+            tags: Tags(
+                rec.tags
+                    .iter()
+                    .map(|t| (t.name.clone(), t.value.clone()))
+                    .collect(),
+            ),
+            variant: None,
+            layout: None,
+            presets: Vec::new(),
+            ply_count: 0,
+            plies: None,
+            final_fen: None,
+            result: ResultReport {
+                declared: None,
+                computed: "*".to_string(),
+                termination: "unfinished".to_string(),
+                claimable: None,
+                agrees: None,
+            },
+            errors: Vec::new(),
+            normalized: None,
+            fault: None,
+        }
+    }
+
+    /// Keeps at most [`MAX_REPORT_ERRORS`] errors and says how many more there were.
+    fn cap_errors(&mut self, more: usize) {
+        let over = self.errors.len().saturating_sub(MAX_REPORT_ERRORS) + more;
+        if over > 0 {
+            self.errors.truncate(MAX_REPORT_ERRORS);
+            let (line, column) = self
+                .errors
+                .last()
+                .map_or((self.line, 1), |e| (e.line, e.column));
+            self.errors.push(RecordError {
+                line,
+                column,
+                ply: None,
+                message: format!("{over} more errors in this record are not listed"),
+                legal: Vec::new(),
+            });
+        }
+    }
+
+    /// Notes a fault (the first one counts) from an error of plugin code.
+    fn note_fault(&mut self, e: &HostError) {
+        if self.fault.is_none() {
+            self.fault = fault::of_error(e);
+        }
+    }
 }
+
+/// Errors listed per record (the rest are counted in one last error): a record of a million
+/// bad moves is one bounded report, not a line of many megabytes.
+pub const MAX_REPORT_ERRORS: usize = 100;
+
+/// Rule sets kept built per analyzer; past this many distinct ones the cache starts over (a
+/// corpus where every record names other presets stays bounded in memory).
+pub const MAX_CACHED_RULES: usize = 64;
 
 /// Variant names other programs write for FIDE chess (lichess, cutechess, ChessBase).
 const CHESS_ALIASES: [&str; 9] = [
@@ -203,10 +286,14 @@ struct Rules {
 pub struct Analyzer<'r> {
     registry: &'r Registry,
     options: Options,
-    cache: HashMap<String, Result<Rules, (String, &'static str)>>,
+    cache: HashMap<String, Result<Rules, RulesError>>,
     variant_ids: Vec<String>,
     buf: RVec<Move>,
 }
+
+/// Why a rule set could not be built: the message, the tag to blame, and the fault if plugin
+/// code failed.
+type RulesError = (String, &'static str, Option<Fault>);
 
 fn pos_err(pos: Pos, ply: Option<u32>, message: String) -> RecordError {
     RecordError {
@@ -251,36 +338,19 @@ impl<'r> Analyzer<'r> {
 
     /// Analyzes one record.
     pub fn analyze(&mut self, rec: &Record, index: u64, file: &str) -> GameReport {
-        let mut report = GameReport {
-            index,
-            file: file.to_string(),
-            line: rec.line,
-            tags: Tags(
-                rec.tags
-                    .iter()
-                    .map(|t| (t.name.clone(), t.value.clone()))
-                    .collect(),
-            ),
-            variant: None,
-            layout: None,
-            presets: Vec::new(),
-            ply_count: 0,
-            plies: None,
-            final_fen: None,
-            result: ResultReport {
-                declared: None,
-                computed: "*".to_string(),
-                termination: "unfinished".to_string(),
-                claimable: None,
-                agrees: None,
-            },
-            errors: rec
-                .errors
-                .iter()
-                .map(|e| pos_err(e.pos, None, e.message.clone()))
-                .collect(),
-            normalized: None,
-        };
+        let mut report = GameReport::empty(rec, index, file);
+        report.errors = rec
+            .errors
+            .iter()
+            .map(|e| pos_err(e.pos, None, e.message.clone()))
+            .collect();
+        self.replay(rec, &mut report);
+        report.cap_errors(0);
+        report
+    }
+
+    /// Builds the rules of `rec` and replays it into `report`.
+    fn replay(&mut self, rec: &Record, report: &mut GameReport) {
         let tag_result = rec.tag("Result");
         report.result.declared = rec
             .result
@@ -321,7 +391,7 @@ impl<'r> Analyzer<'r> {
                         report
                             .errors
                             .push(pos_err(t.pos, None, format!("Presets tag: {e}")));
-                        return report;
+                        return;
                     }
                 },
                 None => Vec::new(),
@@ -398,8 +468,11 @@ impl<'r> Analyzer<'r> {
                         }
                         _ => "Presets",
                     };
-                    (e.to_string(), tag)
+                    (e.to_string(), tag, fault::of_error(&e))
                 });
+            if self.cache.len() >= MAX_CACHED_RULES {
+                self.cache.clear();
+            }
             self.cache.insert(key.clone(), built);
         }
         let Analyzer {
@@ -410,15 +483,16 @@ impl<'r> Analyzer<'r> {
         } = self;
         let rules = match cache.get(&key) {
             Some(Ok(r)) => r,
-            Some(Err((msg, tag))) => {
+            Some(Err((msg, tag, fault))) => {
+                report.fault = report.fault.take().or_else(|| fault.clone());
                 let pos = rec.tag(tag).map(|t| t.pos).unwrap_or(Pos {
                     line: rec.line,
                     column: 1,
                 });
                 report.errors.push(pos_err(pos, None, msg.clone()));
-                return report;
+                return;
             }
-            None => return report,
+            None => return,
         };
         let p = &rules.pipeline;
         report.variant = Some(p.variant_id().to_string());
@@ -430,15 +504,17 @@ impl<'r> Analyzer<'r> {
             Some(t) => match p.game_start(t.value.trim()) {
                 Ok(pos) => pos,
                 Err(e) => {
+                    report.note_fault(&e);
                     report
                         .errors
                         .push(pos_err(t.pos, None, format!("FEN tag: {e}")));
-                    return report;
+                    return;
                 }
             },
             None => match p.start_position() {
                 Ok(pos) => pos,
                 Err(e) => {
+                    report.note_fault(&e);
                     report.errors.push(pos_err(
                         Pos {
                             line: rec.line,
@@ -447,7 +523,7 @@ impl<'r> Analyzer<'r> {
                         None,
                         e.to_string(),
                     ));
-                    return report;
+                    return;
                 }
             },
         };
@@ -458,6 +534,8 @@ impl<'r> Analyzer<'r> {
             plies: options.plies.then(Vec::new),
             written: options.normalized.then(Vec::new),
             errors: Vec::new(),
+            more_errors: 0,
+            fault: None,
             steps: Vec::new(),
         };
         let (game, complete) = replay.main_line(start.clone());
@@ -465,10 +543,16 @@ impl<'r> Analyzer<'r> {
             plies,
             written,
             errors,
+            more_errors,
+            fault,
             steps,
             ..
         } = replay;
         report.errors.extend(errors);
+        report.cap_errors(more_errors);
+        if report.fault.is_none() {
+            report.fault = fault;
+        }
         report.ply_count = steps.len() as u32;
         report.plies = plies;
         report.final_fen = p.write_fen(&game.position).ok();
@@ -511,11 +595,14 @@ impl<'r> Analyzer<'r> {
                         ));
                     }
                 }
-                Err(e) => report.errors.push(pos_err(
-                    rec.end,
-                    Some(report.ply_count),
-                    format!("computing the result: {e}"),
-                )),
+                Err(e) => {
+                    report.note_fault(&e);
+                    report.errors.push(pos_err(
+                        rec.end,
+                        Some(report.ply_count),
+                        format!("computing the result: {e}"),
+                    ))
+                }
             }
             if let (Some(w), true) = (written, rec.errors.is_empty()) {
                 let mut tags: Vec<(String, String)> = rec
@@ -551,7 +638,6 @@ impl<'r> Analyzer<'r> {
                 report.normalized = Some(write_record(&tags, &w, result));
             }
         }
-        report
     }
 }
 
@@ -603,6 +689,10 @@ struct Replay<'a, 'p> {
     plies: Option<Vec<PlyReport>>,
     written: Option<Vec<WrittenMove>>,
     errors: Vec<RecordError>,
+    /// Errors past [`MAX_REPORT_ERRORS`] (counted, not listed).
+    more_errors: usize,
+    /// The first fault of plugin code met while replaying.
+    fault: Option<Fault>,
     /// Moves played from the start to the current point (`None`: a null move).
     steps: Vec<Option<Move>>,
 }
@@ -651,6 +741,10 @@ fn event_report(p: &Pipeline, e: &Event) -> EventReport {
 
 impl<'a, 'p> Replay<'a, 'p> {
     fn move_error(&mut self, tok: &MoveToken, ply: u32, pos: &Position, message: String) {
+        if self.errors.len() >= MAX_REPORT_ERRORS {
+            self.more_errors += 1;
+            return;
+        }
         let p = &self.rules.pipeline;
         let legal = legal_sample(p, pos, self.buf);
         self.errors.push(RecordError {
@@ -660,6 +754,19 @@ impl<'a, 'p> Replay<'a, 'p> {
             message,
             legal,
         });
+    }
+
+    /// An error of the host or of plugin code at a move (a caught plugin panic is a fault).
+    fn host_error(&mut self, tok: &MoveToken, ply: u32, e: HostError, context: &str) {
+        if self.fault.is_none() {
+            self.fault = fault::of_error(&e);
+        }
+        if self.errors.len() >= MAX_REPORT_ERRORS {
+            self.more_errors += 1;
+            return;
+        }
+        self.errors
+            .push(pos_err(tok.pos, Some(ply), format!("{context}{e}")));
     }
 
     /// Resolves one move against the legal moves in `self.buf`.
@@ -692,11 +799,7 @@ impl<'a, 'p> Replay<'a, 'p> {
         for (k, tok) in rec.moves.iter().enumerate() {
             let ply = k as u32 + 1;
             if let Err(e) = p.legal_moves(&game.position, self.buf) {
-                self.errors.push(pos_err(
-                    tok.pos,
-                    Some(ply),
-                    format!("generating moves: {e}"),
-                ));
+                self.host_error(tok, ply, e, "generating moves: ");
                 return (game, false);
             }
             let text = tok.text(rec);
@@ -713,7 +816,7 @@ impl<'a, 'p> Replay<'a, 'p> {
                     return (game, false);
                 }
                 Err(e) => {
-                    self.errors.push(pos_err(tok.pos, Some(ply), e.to_string()));
+                    self.host_error(tok, ply, e, "");
                     return (game, false);
                 }
             }
@@ -745,6 +848,9 @@ impl<'a, 'p> Replay<'a, 'p> {
             let m = match self.resolve(&game.position, text) {
                 Ok(m) => m,
                 Err(e) => {
+                    if self.fault.is_none() {
+                        self.fault = fault::of_error(&e);
+                    }
                     let pos = game.position.clone();
                     self.move_error(tok, ply, &pos, e.to_string());
                     return (game, false);
@@ -772,7 +878,7 @@ impl<'a, 'p> Replay<'a, 'p> {
             let events = match game.play_recording(m, self.plies.is_some()) {
                 Ok(ev) => ev,
                 Err(e) => {
-                    self.errors.push(pos_err(tok.pos, Some(ply), e.to_string()));
+                    self.host_error(tok, ply, e, "");
                     return (game, false);
                 }
             };
@@ -827,8 +933,9 @@ impl<'a, 'p> Replay<'a, 'p> {
             };
             let ply = line.first_ply + line.next as u32;
             line.next += 1;
-            if p.legal_moves(&line.game.position, self.buf).is_err() {
+            if let Err(e) = p.legal_moves(&line.game.position, self.buf) {
                 stack.pop();
+                self.host_error(tok, ply, e, "in a variation: generating moves: ");
                 continue;
             }
             let text = tok.text(rec);
@@ -846,8 +953,9 @@ impl<'a, 'p> Replay<'a, 'p> {
                 }
             };
             let branch = tok.has_variations().then(|| line.game.clone());
-            if line.game.play_recording(m, false).is_err() {
+            if let Err(e) = line.game.play_recording(m, false) {
                 stack.pop();
+                self.host_error(tok, ply, e, "in a variation: ");
             }
             // The variations of this move come next, then the rest of this line.
             if let Some(g) = branch {
@@ -1000,192 +1108,7 @@ fn fast_match(r: &Rules, pos: &Position, text: &str, legal: &[Move]) -> Option<M
     found
 }
 
-/// A source of records.
-pub struct Source {
-    /// Name for reports (`-` for standard input).
-    pub name: String,
-    /// The text.
-    pub reader: Box<dyn BufRead + Send>,
-}
-
-/// One analyzed record as handed to the caller of [`run`], in input order.
-pub struct Finished {
-    /// The report.
-    pub report: GameReport,
-    /// The caller's formatting of the report (done on the worker thread).
-    pub output: Vec<u8>,
-    /// Bytes of input consumed so far (all sources).
-    pub progress: u64,
-}
-
-/// Totals of a [`run`].
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
-pub struct Summary {
-    /// Records read.
-    pub games: u64,
-    /// Valid records.
-    pub valid: u64,
-    /// Records with errors.
-    pub invalid: u64,
-    /// Main-line plies replayed.
-    pub plies: u64,
-}
-
-impl Summary {
-    fn add(&mut self, r: &GameReport) {
-        self.games += 1;
-        if r.valid() {
-            self.valid += 1;
-        } else {
-            self.invalid += 1;
-        }
-        self.plies += r.ply_count as u64;
-    }
-}
-
-struct Job {
-    index: u64,
-    file: Arc<str>,
-    record: Record,
-    progress: u64,
-}
-
-/// Reads every record of `sources` and analyzes it on `jobs` threads; `format` turns a
-/// report into output bytes (on the worker), `sink` receives the results in input order.
-/// Memory stays bounded: at most a few records per thread are in flight.
-pub fn run<F, S>(
-    registry: &Registry,
-    options: &Options,
-    sources: Vec<Source>,
-    jobs: usize,
-    format: F,
-    mut sink: S,
-) -> io::Result<Summary>
-where
-    F: Fn(&GameReport) -> Vec<u8> + Sync,
-    S: FnMut(Finished) -> io::Result<()>,
-{
-    let mut summary = Summary::default();
-    if jobs <= 1 {
-        let mut an = Analyzer::new(registry, options.clone());
-        let mut index = 0;
-        let mut base = 0;
-        for src in sources {
-            let mut reader = Reader::new(src.reader);
-            let mut last = 0;
-            while let Some(rec) = reader.next_record()? {
-                index += 1;
-                last = rec.end_offset;
-                let report = an.analyze(&rec, index, &src.name);
-                summary.add(&report);
-                let output = format(&report);
-                sink(Finished {
-                    report,
-                    output,
-                    progress: base + rec.end_offset,
-                })?;
-            }
-            base += last;
-        }
-        return Ok(summary);
-    }
-
-    let window = jobs * 8;
-    let (job_tx, job_rx) = mpsc::sync_channel::<Job>(jobs * 2);
-    let job_rx = Mutex::new(job_rx);
-    let (done_tx, done_rx) = mpsc::channel::<(u64, Finished)>();
-    let (token_tx, token_rx) = mpsc::sync_channel::<()>(window);
-    for _ in 0..window {
-        let _ = token_tx.send(());
-    }
-    let read_error: Mutex<Option<io::Error>> = Mutex::new(None);
-    let format = &format;
-    let result = std::thread::scope(|s| -> io::Result<()> {
-        // Reader.
-        let read_error = &read_error;
-        s.spawn(move || {
-            let mut index = 0u64;
-            let mut base = 0u64;
-            for src in sources {
-                let file: Arc<str> = Arc::from(src.name.as_str());
-                let mut reader = Reader::new(src.reader);
-                let mut last = 0;
-                loop {
-                    match reader.next_record() {
-                        Ok(Some(record)) => {
-                            if token_rx.recv().is_err() {
-                                return;
-                            }
-                            index += 1;
-                            last = record.end_offset;
-                            let job = Job {
-                                index,
-                                file: file.clone(),
-                                progress: base + record.end_offset,
-                                record,
-                            };
-                            if job_tx.send(job).is_err() {
-                                return;
-                            }
-                        }
-                        Ok(None) => break,
-                        Err(e) => {
-                            if let Ok(mut slot) = read_error.lock() {
-                                *slot = Some(e);
-                            }
-                            return;
-                        }
-                    }
-                }
-                base += last;
-            }
-        });
-        // Workers.
-        for _ in 0..jobs {
-            let done_tx = done_tx.clone();
-            let job_rx = &job_rx;
-            s.spawn(move || {
-                let mut an = Analyzer::new(registry, options.clone());
-                loop {
-                    let job = match job_rx.lock() {
-                        Ok(rx) => rx.recv(),
-                        Err(_) => return,
-                    };
-                    let Ok(job) = job else { return };
-                    let report = an.analyze(&job.record, job.index, &job.file);
-                    let output = format(&report);
-                    let f = Finished {
-                        report,
-                        output,
-                        progress: job.progress,
-                    };
-                    if done_tx.send((job.index, f)).is_err() {
-                        return;
-                    }
-                }
-            });
-        }
-        drop(done_tx);
-        // Writer: reorder and hand over in input order.
-        let mut pending: BTreeMap<u64, Finished> = BTreeMap::new();
-        let mut next = 1u64;
-        for (i, f) in done_rx.iter() {
-            pending.insert(i, f);
-            while let Some(f) = pending.remove(&next) {
-                summary.add(&f.report);
-                next += 1;
-                sink(f)?;
-                let _ = token_tx.send(());
-            }
-        }
-        Ok(())
-    });
-    result?;
-    if let Some(e) = read_error.into_inner().ok().flatten() {
-        return Err(e);
-    }
-    Ok(summary)
-}
+pub use crate::batch::{run, Finished, Format, Source, Summary};
 
 /// The agreement of a declared result with a computed outcome, as [`Analyzer`] decides it
 /// (exposed for tests and tools).

@@ -1,5 +1,8 @@
 //! Command-line interface. The one place where errors become user messages and exit codes:
-//! 0 success, 1 invalid input records (analysis), 2 usage, plugin or rule-assembly errors.
+//! 0 success, 1 invalid input records (analysis), 2 usage, plugin or rule-assembly errors
+//! (and a run stopped by an error: unreadable input, unwritable output), 3 a plugin fault
+//! (a record on which plugin code panicked, crashed, aborted or ran past its time limit; the
+//! other records are still analyzed and reported).
 
 use clap::{Args, Parser, Subcommand};
 use houserules_host::notation::{coordinate, parse_move, san};
@@ -7,7 +10,7 @@ use houserules_host::{perft, Game, HostError, Pipeline, PluginSearch, PresetSpec
 use houserules_plugin_api::{HookSet, Position, EXTRA_ERROR, EXTRA_SOURCE};
 use records::{AnalyzeArgs, PlayArgs};
 use serde_json::json;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Instant;
 
 #[derive(Parser)]
@@ -20,9 +23,13 @@ struct Cli {
     /// Also load plugins from this directory (repeatable).
     #[arg(long = "plugin-dir", global = true, value_name = "DIR")]
     plugin_dirs: Vec<PathBuf>,
-    /// Load this plugin library (repeatable).
+    /// Load this plugin library (repeatable; a path: a bare name is a file here).
     #[arg(long = "plugin", global = true, value_name = "FILE")]
     plugins: Vec<PathBuf>,
+    /// Load plugins only from --plugin and --plugin-dir (not from the executable's directory
+    /// or HOUSERULES_PLUGIN_PATH).
+    #[arg(long, global = true)]
+    no_default_plugins: bool,
     /// A variants.ini file (or directory of them) for the Fairy-Stockfish plugin (repeatable;
     /// appended to HOUSERULES_VARIANTS_PATH).
     #[arg(long = "variants", global = true, value_name = "FILE")]
@@ -144,7 +151,9 @@ pub fn run() -> i32 {
     }
 }
 
-fn registry(cli: &Cli) -> Result<Registry, HostError> {
+/// Passes the files of `--variants` and `--modifier` on to the plugins (which read their data
+/// paths when loaded), through the environment, which worker processes inherit too.
+fn plugin_env(cli: &Cli) {
     if !cli.variants.is_empty() {
         // Plugins read their data paths when loaded; pass the files on before loading.
         let mut paths: Vec<PathBuf> = cli.variants.clone();
@@ -164,15 +173,25 @@ fn registry(cli: &Cli) -> Result<Registry, HostError> {
             std::env::set_var(MODIFIERS_PATH_VAR, joined);
         }
     }
-    let search = PluginSearch {
+}
+
+fn search(cli: &Cli) -> PluginSearch {
+    PluginSearch {
         files: cli.plugins.clone(),
         dirs: cli.plugin_dirs.clone(),
-        use_env: true,
-        beside_executable: true,
-    };
-    let reg = Registry::discover(&search)?;
+        use_env: !cli.no_default_plugins,
+        beside_executable: !cli.no_default_plugins,
+    }
+}
+
+fn registry(cli: &Cli) -> Result<Registry, HostError> {
+    plugin_env(cli);
+    let reg = Registry::discover(&search(cli))?;
     for w in &reg.warnings {
         eprintln!("warning: {w}");
+    }
+    if let Some(msg) = reg.nothing_found() {
+        eprintln!("warning: {msg}");
     }
     Ok(reg)
 }
@@ -193,59 +212,17 @@ fn pipeline(reg: &Registry, rules: &Rules) -> Result<Pipeline, HostError> {
 /// The environment variable the modifiers plugin reads descriptor files from.
 const MODIFIERS_PATH_VAR: &str = "HOUSERULES_MODIFIERS_PATH";
 
-/// The preset ids of the descriptors given with `--modifier`: each file must have been read
-/// by a loaded plugin, without error.
-fn modifier_ids(reg: &Registry, files: &[PathBuf]) -> Result<Vec<String>, HostError> {
-    let mut ids = Vec::new();
-    for f in files {
-        let canonical = std::fs::canonicalize(f).map_err(|e| HostError::Modifier {
-            file: f.clone(),
-            message: format!("{}: cannot read it: {e}", f.display()),
-        })?;
-        let found = reg.presets().find(|(_, p)| {
-            p.is_custom_modifier()
-                && p.extra_value(EXTRA_SOURCE)
-                    .is_some_and(|s| Path::new(s) == canonical)
-        });
-        let Some((_, info)) = found else {
-            return Err(HostError::Modifier {
-                file: f.clone(),
-                message: format!(
-                    "{}: no loaded plugin reads custom modifier descriptors (is the \
-                     houserules-modifiers plugin beside the executable?)",
-                    f.display()
-                ),
-            });
-        };
-        if let Some(why) = info.extra_value(EXTRA_ERROR) {
-            return Err(HostError::Modifier {
-                file: f.clone(),
-                message: why.to_string(),
-            });
-        }
-        // Presets are found by id: a descriptor may not hide behind another preset's id.
-        if let Some((pl, _)) = reg
-            .presets()
-            .find(|(_, p)| p.id == info.id && !std::ptr::eq(*p, info))
-        {
-            return Err(HostError::Modifier {
-                file: f.clone(),
-                message: format!(
-                    "{}: $.id: `{}` is already the id of a preset of plugin `{}`",
-                    f.display(),
-                    info.id,
-                    pl.id()
-                ),
-            });
-        }
-        ids.push(info.id.to_string());
-    }
-    Ok(ids)
-}
-
 fn dispatch(mut cli: Cli) -> Result<i32, HostError> {
+    #[cfg(unix)]
+    if let Command::Analyze(a) = &cli.command {
+        if a.isolated() {
+            // The plugins are loaded by the worker processes only.
+            plugin_env(&cli);
+            return records::analyze_isolated(&cli, a);
+        }
+    }
     let reg = registry(&cli)?;
-    let ids = modifier_ids(&reg, &cli.modifiers)?;
+    let ids = reg.modifier_ids(&cli.modifiers)?;
     match &mut cli.command {
         Command::Fen { rules, .. }
         | Command::Moves { rules, .. }
@@ -582,7 +559,7 @@ fn bench(
 /// The `analyze` and `play` commands (game records).
 mod records {
     use super::{pipeline, Rules};
-    use houserules_host::analyze::{self, GameReport, Options, RulesOverride, Source, Summary};
+    use houserules_host::analyze::{self, Finished, Format, Options, RulesOverride, Source, Summary};
     use houserules_host::play::{self, Player, Setup};
     use houserules_host::{HostError, Pipeline, PresetSpec, Registry};
     use std::fs::File;
@@ -626,6 +603,48 @@ mod records {
         /// Text output: only invalid games and the totals.
         #[arg(long, short)]
         quiet: bool,
+        /// Run the rules in supervised worker processes (one per job): a plugin that crashes,
+        /// aborts, hangs or exhausts memory costs only the record it happened on, which is
+        /// reported with the cause. The default for analyze.
+        #[arg(long, conflicts_with = "no_isolate")]
+        isolate: bool,
+        /// Run the rules inside this process (faster to start; a crashing plugin ends the run).
+        #[arg(long)]
+        no_isolate: bool,
+        /// Isolated runs: seconds one record may take before its worker is killed and the
+        /// record reported as a timeout (0: no limit).
+        #[arg(long, default_value_t = 60.0, value_name = "SECS")]
+        game_timeout: f64,
+        /// Isolated runs: address space of one worker in MiB (0: no limit); a plugin that
+        /// allocates past it fails its record as out-of-memory.
+        #[arg(long, default_value_t = 4096, value_name = "MIB")]
+        worker_memory: u64,
+    }
+
+    impl AnalyzeArgs {
+        /// Whether the rules run in worker processes.
+        pub fn isolated(&self) -> bool {
+            cfg!(unix) && (self.isolate || (ISOLATE_BY_DEFAULT && !self.no_isolate))
+        }
+    }
+
+    /// Whether `analyze` isolates when neither --isolate nor --no-isolate is given (it costs
+    /// little: see docs/benchmarks.md, issue 14).
+    const ISOLATE_BY_DEFAULT: bool = true;
+
+    /// `--jobs N`: 0 means one per CPU; more than four per CPU is pointless for work bound by
+    /// the CPU (and 100,000 threads or processes are a fork bomb), so it is capped there.
+    fn jobs(asked: usize) -> usize {
+        let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let max = cpus * 4;
+        match asked {
+            0 => cpus,
+            n if n > max => {
+                eprintln!("note: --jobs {n} is more than 4 per CPU: using {max}");
+                max
+            }
+            n => n,
+        }
     }
 
     #[derive(clap::Args)]
@@ -665,53 +684,6 @@ mod records {
         list.iter().map(|s| s.parse()).collect()
     }
 
-    fn text_line(r: &GameReport, quiet: bool) -> Vec<u8> {
-        let mut s = String::new();
-        if !quiet || !r.valid() {
-            let tag = |n: &str| {
-                r.tags
-                    .0
-                    .iter()
-                    .find(|(k, _)| k == n)
-                    .map(|(_, v)| v.as_str())
-                    .unwrap_or("?")
-            };
-            let res = &r.result;
-            s.push_str(&format!(
-                "#{} {}:{} \"{}\" {} - {}: {} plies, declared {}, computed {} ({}){}: {}\n",
-                r.index,
-                r.file,
-                r.line,
-                tag("Event"),
-                tag("White"),
-                tag("Black"),
-                r.ply_count,
-                res.declared.as_deref().unwrap_or("none"),
-                res.computed,
-                res.termination,
-                res.claimable
-                    .as_ref()
-                    .map(|c| format!(", {c} claimable"))
-                    .unwrap_or_default(),
-                if r.valid() { "ok" } else { "INVALID" }
-            ));
-            for e in &r.errors {
-                s.push_str(&format!(
-                    "  error at {}:{}:{}{}: {}\n",
-                    r.file,
-                    e.line,
-                    e.column,
-                    e.ply.map(|p| format!(" (ply {p})")).unwrap_or_default(),
-                    e.message
-                ));
-                if !e.legal.is_empty() && !e.message.contains("legal:") {
-                    s.push_str(&format!("    legal moves include: {}\n", e.legal.join(" ")));
-                }
-            }
-        }
-        s.into_bytes()
-    }
-
     fn sources(files: &[PathBuf]) -> Result<(Vec<Source>, Option<u64>), String> {
         let mut out = Vec::new();
         let mut total = Some(0u64);
@@ -743,12 +715,26 @@ mod records {
         Ok((out, total))
     }
 
-    pub fn analyze(reg: &Registry, a: &AnalyzeArgs) -> Result<i32, HostError> {
-        let presets = if a.presets.is_empty() {
+    fn format(a: &AnalyzeArgs) -> Format {
+        if a.json {
+            Format::Json
+        } else if a.jsonl {
+            Format::Jsonl
+        } else {
+            Format::Text { quiet: a.quiet }
+        }
+    }
+
+    fn preset_specs(a: &AnalyzeArgs) -> Result<Option<Vec<PresetSpec>>, HostError> {
+        Ok(if a.presets.is_empty() {
             None
         } else {
             Some(specs(&a.presets)?)
-        };
+        })
+    }
+
+    pub fn analyze(reg: &Registry, a: &AnalyzeArgs) -> Result<i32, HostError> {
+        let presets = preset_specs(a)?;
         if a.variant.is_some() || a.layout.is_some() || presets.is_some() {
             // Rules from the command line are checked once, up front (exit code 2).
             let v = a.variant.as_deref().unwrap_or("chess");
@@ -770,6 +756,77 @@ mod records {
             plies: json && !a.no_plies,
             normalized: a.write_pgn.is_some(),
         };
+        let fmt = format(a);
+        let jobs = jobs(a.jobs);
+        write_batch(a, jobs, |srcs, sink| {
+            analyze::run(reg, &options, srcs, jobs, &fmt, sink)
+        })
+    }
+
+    /// `analyze` with the rules in supervised worker processes: the plugins are loaded by the
+    /// workers only, so that even a plugin that crashes while loading costs nothing but
+    /// itself.
+    #[cfg(unix)]
+    pub fn analyze_isolated(cli: &super::Cli, a: &AnalyzeArgs) -> Result<i32, HostError> {
+        use houserules_host::isolated::{self, AnalyzeTask};
+        use houserules_host::supervisor::{Limits, SupervisorError};
+        use std::time::Duration;
+        // Bad --preset syntax is a usage error here already.
+        preset_specs(a)?;
+        let json = a.json || a.jsonl;
+        let jobs = jobs(a.jobs);
+        let task = AnalyzeTask {
+            places: (&super::search(cli)).into(),
+            modifier_files: cli.modifiers.clone(),
+            variant: a.variant.clone(),
+            layout: a.layout.clone(),
+            presets: (!a.presets.is_empty()).then(|| a.presets.clone()),
+            plies: json && !a.no_plies,
+            normalized: a.write_pgn.is_some(),
+            format: format(a),
+        };
+        let limits = Limits {
+            workers: jobs,
+            timeout: (a.game_timeout > 0.0)
+                .then(|| Duration::from_secs_f64(a.game_timeout.min(1e9))),
+            memory: (a.worker_memory > 0).then(|| a.worker_memory.saturating_mul(1 << 20)),
+            ..Limits::default()
+        };
+        let mut prepared = match isolated::prepare(task, limits) {
+            Ok(p) => p,
+            Err(SupervisorError::Setup(msg)) => {
+                eprintln!("error: {msg}");
+                return Ok(2);
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                return Ok(3);
+            }
+        };
+        for w in &prepared.warnings {
+            eprintln!("warning: {w}");
+        }
+        if let Some(msg) = &prepared.nothing_found {
+            eprintln!("warning: {msg}");
+        }
+        let code = write_batch(a, jobs, |srcs, sink| prepared.run(srcs, sink))?;
+        for w in prepared.run_warnings() {
+            eprintln!("warning: {w}");
+        }
+        Ok(code)
+    }
+
+    /// Runs a batch through `run` and writes its results: each record's report (flushed as
+    /// soon as it is written, so that nothing already analyzed is lost if the run is killed),
+    /// the normal form, the totals, the rate. Returns the exit code.
+    fn write_batch(
+        a: &AnalyzeArgs,
+        jobs: usize,
+        run: impl FnOnce(
+            Vec<Source>,
+            &mut dyn FnMut(Finished) -> io::Result<()>,
+        ) -> io::Result<Summary>,
+    ) -> Result<i32, HostError> {
         let (srcs, total) = match sources(&a.files) {
             Ok(x) => x,
             Err(e) => {
@@ -796,26 +853,14 @@ mod records {
         };
         let stdout = io::stdout();
         let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
-        let quiet = a.quiet;
         let jsonl = a.jsonl;
-        let format = |r: &GameReport| -> Vec<u8> {
-            if json {
-                let mut v = serde_json::to_vec(r).unwrap_or_default();
-                if jsonl {
-                    v.push(b'\n');
-                }
-                v
-            } else {
-                text_line(r, quiet)
-            }
-        };
         if a.json {
             let _ = out.write_all(b"{\"games\":[");
         }
         let start = Instant::now();
         let mut first = true;
         let mut games = 0u64;
-        let result = analyze::run(reg, &options, srcs, a.jobs.max(1), format, |f| {
+        let result = run(srcs, &mut |f: Finished| {
             if a.json {
                 if !first {
                     out.write_all(b",\n")?;
@@ -823,8 +868,10 @@ mod records {
                 first = false;
             }
             out.write_all(&f.output)?;
-            if let (Some(w), Some(text)) = (pgn_out.as_mut(), &f.report.normalized) {
+            out.flush()?;
+            if let (Some(w), Some(text)) = (pgn_out.as_mut(), &f.normalized) {
                 w.write_all(text.as_bytes())?;
+                w.flush()?;
             }
             games += 1;
             if let Some(b) = &bar {
@@ -847,7 +894,9 @@ mod records {
             Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(2),
             Err(e) => {
                 let _ = out.flush();
-                eprintln!("error: {e}");
+                eprintln!(
+                    "error: the run stopped after {games} records: {e} (the reports above are complete)"
+                );
                 return Ok(2);
             }
         };
@@ -860,8 +909,16 @@ mod records {
         } else if !jsonl {
             let _ = writeln!(
                 out,
-                "{} games: {} valid, {} invalid; {} plies",
-                summary.games, summary.valid, summary.invalid, summary.plies
+                "{} games: {} valid, {} invalid{}; {} plies",
+                summary.games,
+                summary.valid,
+                summary.invalid,
+                if summary.faults > 0 {
+                    format!(" ({} with a plugin fault)", summary.faults)
+                } else {
+                    String::new()
+                },
+                summary.plies
             );
         }
         let flushed = out.flush().and_then(|_| match pgn_out.as_mut() {
@@ -872,6 +929,12 @@ mod records {
             eprintln!("error: {e}");
             return Ok(2);
         }
+        for name in &summary.empty_sources {
+            eprintln!(
+                "error: {}: no game record in it (empty, or only blank lines and comments)",
+                if name == "-" { "standard input" } else { name }
+            );
+        }
         eprintln!(
             "analyzed {} games, {} plies in {:.3} s: {:.0} games/s, {:.0} plies/s ({} job{})",
             summary.games,
@@ -879,10 +942,16 @@ mod records {
             secs,
             summary.games as f64 / secs.max(1e-9),
             summary.plies as f64 / secs.max(1e-9),
-            a.jobs.max(1),
-            if a.jobs > 1 { "s" } else { "" }
+            jobs,
+            if jobs > 1 { "s" } else { "" }
         );
-        Ok(if summary.invalid == 0 { 0 } else { 1 })
+        Ok(if summary.faults > 0 {
+            3
+        } else if summary.invalid > 0 || !summary.empty_sources.is_empty() {
+            1
+        } else {
+            0
+        })
     }
 
     pub fn play(reg: &Registry, a: &PlayArgs) -> Result<i32, HostError> {

@@ -26,6 +26,40 @@ pub enum HostError {
         /// The file.
         path: PathBuf,
     },
+    /// A plugin built with `panic = "abort"`: a panic in it would end the host at once.
+    #[error("plugin file {path}: built with panic = \"abort\": a panic in it would end the whole run, and the host cannot catch it; rebuild it with panic = \"unwind\" (the default)")]
+    PanicAbort {
+        /// The file.
+        path: PathBuf,
+    },
+    /// A plugin directory that cannot be read.
+    #[error("plugin directory {path}: {reason}")]
+    PluginDir {
+        /// The directory.
+        path: PathBuf,
+        /// Why.
+        reason: String,
+    },
+    /// A second plugin with an id already loaded (not loaded).
+    #[error("plugin file {ignored}: not loaded: its id `{id}` is already taken by {kept} ({why})")]
+    DuplicatePlugin {
+        /// The plugin id.
+        id: String,
+        /// The file not loaded.
+        ignored: PathBuf,
+        /// The file loaded.
+        kept: PathBuf,
+        /// Why that one won.
+        why: String,
+    },
+    /// A plugin file left alone because a worker process died while opening it.
+    #[error("plugin file {path}: not loaded: {reason}")]
+    Skipped {
+        /// The file.
+        path: PathBuf,
+        /// What happened when it was opened.
+        reason: String,
+    },
     /// A plugin built against an incompatible API or ABI.
     #[error("plugin file {path}: incompatible plugin ABI: {reason}")]
     Incompatible {

@@ -4,16 +4,23 @@
 #![deny(missing_docs)]
 
 pub mod analyze;
+pub mod batch;
+#[cfg(unix)]
+pub mod elf;
 pub mod error;
 pub mod fault;
 pub mod fen;
 pub mod game;
+#[cfg(unix)]
+pub mod isolated;
 pub mod loader;
 pub mod notation;
 pub mod perft;
 pub mod pgn;
 pub mod pipeline;
 pub mod play;
+#[cfg(unix)]
+pub mod supervisor;
 
 pub use error::HostError;
 pub use game::{Game, Status};

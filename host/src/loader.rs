@@ -1,13 +1,22 @@
 //! Plugin discovery and loading.
 //!
-//! Plugins are code: the host loads only from the places it is told — the directory of the
-//! executable, `HOUSERULES_PLUGIN_PATH`, `--plugin-dir DIR` and `--plugin FILE` — never from
-//! the working directory by surprise.
+//! Plugins are code: the host loads only from the places it is told, and only what it is
+//! told. `--plugin FILE` is a path (a bare name means a file in the working directory, never a
+//! search of the dynamic loader's path: `--plugin libz.so` is `./libz.so`); in directories —
+//! `--plugin-dir DIR`, `HOUSERULES_PLUGIN_PATH`, and unless `--no-default-plugins` the
+//! executable's directory and its `deps/` — only files named `libhouserules_*` (the platform's
+//! library prefix and suffix) are candidates. Before a candidate is opened its dynamic symbol
+//! table is read ([`crate::elf`]): a file that exports no houserules root module is reported
+//! without running any of its code, and a plugin built with `panic = "abort"` is refused
+//! (a panic in it could not be caught). A missing `--plugin-dir` is an error; a second plugin
+//! with an id already loaded is reported with the file that won; the same file seen twice
+//! (hard links, as cargo makes them) is loaded once.
 
 use crate::error::HostError;
 use abi_stable::library::{lib_header_from_path, LibraryError};
 use houserules_plugin_api::{
-    PluginManifest, PluginModuleRef, PresetInfo, VariantSummary, API_VERSION,
+    PluginManifest, PluginModuleRef, PresetInfo, VariantSummary, API_VERSION, EXTRA_ERROR,
+    EXTRA_SOURCE,
 };
 use std::path::{Path, PathBuf};
 
@@ -33,7 +42,7 @@ impl LoadedPlugin {
 pub struct PluginSearch {
     /// Explicit plugin files (`--plugin FILE`); errors in them are fatal.
     pub files: Vec<PathBuf>,
-    /// Explicit directories (`--plugin-dir DIR`).
+    /// Explicit directories (`--plugin-dir DIR`); a missing one is an error.
     pub dirs: Vec<PathBuf>,
     /// Also read `HOUSERULES_PLUGIN_PATH`.
     pub use_env: bool,
@@ -58,27 +67,57 @@ impl PluginSearch {
 pub struct Registry {
     /// Loaded plugins, in search order.
     pub plugins: Vec<LoadedPlugin>,
-    /// Libraries found in plugin directories that could not be loaded (not fatal).
+    /// Problems that did not stop loading: files in plugin directories that are not
+    /// (loadable) plugins, plugins whose id was taken, environment directories that do not
+    /// exist.
     pub warnings: Vec<HostError>,
+    /// Where plugins were looked for: the files and directories, in search order.
+    pub searched: Vec<PathBuf>,
 }
 
-fn is_library_file(path: &Path) -> bool {
-    path.extension().and_then(|e| e.to_str()) == Some(std::env::consts::DLL_EXTENSION)
+/// Whether `path` is named like one of this project's plugin libraries.
+fn is_plugin_name(path: &Path) -> bool {
+    let prefix = format!("{}houserules_", std::env::consts::DLL_PREFIX);
+    path.file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|n| n.starts_with(&prefix) && n.ends_with(std::env::consts::DLL_SUFFIX))
 }
 
-/// Loads one plugin library, checking in turn: the file exists, it is a shared library, it
-/// exports a houserules root module, its ABI layout matches, and its API version matches.
+/// `--plugin FILE` as a path: a bare file name is a file in the working directory (the
+/// dynamic loader would search its own path for a name without a slash).
+fn as_path(path: &Path) -> PathBuf {
+    std::path::absolute(path).unwrap_or_else(|_| Path::new(".").join(path))
+}
+
+/// Loads one plugin library, checking in turn: the file exists, its dynamic symbols export a
+/// houserules root module and show an unwinding panic runtime (read without loading it), it
+/// is a shared library, its ABI layout matches, and its API version matches.
 pub fn load_plugin(path: &Path) -> Result<LoadedPlugin, HostError> {
     if !path.is_file() {
         return Err(HostError::PluginMissing {
             path: path.to_path_buf(),
         });
     }
+    let full = as_path(path);
+    let sym = abi_stable::library::ROOT_MODULE_LOADER_NAME;
+    #[cfg(unix)]
+    if let Ok(symbols) = crate::elf::symbols(&full) {
+        if symbols.exports(sym) == Some(false) {
+            return Err(HostError::NotAPlugin {
+                path: path.to_path_buf(),
+            });
+        }
+        if symbols.panics_abort() == Some(true) {
+            return Err(HostError::PanicAbort {
+                path: path.to_path_buf(),
+            });
+        }
+    }
     // Preflight with libloading for precise messages; abi_stable opens it again (and keeps it).
     {
         // SAFETY: loading a library runs its initialisers; the user asked for this file.
         let lib =
-            unsafe { libloading::Library::new(path) }.map_err(|e| HostError::NotALibrary {
+            unsafe { libloading::Library::new(&full) }.map_err(|e| HostError::NotALibrary {
                 path: path.to_path_buf(),
                 reason: e.to_string(),
             })?;
@@ -95,7 +134,7 @@ pub fn load_plugin(path: &Path) -> Result<LoadedPlugin, HostError> {
         path: path.to_path_buf(),
         reason: summarize_library_error(&e),
     };
-    let header = lib_header_from_path(path).map_err(incompatible)?;
+    let header = lib_header_from_path(&full).map_err(incompatible)?;
     let module = header
         .init_root_module::<PluginModuleRef>()
         .map_err(incompatible)?;
@@ -141,64 +180,193 @@ fn summarize_library_error(e: &LibraryError) -> String {
 }
 
 impl Registry {
-    /// Loads every plugin the search names. Errors in explicit files are returned; libraries
-    /// in directories that fail to load become warnings. A plugin id seen twice keeps the
-    /// first (explicit files come first, then directories, the environment, the executable's
-    /// directory).
+    /// Loads every plugin the search names. Errors in explicit files and missing `--plugin-dir`
+    /// directories are returned; candidates in directories that fail to load become warnings.
+    /// A plugin id seen twice keeps the first (explicit files come first, then `--plugin-dir`,
+    /// the environment, the executable's directory) and warns about the other.
     pub fn discover(search: &PluginSearch) -> Result<Registry, HostError> {
+        Registry::discover_with(search, &[], &mut |_| {})
+    }
+
+    /// [`Registry::discover`], leaving the files in `skip` alone (a worker process died
+    /// opening them: reported as warnings) and calling `opening` before each file is opened
+    /// (a supervised worker tells its supervisor, so that a crash there is blamed on it).
+    pub fn discover_with(
+        search: &PluginSearch,
+        skip: &[PathBuf],
+        opening: &mut dyn FnMut(&Path),
+    ) -> Result<Registry, HostError> {
         let mut reg = Registry::default();
+        let skipped = |f: &Path| {
+            let full = as_path(f);
+            skip.iter().any(|s| *s == full || same_file(s, &full))
+        };
         for f in &search.files {
+            reg.searched.push(f.clone());
+            if skipped(f) {
+                reg.warnings.push(HostError::Skipped {
+                    path: f.clone(),
+                    reason: "a worker process died while opening it".to_string(),
+                });
+                continue;
+            }
+            opening(&as_path(f));
             let p = load_plugin(f)?;
-            reg.add(p);
+            reg.add_found(p);
         }
-        let mut dirs: Vec<PathBuf> = search.dirs.clone();
+        // (directory, whether a missing one is an error)
+        let mut dirs: Vec<(PathBuf, bool)> = search.dirs.iter().map(|d| (d.clone(), true)).collect();
         if search.use_env {
             if let Some(v) = std::env::var_os("HOUSERULES_PLUGIN_PATH") {
-                dirs.extend(std::env::split_paths(&v).filter(|p| !p.as_os_str().is_empty()));
+                dirs.extend(
+                    std::env::split_paths(&v)
+                        .filter(|p| !p.as_os_str().is_empty())
+                        .map(|p| (p, false)),
+                );
             }
         }
-        // (directory, whether only this project's own `libhouserules_*` files count)
-        let mut dirs: Vec<(PathBuf, bool)> = dirs.into_iter().map(|d| (d, false)).collect();
         if search.beside_executable {
             if let Some(dir) = std::env::current_exe()
                 .ok()
                 .and_then(|e| e.parent().map(Path::to_path_buf))
             {
                 // Cargo builds the bundled plugins as dependencies of the host into `deps/`
-                // (see host/Cargo.toml); other libraries there (proc macros) are not ours.
-                dirs.push((dir.join("deps"), true));
+                // (see host/Cargo.toml); a binary installed elsewhere has no `deps/`.
+                let deps = dir.join("deps");
+                if deps.is_dir() {
+                    dirs.push((deps, false));
+                }
                 dirs.push((dir, false));
             }
         }
-        for (dir, own_only) in dirs {
-            let Ok(entries) = std::fs::read_dir(&dir) else {
-                continue;
+        for (dir, required) in dirs {
+            reg.searched.push(dir.clone());
+            let entries = match std::fs::read_dir(&dir) {
+                Ok(e) => e,
+                Err(e) => {
+                    let err = HostError::PluginDir {
+                        path: dir.clone(),
+                        reason: if dir.exists() {
+                            format!("cannot be read: {e}")
+                        } else {
+                            "no such directory".to_string()
+                        },
+                    };
+                    if required {
+                        return Err(err);
+                    }
+                    reg.warnings.push(err);
+                    continue;
+                }
             };
-            let own_prefix = format!("{}houserules_", std::env::consts::DLL_PREFIX);
             let mut files: Vec<PathBuf> = entries
                 .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| is_library_file(p))
-                .filter(|p| {
-                    !own_only
-                        || p.file_name()
-                            .and_then(|n| n.to_str())
-                            .is_some_and(|n| n.starts_with(&own_prefix))
-                })
+                .filter(|p| is_plugin_name(p) && p.is_file())
                 .collect();
             files.sort();
             for f in files {
                 if reg.plugins.iter().any(|p| same_file(&p.path, &f)) {
                     continue;
                 }
+                if skipped(&f) {
+                    reg.warnings.push(HostError::Skipped {
+                        path: f.clone(),
+                        reason: "a worker process died while opening it".to_string(),
+                    });
+                    continue;
+                }
+                opening(&as_path(&f));
                 match load_plugin(&f) {
-                    Ok(p) => reg.add(p),
-                    // Other libraries may legitimately sit beside the executable.
-                    Err(HostError::NotAPlugin { .. }) if search.beside_executable => {}
+                    Ok(p) => reg.add_found(p),
                     Err(e) => reg.warnings.push(e),
                 }
             }
         }
         Ok(reg)
+    }
+
+    /// Adds a plugin found by [`Registry::discover`]: a second one with an id already taken is
+    /// a warning naming both files.
+    fn add_found(&mut self, p: LoadedPlugin) {
+        if let Some(q) = self.plugins.iter().find(|q| q.id() == p.id()) {
+            self.warnings.push(HostError::DuplicatePlugin {
+                id: p.id().to_string(),
+                ignored: p.path.clone(),
+                kept: q.path.clone(),
+                why: "found first: --plugin files come first, then --plugin-dir, \
+                      HOUSERULES_PLUGIN_PATH and the executable's directory"
+                    .to_string(),
+            });
+            return;
+        }
+        self.plugins.push(p);
+    }
+
+    /// What to say when no plugin was loaded: where the host looked.
+    pub fn nothing_found(&self) -> Option<String> {
+        if !self.plugins.is_empty() {
+            return None;
+        }
+        let places: Vec<String> = self.searched.iter().map(|p| p.display().to_string()).collect();
+        Some(format!(
+            "no plugins loaded; looked in: {} (build them with `cargo build --release`, or name \
+             them with --plugin FILE / --plugin-dir DIR)",
+            if places.is_empty() {
+                "nowhere (--no-default-plugins without --plugin or --plugin-dir)".to_string()
+            } else {
+                places.join(", ")
+            }
+        ))
+    }
+
+    /// The preset ids of custom modifier descriptor files (`--modifier FILE`): each file must
+    /// have been read by a loaded plugin, without error, under an id of its own.
+    pub fn modifier_ids(&self, files: &[PathBuf]) -> Result<Vec<String>, HostError> {
+        let mut ids = Vec::new();
+        for f in files {
+            let canonical = std::fs::canonicalize(f).map_err(|e| HostError::Modifier {
+                file: f.clone(),
+                message: format!("{}: cannot read it: {e}", f.display()),
+            })?;
+            let found = self.presets().find(|(_, p)| {
+                p.is_custom_modifier()
+                    && p.extra_value(EXTRA_SOURCE)
+                        .is_some_and(|s| Path::new(s) == canonical)
+            });
+            let Some((_, info)) = found else {
+                return Err(HostError::Modifier {
+                    file: f.clone(),
+                    message: format!(
+                        "{}: no loaded plugin reads custom modifier descriptors (is the \
+                         houserules-modifiers plugin beside the executable?)",
+                        f.display()
+                    ),
+                });
+            };
+            if let Some(why) = info.extra_value(EXTRA_ERROR) {
+                return Err(HostError::Modifier {
+                    file: f.clone(),
+                    message: why.to_string(),
+                });
+            }
+            // Presets are found by id: a descriptor may not hide behind another preset's id.
+            if let Some((pl, _)) = self
+                .presets()
+                .find(|(_, p)| p.id == info.id && !std::ptr::eq(*p, info))
+            {
+                return Err(HostError::Modifier {
+                    file: f.clone(),
+                    message: format!(
+                        "{}: $.id: `{}` is already the id of a preset of plugin `{}`",
+                        f.display(),
+                        info.id,
+                        pl.id()
+                    ),
+                });
+            }
+            ids.push(info.id.to_string());
+        }
+        Ok(ids)
     }
 
     /// Adds a plugin unless one with the same id is already loaded.
@@ -236,7 +404,15 @@ impl Registry {
     }
 }
 
+/// Whether two paths name one file (the same inode: cargo hard-links its outputs).
 fn same_file(a: &Path, b: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if let (Ok(x), Ok(y)) = (std::fs::metadata(a), std::fs::metadata(b)) {
+            return x.dev() == y.dev() && x.ino() == y.ino();
+        }
+    }
     match (a.canonicalize(), b.canonicalize()) {
         (Ok(x), Ok(y)) => x == y,
         _ => a == b,

@@ -3,6 +3,14 @@
 mod cli;
 
 fn main() {
+    // `houserules __worker`: a supervised worker process of `analyze` (see
+    // houserules_host::supervisor); it speaks a framed protocol on its stdin and stdout.
+    #[cfg(unix)]
+    if std::env::args_os().nth(1).as_deref()
+        == Some(std::ffi::OsStr::new(houserules_host::supervisor::WORKER_SUBCOMMAND))
+    {
+        std::process::exit(houserules_host::isolated::worker_main());
+    }
     // Like other Unix tools, stop quietly when the reader of our output goes away
     // (`houserules analyze --jsonl big.pgn | head`) instead of panicking on a closed pipe.
     #[cfg(unix)]

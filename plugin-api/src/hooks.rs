@@ -398,7 +398,48 @@ pub fn guard<R>(what: &str, f: impl FnOnce() -> R) -> RResult<R, PluginError> {
     }
 }
 
-struct VariantAdapter<T>(T);
+/// A rules object whose `Drop` may not unwind across the boundary: the host destroys objects
+/// through an `extern "C"` destructor, where a panic would abort the host. A panic while
+/// dropping is caught here and reported on standard error (the object is gone either way).
+struct Dropped<T>(std::mem::ManuallyDrop<T>);
+
+impl<T> Dropped<T> {
+    fn new(t: T) -> Dropped<T> {
+        Dropped(std::mem::ManuallyDrop::new(t))
+    }
+}
+
+impl<T> std::ops::Deref for Dropped<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<T> Drop for Dropped<T> {
+    fn drop(&mut self) {
+        // SAFETY: dropped exactly once, here; the field is not used afterwards.
+        let r = catch_unwind(AssertUnwindSafe(|| unsafe {
+            std::mem::ManuallyDrop::drop(&mut self.0)
+        }));
+        if let Err(payload) = r {
+            let msg = if let Some(s) = payload.downcast_ref::<&str>() {
+                (*s).to_string()
+            } else if let Some(s) = payload.downcast_ref::<String>() {
+                s.clone()
+            } else {
+                "unknown panic".to_string()
+            };
+            let location = crate::export::take_panic_location();
+            eprintln!(
+                "warning: plugin panicked while dropping {}{location}: {msg} (caught)",
+                std::any::type_name::<T>()
+            );
+        }
+    }
+}
+
+struct VariantAdapter<T>(Dropped<T>);
 
 impl<T: VariantRules> VariantFfi for VariantAdapter<T> {
     fn info(&self) -> RResult<VariantInfo, PluginError> {
@@ -455,7 +496,7 @@ impl<T: VariantRules> VariantFfi for VariantAdapter<T> {
     }
 }
 
-struct PresetAdapter<T>(T);
+struct PresetAdapter<T>(Dropped<T>);
 
 impl<T: PresetRules> PresetFfi for PresetAdapter<T> {
     fn setup_position(&self, pos: &mut Position) -> RResult<(), PluginError> {
@@ -599,12 +640,12 @@ impl<T: PresetRules> PresetFfi for PresetAdapter<T> {
 
 /// Wraps a [`VariantRules`] implementation into the object that crosses the boundary.
 pub fn variant_object<T: VariantRules>(rules: T) -> VariantBox {
-    VariantFfi_TO::from_value(VariantAdapter(rules), TD_Opaque)
+    VariantFfi_TO::from_value(VariantAdapter(Dropped::new(rules)), TD_Opaque)
 }
 
 /// Wraps a [`PresetRules`] implementation into the object that crosses the boundary.
 pub fn preset_object<T: PresetRules>(rules: T) -> PresetBox {
-    PresetFfi_TO::from_value(PresetAdapter(rules), TD_Opaque)
+    PresetFfi_TO::from_value(PresetAdapter(Dropped::new(rules)), TD_Opaque)
 }
 
 /// Validated options handed to a preset constructor, with helpers to read them.

@@ -189,6 +189,198 @@ impl Record {
     }
 }
 
+/// A compact binary form of a [`Record`], for handing records to worker processes.
+impl Record {
+    /// Appends the record's binary form to `out` ([`Record::decode`] reads it back).
+    pub fn encode(&self, out: &mut Vec<u8>) {
+        let mut w = Codec(out);
+        w.u32(self.line);
+        w.u64(self.end_offset);
+        w.pos(self.end);
+        w.u32(self.tags.len() as u32);
+        for t in &self.tags {
+            w.str(&t.name);
+            w.str(&t.value);
+            w.pos(t.pos);
+        }
+        w.tokens(&self.moves);
+        match &self.result {
+            Some((r, p)) => {
+                w.0.push(1);
+                w.str(r);
+                w.pos(*p);
+            }
+            None => w.0.push(0),
+        }
+        w.u32(self.errors.len() as u32);
+        for e in &self.errors {
+            w.pos(e.pos);
+            w.str(&e.message);
+        }
+        w.str(&self.text);
+        w.tokens(&self.var_moves);
+        w.u32(self.vars.len() as u32);
+        for v in &self.vars {
+            w.u32(v.start);
+            w.u32(v.len);
+            w.u32(v.next);
+        }
+    }
+
+    /// Reads a record written by [`Record::encode`]; `None` if the bytes are not one (or
+    /// point outside themselves).
+    pub fn decode(bytes: &[u8]) -> Option<Record> {
+        let mut r = Decoder(bytes);
+        let line = r.u32()?;
+        let end_offset = r.u64()?;
+        let end = r.pos()?;
+        let n = r.len(12)?;
+        let mut tags = Vec::with_capacity(n);
+        for _ in 0..n {
+            tags.push(Tag {
+                name: r.string()?,
+                value: r.string()?,
+                pos: r.pos()?,
+            });
+        }
+        let moves = r.tokens()?;
+        let result = match r.byte()? {
+            0 => None,
+            _ => Some((r.string()?, r.pos()?)),
+        };
+        let n = r.len(12)?;
+        let mut errors = Vec::with_capacity(n);
+        for _ in 0..n {
+            errors.push(SyntaxError {
+                pos: r.pos()?,
+                message: r.string()?,
+            });
+        }
+        let text = r.string()?;
+        let var_moves = r.tokens()?;
+        let n = r.len(12)?;
+        let mut vars = Vec::with_capacity(n);
+        for _ in 0..n {
+            vars.push(Variation {
+                start: r.u32()?,
+                len: r.u32()?,
+                next: r.u32()?,
+            });
+        }
+        // Every slice a record hands out must lie inside it.
+        let text_ok = |t: &MoveToken| {
+            (t.start as usize)
+                .checked_add(t.len as usize)
+                .is_some_and(|e| e <= text.len() && text.is_char_boundary(t.start as usize) && text.is_char_boundary(e))
+        };
+        let var_ok = |t: &MoveToken| {
+            (t.first_var == NONE || (t.first_var as usize) < vars.len())
+                && (t.last_var == NONE || (t.last_var as usize) < vars.len())
+        };
+        let vars_ok = vars.iter().all(|v| {
+            (v.start as usize + v.len as usize) <= var_moves.len()
+                && (v.next == NONE || (v.next as usize) < vars.len())
+        });
+        if !r.0.is_empty()
+            || !vars_ok
+            || !moves.iter().chain(&var_moves).all(|t| text_ok(t) && var_ok(t))
+        {
+            return None;
+        }
+        Some(Record {
+            line,
+            end_offset,
+            tags,
+            moves,
+            result,
+            errors,
+            end,
+            text,
+            var_moves,
+            vars,
+        })
+    }
+}
+
+struct Codec<'a>(&'a mut Vec<u8>);
+
+impl Codec<'_> {
+    fn u32(&mut self, v: u32) {
+        self.0.extend_from_slice(&v.to_le_bytes());
+    }
+    fn u64(&mut self, v: u64) {
+        self.0.extend_from_slice(&v.to_le_bytes());
+    }
+    fn pos(&mut self, p: Pos) {
+        self.u32(p.line);
+        self.u32(p.column);
+    }
+    fn str(&mut self, s: &str) {
+        self.u32(s.len() as u32);
+        self.0.extend_from_slice(s.as_bytes());
+    }
+    fn tokens(&mut self, t: &[MoveToken]) {
+        self.u32(t.len() as u32);
+        for m in t {
+            self.u32(m.start);
+            self.u32(m.len);
+            self.pos(m.pos);
+            self.u32(m.first_var);
+            self.u32(m.last_var);
+        }
+    }
+}
+
+struct Decoder<'a>(&'a [u8]);
+
+impl Decoder<'_> {
+    fn take<const N: usize>(&mut self) -> Option<[u8; N]> {
+        let (h, t) = self.0.split_first_chunk::<N>()?;
+        self.0 = t;
+        Some(*h)
+    }
+    fn byte(&mut self) -> Option<u8> {
+        self.take::<1>().map(|b| b[0])
+    }
+    fn u32(&mut self) -> Option<u32> {
+        self.take::<4>().map(u32::from_le_bytes)
+    }
+    fn u64(&mut self) -> Option<u64> {
+        self.take::<8>().map(u64::from_le_bytes)
+    }
+    fn pos(&mut self) -> Option<Pos> {
+        Some(Pos {
+            line: self.u32()?,
+            column: self.u32()?,
+        })
+    }
+    /// A count of items of at least `min` bytes each, checked against what is left.
+    fn len(&mut self, min: usize) -> Option<usize> {
+        let n = self.u32()? as usize;
+        (n.checked_mul(min)? <= self.0.len()).then_some(n)
+    }
+    fn string(&mut self) -> Option<String> {
+        let n = self.u32()? as usize;
+        let (s, rest) = self.0.split_at_checked(n)?;
+        self.0 = rest;
+        String::from_utf8(s.to_vec()).ok()
+    }
+    fn tokens(&mut self) -> Option<Vec<MoveToken>> {
+        let n = self.len(24)?;
+        let mut v = Vec::with_capacity(n);
+        for _ in 0..n {
+            v.push(MoveToken {
+                start: self.u32()?,
+                len: self.u32()?,
+                pos: self.pos()?,
+                first_var: self.u32()?,
+                last_var: self.u32()?,
+            });
+        }
+        Some(v)
+    }
+}
+
 /// The result tokens of PGN.
 pub const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
 
@@ -1140,6 +1332,31 @@ mod tests {
         // Empty input, blank lines, a `;` comment or an escape line: no record at all.
         for empty in ["", "\n\n  \n", "; nothing\n", "% escape\n"] {
             assert!(read_all(empty).is_empty(), "{empty:?}");
+        }
+    }
+
+    #[test]
+    fn records_survive_their_binary_form() {
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../tests/data/records/annotated.pgn"
+        ))
+        .unwrap();
+        let recs = read_all(&(text + "\n[Event \"x\"]\n1. e4 (1. d4 {c} (1. c4)) e5 )( *"));
+        assert!(recs.len() >= 3);
+        for r in &recs {
+            let mut b = Vec::new();
+            r.encode(&mut b);
+            let back = Record::decode(&b).expect("decodes");
+            assert_eq!(format!("{back:?}"), format!("{r:?}"));
+            // Cut or corrupted bytes are refused, never a panic.
+            for cut in [0, 1, b.len() / 2, b.len() - 1] {
+                assert!(Record::decode(&b[..cut]).is_none());
+            }
+            let mut bad = b.clone();
+            let k = bad.len() - 3;
+            bad[k] ^= 0xff;
+            let _ = Record::decode(&bad);
         }
     }
 

@@ -1,0 +1,547 @@
+//! Batches of records: read, analyze on threads of this process, and hand each result back
+//! in input order as soon as it and every record before it are done.
+//!
+//! Nothing is lost and nothing deadlocks: a panic while analyzing a record (a bug of the host:
+//! panics in plugins are caught at the boundary already) is caught around that record, which
+//! is reported with a `host-panic` fault, and the batch goes on with a fresh analyzer; each
+//! record handed to a worker comes back exactly once, even if the worker thread dies. For
+//! faults that a process cannot survive (crashes, aborts, endless loops in plugin code) see
+//! [`crate::isolated`], which runs the same analysis in supervised worker processes.
+
+use crate::analyze::{Analyzer, GameReport, Options};
+use crate::fault::Fault;
+use crate::loader::Registry;
+use crate::pgn::{Reader, Record};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::io::{self, BufRead};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::{mpsc, Arc, Mutex};
+
+/// A source of records.
+pub struct Source {
+    /// Name for reports (`-` for standard input).
+    pub name: String,
+    /// The text.
+    pub reader: Box<dyn BufRead + Send>,
+}
+
+/// How a report is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Format {
+    /// One readable line per game (and one per error); `quiet`: only invalid games.
+    Text {
+        /// Only invalid games.
+        quiet: bool,
+    },
+    /// JSON objects, separated by the caller (`{"games": [...]}`).
+    Json,
+    /// One JSON object per line.
+    Jsonl,
+}
+
+impl Format {
+    /// The bytes written for one report.
+    pub fn report(&self, r: &GameReport) -> Vec<u8> {
+        match self {
+            Format::Json => serde_json::to_vec(r).unwrap_or_default(),
+            Format::Jsonl => {
+                let mut v = serde_json::to_vec(r).unwrap_or_default();
+                v.push(b'\n');
+                v
+            }
+            Format::Text { quiet } => text_line(r, *quiet).into_bytes(),
+        }
+    }
+}
+
+fn text_line(r: &GameReport, quiet: bool) -> String {
+    let mut s = String::new();
+    if quiet && r.valid() {
+        return s;
+    }
+    let tag = |n: &str| {
+        r.tags
+            .0
+            .iter()
+            .find(|(k, _)| k == n)
+            .map(|(_, v)| v.as_str())
+            .unwrap_or("?")
+    };
+    let res = &r.result;
+    s.push_str(&format!(
+        "#{} {}:{} \"{}\" {} - {}: {} plies, declared {}, computed {} ({}){}: {}\n",
+        r.index,
+        r.file,
+        r.line,
+        tag("Event"),
+        tag("White"),
+        tag("Black"),
+        r.ply_count,
+        res.declared.as_deref().unwrap_or("none"),
+        res.computed,
+        res.termination,
+        res.claimable
+            .as_ref()
+            .map(|c| format!(", {c} claimable"))
+            .unwrap_or_default(),
+        if r.fault.is_some() {
+            "FAULT"
+        } else if r.valid() {
+            "ok"
+        } else {
+            "INVALID"
+        }
+    ));
+    for e in &r.errors {
+        s.push_str(&format!(
+            "  error at {}:{}:{}{}: {}\n",
+            r.file,
+            e.line,
+            e.column,
+            e.ply.map(|p| format!(" (ply {p})")).unwrap_or_default(),
+            e.message
+        ));
+        if !e.legal.is_empty() && !e.message.contains("legal:") {
+            s.push_str(&format!("    legal moves include: {}\n", e.legal.join(" ")));
+        }
+    }
+    s
+}
+
+/// One analyzed record as handed to the caller, in input order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finished {
+    /// Position in the input, from 1 (across all sources).
+    pub index: u64,
+    /// The report as formatted.
+    pub output: Vec<u8>,
+    /// The record in normal form, when asked for and possible.
+    pub normalized: Option<String>,
+    /// Whether the record is valid.
+    pub valid: bool,
+    /// Main-line plies replayed.
+    pub plies: u32,
+    /// Whether plugin code failed on it (see [`GameReport::fault`]).
+    pub fault: bool,
+    /// Bytes of input consumed so far (all sources).
+    pub progress: u64,
+}
+
+impl Finished {
+    /// The result for `report`, formatted by `format`.
+    pub fn of(report: &GameReport, format: &Format, progress: u64) -> Finished {
+        Finished {
+            index: report.index,
+            output: format.report(report),
+            normalized: report.normalized.clone(),
+            valid: report.valid(),
+            plies: report.ply_count,
+            fault: report.fault.is_some(),
+            progress,
+        }
+    }
+}
+
+/// Totals of a batch.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Summary {
+    /// Records read.
+    pub games: u64,
+    /// Valid records.
+    pub valid: u64,
+    /// Records with errors.
+    pub invalid: u64,
+    /// Main-line plies replayed.
+    pub plies: u64,
+    /// Records on which plugin code (or the host) failed: panics, crashes, timeouts.
+    pub faults: u64,
+    /// Sources that held no record at all (empty, or blank lines and comments only).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub empty_sources: Vec<String>,
+}
+
+impl Summary {
+    /// Counts one result.
+    pub fn add(&mut self, f: &Finished) {
+        self.games += 1;
+        if f.valid {
+            self.valid += 1;
+        } else {
+            self.invalid += 1;
+        }
+        if f.fault {
+            self.faults += 1;
+        }
+        self.plies += f.plies as u64;
+    }
+}
+
+/// A record to analyze, with what a report of its failure needs.
+pub(crate) struct Job {
+    pub(crate) index: u64,
+    pub(crate) file: Arc<str>,
+    pub(crate) record: Record,
+    pub(crate) progress: u64,
+}
+
+/// Reads the records of `sources` in order, numbering them from 1, and hands each to
+/// `emit` (which returns `false` to stop). Sources without a record are noted in `empty`.
+pub(crate) fn read_jobs(
+    sources: Vec<Source>,
+    empty: &mut Vec<String>,
+    mut emit: impl FnMut(Job) -> bool,
+) -> io::Result<()> {
+    let mut index = 0u64;
+    let mut base = 0u64;
+    for src in sources {
+        let file: Arc<str> = Arc::from(src.name.as_str());
+        let mut reader = Reader::new(src.reader);
+        let mut last = 0;
+        let mut any = false;
+        while let Some(record) = reader.next_record()? {
+            any = true;
+            index += 1;
+            last = record.end_offset;
+            let job = Job {
+                index,
+                file: file.clone(),
+                progress: base + record.end_offset,
+                record,
+            };
+            if !emit(job) {
+                return Ok(());
+            }
+        }
+        if !any {
+            empty.push(src.name.clone());
+        }
+        base += last;
+    }
+    Ok(())
+}
+
+/// The text of a panic payload.
+pub(crate) fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "unknown panic".to_string()
+    }
+}
+
+/// Analyzes one job, catching a panic of the host around it (the analyzer is then rebuilt:
+/// its state may be half-updated).
+pub(crate) fn analyze_one<'r>(
+    an: &mut Analyzer<'r>,
+    registry: &'r Registry,
+    options: &Options,
+    format: &Format,
+    job: &Job,
+) -> Finished {
+    guarded(job, format, || {
+        let report = an.analyze(&job.record, job.index, &job.file);
+        Finished::of(&report, format, job.progress)
+    })
+    .unwrap_or_else(|f| {
+        *an = Analyzer::new(registry, options.clone());
+        f
+    })
+}
+
+/// Runs `f` for `job`; a panic becomes the job's `host-panic` result (`Err`).
+fn guarded(job: &Job, format: &Format, f: impl FnOnce() -> Finished) -> Result<Finished, Finished> {
+    catch_unwind(AssertUnwindSafe(f)).map_err(|payload| {
+        let fault = Fault::new(
+            "host-panic",
+            format!(
+                "the host panicked while analyzing this record: {}",
+                panic_message(&*payload)
+            ),
+        );
+        lost(job, format, fault)
+    })
+}
+
+/// The result for a job whose analysis failed.
+pub(crate) fn lost(job: &Job, format: &Format, fault: Fault) -> Finished {
+    let report = GameReport::failed(&job.record, job.index, &job.file, fault);
+    let f = catch_unwind(AssertUnwindSafe(|| {
+        Finished::of(&report, format, job.progress)
+    }));
+    f.unwrap_or_else(|_| Finished {
+        index: job.index,
+        output: Vec::new(),
+        normalized: None,
+        valid: false,
+        plies: 0,
+        fault: true,
+        progress: job.progress,
+    })
+}
+
+/// Sends a job's result exactly once: if the thread unwinds before the result is sent, the
+/// guard sends a `host-panic` result for it.
+struct Pending<'a> {
+    job: Option<Job>,
+    format: &'a Format,
+    done: &'a mpsc::Sender<Finished>,
+}
+
+impl Drop for Pending<'_> {
+    fn drop(&mut self) {
+        if let Some(job) = self.job.take() {
+            let fault = Fault::new("host-panic", "the worker thread died on this record");
+            let _ = self.done.send(lost(&job, self.format, fault));
+        }
+    }
+}
+
+/// Reads every record of `sources` and analyzes it on `jobs` threads (1: on this thread);
+/// `sink` receives the results in input order, each as soon as it and all before it are done.
+/// Memory stays bounded: at most 8 records per thread are in flight.
+pub fn run<S>(
+    registry: &Registry,
+    options: &Options,
+    sources: Vec<Source>,
+    jobs: usize,
+    format: &Format,
+    sink: S,
+) -> io::Result<Summary>
+where
+    S: FnMut(Finished) -> io::Result<()>,
+{
+    run_with(
+        sources,
+        jobs,
+        format,
+        || Analyzer::new(registry, options.clone()),
+        |an, job| analyze_one(an, registry, options, format, job),
+        sink,
+    )
+}
+
+/// [`run`] over any per-thread state `make` builds and any `step` (the analysis, or a test's
+/// stand-in): a panic in `step` costs its record (a `host-panic` result) and the state is
+/// built anew.
+pub(crate) fn run_with<T, M, F, S>(
+    sources: Vec<Source>,
+    jobs: usize,
+    format: &Format,
+    make: M,
+    step: F,
+    mut sink: S,
+) -> io::Result<Summary>
+where
+    M: Fn() -> T + Sync,
+    F: Fn(&mut T, &Job) -> Finished + Sync,
+    S: FnMut(Finished) -> io::Result<()>,
+{
+    let step = |state: &mut T, job: &Job| -> Finished {
+        guarded(job, format, || step(state, job)).unwrap_or_else(|f| {
+            *state = make();
+            f
+        })
+    };
+    let mut summary = Summary::default();
+    if jobs <= 1 {
+        let mut state = make();
+        let mut sink_error = None;
+        let mut empty = Vec::new();
+        read_jobs(sources, &mut empty, |job| {
+            let f = step(&mut state, &job);
+            summary.add(&f);
+            match sink(f) {
+                Ok(()) => true,
+                Err(e) => {
+                    sink_error = Some(e);
+                    false
+                }
+            }
+        })?;
+        if let Some(e) = sink_error {
+            return Err(e);
+        }
+        summary.empty_sources = empty;
+        return Ok(summary);
+    }
+
+    let window = jobs * 8;
+    let (job_tx, job_rx) = mpsc::sync_channel::<Job>(jobs * 2);
+    let job_rx = Mutex::new(job_rx);
+    let (done_tx, done_rx) = mpsc::channel::<Finished>();
+    let (token_tx, token_rx) = mpsc::sync_channel::<()>(window);
+    for _ in 0..window {
+        let _ = token_tx.send(());
+    }
+    let read_result: Mutex<io::Result<Vec<String>>> = Mutex::new(Ok(Vec::new()));
+    let (make, step) = (&make, &step);
+    let result = std::thread::scope(|s| -> io::Result<()> {
+        // Owned here, so that an early return (the sink failed) ends the reader too.
+        let token_tx = token_tx;
+        let read_result = &read_result;
+        s.spawn(move || {
+            let mut empty = Vec::new();
+            let r = catch_unwind(AssertUnwindSafe(|| {
+                read_jobs(sources, &mut empty, |job| {
+                    token_rx.recv().is_ok() && job_tx.send(job).is_ok()
+                })
+            }));
+            let r = match r {
+                Ok(r) => r.map(|()| empty),
+                Err(p) => Err(io::Error::other(format!(
+                    "the record reader panicked: {}",
+                    panic_message(&*p)
+                ))),
+            };
+            if let Ok(mut slot) = read_result.lock() {
+                *slot = r;
+            }
+        });
+        for _ in 0..jobs {
+            let done_tx = done_tx.clone();
+            let job_rx = &job_rx;
+            s.spawn(move || {
+                let mut state = make();
+                loop {
+                    let job = match job_rx.lock() {
+                        Ok(rx) => rx.recv(),
+                        Err(_) => return,
+                    };
+                    let Ok(job) = job else { return };
+                    let mut pending = Pending {
+                        job: Some(job),
+                        format,
+                        done: &done_tx,
+                    };
+                    let Some(job) = pending.job.as_ref() else {
+                        return;
+                    };
+                    let f = step(&mut state, job);
+                    pending.job = None;
+                    if done_tx.send(f).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+        drop(done_tx);
+        // Reorder and hand over in input order.
+        let mut pending: BTreeMap<u64, Finished> = BTreeMap::new();
+        let mut next = 1u64;
+        for f in done_rx.iter() {
+            pending.insert(f.index, f);
+            while let Some(f) = pending.remove(&next) {
+                summary.add(&f);
+                next += 1;
+                sink(f)?;
+                let _ = token_tx.send(());
+            }
+        }
+        Ok(())
+    });
+    result?;
+    let read = read_result
+        .into_inner()
+        .unwrap_or_else(|_| Err(io::Error::other("the record reader died")))?;
+    summary.empty_sources = read;
+    Ok(summary)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sources(n: usize) -> Vec<Source> {
+        let text: String = (0..n).map(|i| format!("[Round \"{i}\"]\n1. e4 *\n\n")).collect();
+        vec![
+            Source {
+                name: "a".into(),
+                reader: Box::new(io::Cursor::new(text.into_bytes())),
+            },
+            Source {
+                name: "empty".into(),
+                reader: Box::new(io::Cursor::new(b"\n  \n".to_vec())),
+            },
+        ]
+    }
+
+    /// Issue 14 reproducer 4: a panic while analyzing a record (here a stand-in for a bug of
+    /// the host) costs that record only, with one or two jobs: every record is reported, in
+    /// order, and nothing deadlocks.
+    #[test]
+    fn a_panic_costs_its_record_and_nothing_else() {
+        for jobs in [1, 2, 3] {
+            let mut seen = Vec::new();
+            let summary = run_with(
+                sources(50),
+                jobs,
+                &Format::Jsonl,
+                || 0u32,
+                |calls, job| {
+                    *calls += 1;
+                    if job.index % 7 == 0 {
+                        panic!("deliberate failure on record {}", job.index);
+                    }
+                    Finished {
+                        index: job.index,
+                        output: format!("{} after {calls}\n", job.index).into_bytes(),
+                        normalized: None,
+                        valid: true,
+                        plies: 1,
+                        fault: false,
+                        progress: job.progress,
+                    }
+                },
+                |f| {
+                    seen.push(f);
+                    Ok(())
+                },
+            )
+            .unwrap();
+            let order: Vec<u64> = seen.iter().map(|f| f.index).collect();
+            assert_eq!(order, (1..=50).collect::<Vec<_>>(), "jobs {jobs}");
+            assert_eq!(summary.faults, 7);
+            assert_eq!(summary.valid, 43);
+            assert_eq!(summary.empty_sources, ["empty"]);
+            let failed = &seen[6];
+            assert!(failed.fault && !failed.valid);
+            let text = String::from_utf8_lossy(&failed.output);
+            assert!(text.contains("deliberate failure on record 7"), "{text}");
+            assert!(text.contains("\"kind\":\"host-panic\""), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_failing_sink_stops_the_run_without_hanging() {
+        for jobs in [1, 2] {
+            let mut n = 0;
+            let r = run_with(
+                sources(500),
+                jobs,
+                &Format::Jsonl,
+                || (),
+                |_, job| Finished {
+                    index: job.index,
+                    output: Vec::new(),
+                    normalized: None,
+                    valid: true,
+                    plies: 0,
+                    fault: false,
+                    progress: 0,
+                },
+                |_| {
+                    n += 1;
+                    if n == 3 {
+                        Err(io::Error::other("disk full"))
+                    } else {
+                        Ok(())
+                    }
+                },
+            );
+            assert_eq!(r.unwrap_err().to_string(), "disk full");
+        }
+    }
+}

@@ -1,0 +1,1181 @@
+//! Supervised worker processes: plugin code that crashes, aborts, hangs or eats memory costs
+//! one job (one record, one game), reported with its cause, and never the run.
+//!
+//! A worker is the host binary itself, started again with a hidden subcommand
+//! (`houserules __worker`). Parent and worker speak a small framed protocol over the worker's
+//! standard input and output (the worker's own file descriptor 1 is pointed at its standard
+//! error first, so nothing a plugin prints can corrupt a frame):
+//!
+//! ```text
+//! frame   = length:u32le kind:u8 body          (length counts kind and body)
+//! parent → worker: INIT   memory:u64le n:u32le (len:u32le path)*n app-bytes
+//!                  JOB    id:u64le payload     QUIT
+//! worker → parent: LOADING path    (before each plugin file is opened)
+//!                  READY app-bytes | SETUP_ERROR message
+//!                  RESULT id:u64le payload | FAILED id:u64le message (a panic in the handler)
+//! ```
+//!
+//! The parent keeps a few jobs in flight per worker and times the oldest one. When a worker
+//! dies (a signal, an exit) or its job runs past the timeout (the parent asks the worker where
+//! it is with `SIGUSR1`, then kills it), that job fails with a [`Fault`] naming the signal or
+//! the timeout and, when known, the plugin, the variant or preset and the hook that were
+//! running (the worker's signal handlers write them to its standard error from the
+//! thread-local note of [`crate::fault`]). The worker is replaced, the other jobs it held are
+//! sent to the new one, and results reach the caller in input order. A worker that dies while
+//! opening a plugin file has that file excluded (and reported) in every later worker.
+//!
+//! The supervisor knows nothing of records or games: a job is bytes in, bytes out. Analysis
+//! uses it through [`crate::isolated`]; a game runner (play, match, an engine) plugs in the
+//! same way: a setup function for `serve` in the worker, and a payload per game.
+
+use crate::fault::Fault;
+use std::collections::{BTreeMap, VecDeque};
+use std::ffi::OsString;
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::os::fd::{AsRawFd, FromRawFd};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::{mpsc, Arc, Mutex};
+use std::time::{Duration, Instant};
+
+const INIT: u8 = 1;
+const JOB: u8 = 2;
+const QUIT: u8 = 3;
+const LOADING: u8 = 10;
+const READY: u8 = 11;
+const SETUP_ERROR: u8 = 12;
+const RESULT: u8 = 13;
+const FAILED: u8 = 14;
+
+/// Largest frame accepted (a report of a million plies with per-ply JSON fits).
+const MAX_FRAME: usize = 1 << 30;
+
+/// The marker of the lines a worker's signal handlers write to its standard error.
+const RUNNING_MARK: &[u8] = b"houserules-worker: running ";
+
+/// How to start a worker.
+#[derive(Debug, Clone)]
+pub struct WorkerSpec {
+    /// The program (the host binary).
+    pub program: PathBuf,
+    /// Its arguments (the hidden worker subcommand).
+    pub args: Vec<OsString>,
+    /// What every worker's setup receives.
+    pub init: Vec<u8>,
+}
+
+impl WorkerSpec {
+    /// A worker of this very executable: `<current exe> __worker`.
+    pub fn this_executable(init: Vec<u8>) -> io::Result<WorkerSpec> {
+        Ok(WorkerSpec {
+            program: std::env::current_exe()?,
+            args: vec![WORKER_SUBCOMMAND.into()],
+            init,
+        })
+    }
+}
+
+/// The hidden subcommand that makes the host a worker.
+pub const WORKER_SUBCOMMAND: &str = "__worker";
+
+/// How many workers, and what each may use.
+#[derive(Debug, Clone)]
+pub struct Limits {
+    /// Worker processes.
+    pub workers: usize,
+    /// Per job: past this, the worker is killed and the job fails (`None`: no limit).
+    pub timeout: Option<Duration>,
+    /// Address space of a worker in bytes (`None`: no limit); past it an allocation fails
+    /// and the worker aborts, which fails its job as `out-of-memory`.
+    pub memory: Option<u64>,
+    /// Time a worker may take to start (load its plugins).
+    pub startup: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            workers: 1,
+            timeout: Some(Duration::from_secs(60)),
+            memory: Some(4 << 30),
+            startup: Duration::from_secs(60),
+        }
+    }
+}
+
+/// How a job ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// The worker's answer.
+    Done(Vec<u8>),
+    /// The job could not be run to its end.
+    Failed(Fault),
+}
+
+/// Errors that stop a supervised run before it starts.
+#[derive(Debug, thiserror::Error)]
+pub enum SupervisorError {
+    /// A worker could not be started.
+    #[error("cannot start a worker process ({program}): {source}")]
+    Spawn {
+        /// The program.
+        program: PathBuf,
+        /// Why.
+        source: io::Error,
+    },
+    /// The worker's setup refused the task (bad rules on the command line ...).
+    #[error("{0}")]
+    Setup(String),
+    /// The first worker died or hung before it was ready, not while loading a plugin.
+    #[error("the worker process failed to start: {0}")]
+    Start(Fault),
+}
+
+/// A plugin file a worker died on while opening it, and how.
+#[derive(Debug, Clone)]
+pub struct Excluded {
+    /// The file.
+    pub path: PathBuf,
+    /// How the worker died.
+    pub fault: Fault,
+}
+
+/// A set of supervised workers.
+pub struct Supervisor {
+    spec: WorkerSpec,
+    limits: Limits,
+    excluded: Arc<Mutex<Vec<Excluded>>>,
+    first: Option<Conn>,
+    ready: Vec<u8>,
+    warnings: Arc<Mutex<Vec<String>>>,
+}
+
+impl Supervisor {
+    /// Starts the first worker (the others start when the run does) and waits until it is
+    /// ready: a setup error or a worker that cannot start stops here. Plugin files the worker
+    /// dies on while opening them are excluded ([`Supervisor::excluded`]) and the worker is
+    /// started again without them.
+    pub fn start(spec: WorkerSpec, limits: Limits) -> Result<Supervisor, SupervisorError> {
+        let excluded = Arc::new(Mutex::new(Vec::new()));
+        // On the caller's thread (a worker gets SIGKILL when the thread that started it ends,
+        // see `serve`), with SIGPIPE held back meanwhile.
+        let (conn, ready) = without_sigpipe(|| spawn_ready(&spec, &limits, &excluded))?;
+        Ok(Supervisor {
+            spec,
+            limits,
+            excluded,
+            first: Some(conn),
+            ready,
+            warnings: Arc::new(Mutex::new(Vec::new())),
+        })
+    }
+
+    /// What the first worker's setup answered.
+    pub fn ready(&self) -> &[u8] {
+        &self.ready
+    }
+
+    /// Plugin files excluded because a worker died opening them.
+    pub fn excluded(&self) -> Vec<Excluded> {
+        self.excluded.lock().map(|v| v.clone()).unwrap_or_default()
+    }
+
+    /// Things worth a warning that happened during [`Supervisor::run`] (a worker that ended
+    /// badly after its last job, stray output of plugins).
+    pub fn warnings(&self) -> Vec<String> {
+        self.warnings.lock().map(|v| v.clone()).unwrap_or_default()
+    }
+
+    /// Runs every job `produce` emits (it runs on a thread of its own and gets `emit(context,
+    /// payload)`, which returns `false` when the run stops) on the workers; `sink` gets each
+    /// job's context and outcome in the order they were emitted, as soon as it and every job
+    /// before it are done. Returns what `produce` returned, or the sink's error.
+    pub fn run<C, R, P, S>(&mut self, produce: P, mut sink: S) -> io::Result<R>
+    where
+        C: Send,
+        R: Send,
+        P: FnOnce(&mut dyn FnMut(C, Vec<u8>) -> bool) -> R + Send,
+        S: FnMut(C, Outcome) -> io::Result<()>,
+    {
+        let workers = self.limits.workers.max(1);
+        let window = workers * (DEPTH + 8);
+        let (job_tx, job_rx) = mpsc::sync_channel::<Item<C>>(workers * DEPTH);
+        let job_rx = Mutex::new(job_rx);
+        let (done_tx, done_rx) = mpsc::channel::<(u64, C, Outcome)>();
+        let (token_tx, token_rx) = mpsc::sync_channel::<()>(window);
+        for _ in 0..window {
+            let _ = token_tx.send(());
+        }
+        let first = self.first.take();
+        let this = &*self;
+        std::thread::scope(|s| -> io::Result<R> {
+            let token_tx = token_tx;
+            let producer = s.spawn(move || {
+                let mut seq = 0u64;
+                let mut emit = |ctx: C, payload: Vec<u8>| {
+                    if token_rx.recv().is_err() {
+                        return false;
+                    }
+                    seq += 1;
+                    job_tx
+                        .send(Item {
+                            seq,
+                            ctx,
+                            payload,
+                        })
+                        .is_ok()
+                };
+                produce(&mut emit)
+            });
+            let mut first = first;
+            for _ in 0..workers {
+                let done_tx = done_tx.clone();
+                let job_rx = &job_rx;
+                let conn = first.take();
+                s.spawn(move || this.work(conn, job_rx, done_tx));
+            }
+            drop(done_tx);
+            let mut pending: BTreeMap<u64, (C, Outcome)> = BTreeMap::new();
+            let mut next = 1u64;
+            for (seq, ctx, outcome) in done_rx.iter() {
+                pending.insert(seq, (ctx, outcome));
+                while let Some((ctx, outcome)) = pending.remove(&next) {
+                    next += 1;
+                    sink(ctx, outcome)?;
+                    let _ = token_tx.send(());
+                }
+            }
+            drop(token_tx);
+            producer
+                .join()
+                .map_err(|_| io::Error::other("the job producer panicked"))
+        })
+    }
+
+    /// One worker's loop: takes jobs, keeps up to [`DEPTH`] in flight, replaces the process
+    /// when it fails.
+    fn work<C: Send>(
+        &self,
+        mut conn: Option<Conn>,
+        jobs: &Mutex<mpsc::Receiver<Item<C>>>,
+        done: mpsc::Sender<(u64, C, Outcome)>,
+    ) {
+        block_sigpipe();
+        let mut inflight: VecDeque<Item<C>> = VecDeque::new();
+        let mut started = Instant::now();
+        let mut unsent = 0usize; // jobs of `inflight` not yet written to the current process
+        let mut spawn_failures = 0u32;
+        let mut dead: Option<Fault> = None;
+        loop {
+            // Take more jobs.
+            while inflight.len() < DEPTH {
+                let item = if inflight.is_empty() {
+                    match jobs.lock() {
+                        Ok(rx) => rx.recv().ok(),
+                        Err(_) => None,
+                    }
+                } else {
+                    // Never wait for the lock here: another worker may hold it while it
+                    // waits for a job, and this one must go on to read its results.
+                    match jobs.try_lock() {
+                        Ok(rx) => rx.try_recv().ok(),
+                        Err(_) => None,
+                    }
+                };
+                let Some(item) = item else { break };
+                if inflight.is_empty() {
+                    started = Instant::now();
+                }
+                inflight.push_back(item);
+                unsent += 1;
+            }
+            if inflight.is_empty() {
+                break;
+            }
+            if let Some(f) = &dead {
+                // This worker cannot start any more: fail what it holds.
+                for item in inflight.drain(..) {
+                    let _ = done.send((item.seq, item.ctx, Outcome::Failed(f.clone())));
+                }
+                unsent = 0;
+                continue;
+            }
+            if conn.is_none() {
+                match spawn_ready(&self.spec, &self.limits, &self.excluded) {
+                    Ok((c, _)) => {
+                        conn = Some(c);
+                        spawn_failures = 0;
+                        unsent = inflight.len();
+                        started = Instant::now();
+                    }
+                    Err(e) => {
+                        spawn_failures += 1;
+                        let fault = match e {
+                            SupervisorError::Start(f) => f,
+                            other => Fault::new("exit", other.to_string()),
+                        };
+                        if let Some(item) = inflight.pop_front() {
+                            let _ = done.send((item.seq, item.ctx, Outcome::Failed(fault.clone())));
+                        }
+                        if spawn_failures >= 3 {
+                            dead = Some(fault);
+                        }
+                        continue;
+                    }
+                }
+            }
+            let Some(c) = conn.as_mut() else { continue };
+            // Send what the process does not have yet.
+            let mut write_failed = false;
+            let skip = inflight.len() - unsent;
+            for item in inflight.iter().skip(skip) {
+                if c.send_job(item.seq, &item.payload).is_err() {
+                    write_failed = true;
+                    break;
+                }
+            }
+            if !write_failed && c.flush().is_err() {
+                write_failed = true;
+            }
+            unsent = 0;
+            let deadline = self.limits.timeout.map(|t| started + t);
+            let wait = if write_failed {
+                Wait::Closed
+            } else {
+                c.next_frame(deadline)
+            };
+            match wait {
+                Wait::Frame(RESULT, body) | Wait::Frame(FAILED, body) if body.len() >= 8 => {
+                    let id = u64::from_le_bytes(body[..8].try_into().unwrap_or([0; 8]));
+                    let front = inflight.front().map(|i| i.seq);
+                    if front != Some(id) {
+                        let f = Fault::new(
+                            "protocol",
+                            format!("the worker answered job {id}, expected {front:?}"),
+                        );
+                        self.fail_front(&mut conn, &mut inflight, &done, f);
+                        unsent = inflight.len();
+                        started = Instant::now();
+                        continue;
+                    }
+                    let outcome = if c.last_kind == FAILED {
+                        Outcome::Failed(Fault::new(
+                            "host-panic",
+                            String::from_utf8_lossy(&body[8..]).into_owned(),
+                        ))
+                    } else {
+                        Outcome::Done(body[8..].to_vec())
+                    };
+                    c.forward_stderr();
+                    if let Some(item) = inflight.pop_front() {
+                        let _ = done.send((item.seq, item.ctx, outcome));
+                    }
+                    started = Instant::now();
+                }
+                Wait::Frame(kind, _) => {
+                    let f = Fault::new("protocol", format!("unexpected frame {kind} from the worker"));
+                    self.fail_front(&mut conn, &mut inflight, &done, f);
+                    unsent = inflight.len();
+                    started = Instant::now();
+                }
+                Wait::Closed => {
+                    let f = c.diagnose(false);
+                    self.fail_front(&mut conn, &mut inflight, &done, f);
+                    unsent = inflight.len();
+                    started = Instant::now();
+                }
+                Wait::TimedOut => {
+                    let f = c.diagnose(true);
+                    self.fail_front(&mut conn, &mut inflight, &done, f);
+                    unsent = inflight.len();
+                    started = Instant::now();
+                }
+            }
+        }
+        if let Some(c) = conn {
+            if let Some(w) = c.quit() {
+                if let Ok(mut v) = self.warnings.lock() {
+                    v.push(w);
+                }
+            }
+        }
+    }
+
+    /// Fails the oldest job in flight with `fault` and drops the process (it is dead, or
+    /// killed here); the other jobs will go to the next process.
+    fn fail_front<C>(
+        &self,
+        conn: &mut Option<Conn>,
+        inflight: &mut VecDeque<Item<C>>,
+        done: &mpsc::Sender<(u64, C, Outcome)>,
+        fault: Fault,
+    ) {
+        if let Some(mut c) = conn.take() {
+            c.kill();
+        }
+        if let Some(item) = inflight.pop_front() {
+            let _ = done.send((item.seq, item.ctx, Outcome::Failed(fault)));
+        }
+    }
+}
+
+/// Jobs in flight per worker: the worker always has the next jobs at hand, and quick results
+/// travel several to a write (one wake-up of the parent for many records).
+const DEPTH: usize = 16;
+
+struct Item<C> {
+    seq: u64,
+    ctx: C,
+    payload: Vec<u8>,
+}
+
+enum Wait {
+    Frame(u8, Vec<u8>),
+    Closed,
+    TimedOut,
+}
+
+/// Runs `f` with SIGPIPE blocked on this thread, then discards a SIGPIPE it raised and
+/// restores the thread's signal mask.
+fn without_sigpipe<T>(f: impl FnOnce() -> T) -> T {
+    // SAFETY: signal-mask calls on this thread with locally built sets; a pending SIGPIPE is
+    // taken with a zero timeout before the old mask returns.
+    unsafe {
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        libc::sigaddset(&mut set, libc::SIGPIPE);
+        let mut old: libc::sigset_t = std::mem::zeroed();
+        libc::pthread_sigmask(libc::SIG_BLOCK, &set, &mut old);
+        let r = f();
+        let mut pending: libc::sigset_t = std::mem::zeroed();
+        libc::sigpending(&mut pending);
+        if libc::sigismember(&pending, libc::SIGPIPE) == 1 {
+            let zero = libc::timespec {
+                tv_sec: 0,
+                tv_nsec: 0,
+            };
+            libc::sigtimedwait(&set, std::ptr::null_mut(), &zero);
+        }
+        libc::pthread_sigmask(libc::SIG_SETMASK, &old, std::ptr::null_mut());
+        r
+    }
+}
+
+/// Blocks SIGPIPE on this thread: writing to a dead worker then fails with `EPIPE` instead
+/// of killing the host.
+fn block_sigpipe() {
+    // SAFETY: plain signal-mask calls on this thread with a locally built set.
+    unsafe {
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        libc::sigaddset(&mut set, libc::SIGPIPE);
+        libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut());
+    }
+}
+
+/// One worker process and its pipes.
+struct Conn {
+    child: Child,
+    stdin: io::BufWriter<ChildStdin>,
+    stdout: ChildStdout,
+    stderr: ChildStderr,
+    inbuf: Vec<u8>,
+    errbuf: Vec<u8>,
+    out_eof: bool,
+    err_eof: bool,
+    last_kind: u8,
+    /// The plugin file the worker said it opens (while starting).
+    loading: Option<PathBuf>,
+}
+
+/// Starts a worker and waits for READY; retries without a plugin file it died opening.
+fn spawn_ready(
+    spec: &WorkerSpec,
+    limits: &Limits,
+    excluded: &Mutex<Vec<Excluded>>,
+) -> Result<(Conn, Vec<u8>), SupervisorError> {
+    loop {
+        let skip: Vec<PathBuf> = excluded
+            .lock()
+            .map(|v| v.iter().map(|e| e.path.clone()).collect())
+            .unwrap_or_default();
+        let mut conn = Conn::spawn(spec).map_err(|source| SupervisorError::Spawn {
+            program: spec.program.clone(),
+            source,
+        })?;
+        let mut init = Vec::new();
+        init.extend_from_slice(&limits.memory.unwrap_or(0).to_le_bytes());
+        init.extend_from_slice(&(skip.len() as u32).to_le_bytes());
+        for p in &skip {
+            let b = p.as_os_str().as_encoded_bytes();
+            init.extend_from_slice(&(b.len() as u32).to_le_bytes());
+            init.extend_from_slice(b);
+        }
+        init.extend_from_slice(&spec.init);
+        let sent = write_frame(&mut conn.stdin, INIT, &[&init]).and_then(|()| conn.flush());
+        let deadline = Instant::now() + limits.startup;
+        let outcome = loop {
+            if sent.is_err() {
+                break Wait::Closed;
+            }
+            match conn.next_frame(Some(deadline)) {
+                Wait::Frame(LOADING, body) => {
+                    let path = String::from_utf8_lossy(&body).into_owned();
+                    conn.loading = Some(PathBuf::from(path));
+                }
+                other => break other,
+            }
+        };
+        match outcome {
+            Wait::Frame(READY, body) => {
+                conn.loading = None;
+                return Ok((conn, body));
+            }
+            Wait::Frame(SETUP_ERROR, body) => {
+                conn.kill();
+                return Err(SupervisorError::Setup(
+                    String::from_utf8_lossy(&body).into_owned(),
+                ));
+            }
+            Wait::Frame(kind, _) => {
+                conn.kill();
+                return Err(SupervisorError::Start(Fault::new(
+                    "protocol",
+                    format!("unexpected frame {kind} from a starting worker"),
+                )));
+            }
+            w @ (Wait::Closed | Wait::TimedOut) => {
+                let mut fault = conn.diagnose(matches!(w, Wait::TimedOut));
+                match conn.loading.take() {
+                    Some(path) => {
+                        fault.message = format!(
+                            "the worker died opening plugin file {}: {}",
+                            path.display(),
+                            fault.message
+                        );
+                        if let Ok(mut v) = excluded.lock() {
+                            if v.iter().any(|e| e.path == path) {
+                                return Err(SupervisorError::Start(fault));
+                            }
+                            v.push(Excluded { path, fault });
+                        }
+                    }
+                    None => return Err(SupervisorError::Start(fault)),
+                }
+            }
+        }
+    }
+}
+
+fn write_frame<W: Write + ?Sized>(w: &mut W, kind: u8, parts: &[&[u8]]) -> io::Result<()> {
+    let len: usize = 1 + parts.iter().map(|p| p.len()).sum::<usize>();
+    let len = u32::try_from(len).map_err(|_| io::Error::other("frame too large"))?;
+    w.write_all(&len.to_le_bytes())?;
+    w.write_all(&[kind])?;
+    for p in parts {
+        w.write_all(p)?;
+    }
+    Ok(())
+}
+
+impl Conn {
+    fn spawn(spec: &WorkerSpec) -> io::Result<Conn> {
+        let mut child = Command::new(&spec.program)
+            .args(&spec.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()?;
+        let (Some(stdin), Some(stdout), Some(stderr)) =
+            (child.stdin.take(), child.stdout.take(), child.stderr.take())
+        else {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(io::Error::other("the worker's pipes are missing"));
+        };
+        Ok(Conn {
+            child,
+            stdin: io::BufWriter::with_capacity(1 << 16, stdin),
+            stdout,
+            stderr,
+            inbuf: Vec::with_capacity(1 << 16),
+            errbuf: Vec::new(),
+            out_eof: false,
+            err_eof: false,
+            last_kind: 0,
+            loading: None,
+        })
+    }
+
+    fn send_job(&mut self, id: u64, payload: &[u8]) -> io::Result<()> {
+        write_frame(&mut self.stdin, JOB, &[&id.to_le_bytes(), payload])
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.stdin.flush()
+    }
+
+    /// A whole frame from the buffer, if one is there.
+    fn take_frame(&mut self) -> Option<Result<(u8, Vec<u8>), ()>> {
+        if self.inbuf.len() < 4 {
+            return None;
+        }
+        let len = u32::from_le_bytes([self.inbuf[0], self.inbuf[1], self.inbuf[2], self.inbuf[3]])
+            as usize;
+        if len == 0 || len > MAX_FRAME {
+            return Some(Err(()));
+        }
+        if self.inbuf.len() < 4 + len {
+            return None;
+        }
+        let kind = self.inbuf[4];
+        let body = self.inbuf[5..4 + len].to_vec();
+        self.inbuf.drain(..4 + len);
+        Some(Ok((kind, body)))
+    }
+
+    /// The next frame from the worker, reading its standard error on the side.
+    fn next_frame(&mut self, deadline: Option<Instant>) -> Wait {
+        loop {
+            match self.take_frame() {
+                Some(Ok((kind, body))) => {
+                    self.last_kind = kind;
+                    return Wait::Frame(kind, body);
+                }
+                Some(Err(())) => return Wait::Closed,
+                None => {}
+            }
+            if self.out_eof {
+                return Wait::Closed;
+            }
+            let timeout_ms = match deadline {
+                Some(d) => {
+                    let left = d.saturating_duration_since(Instant::now());
+                    if left.is_zero() {
+                        return Wait::TimedOut;
+                    }
+                    left.as_millis().clamp(1, i32::MAX as u128) as i32
+                }
+                None => -1,
+            };
+            let (out_ready, err_ready) = self.poll(timeout_ms);
+            if out_ready {
+                self.read_out();
+            }
+            if err_ready {
+                self.read_err();
+            }
+        }
+    }
+
+    fn poll(&mut self, timeout_ms: i32) -> (bool, bool) {
+        let mut fds = [
+            libc::pollfd {
+                fd: self.stdout.as_raw_fd(),
+                events: libc::POLLIN,
+                revents: 0,
+            },
+            libc::pollfd {
+                fd: if self.err_eof {
+                    -1
+                } else {
+                    self.stderr.as_raw_fd()
+                },
+                events: libc::POLLIN,
+                revents: 0,
+            },
+        ];
+        // SAFETY: `fds` is a valid array of two pollfd structures for the duration of the call.
+        let n = unsafe { libc::poll(fds.as_mut_ptr(), 2, timeout_ms) };
+        if n <= 0 {
+            return (false, false);
+        }
+        let ready = |f: &libc::pollfd| f.revents & (libc::POLLIN | libc::POLLHUP | libc::POLLERR) != 0;
+        (ready(&fds[0]), fds[1].fd >= 0 && ready(&fds[1]))
+    }
+
+    fn read_out(&mut self) {
+        let mut buf = [0u8; 1 << 16];
+        match self.stdout.read(&mut buf) {
+            Ok(0) => self.out_eof = true,
+            Ok(n) => self.inbuf.extend_from_slice(&buf[..n]),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(_) => self.out_eof = true,
+        }
+    }
+
+    fn read_err(&mut self) {
+        let mut buf = [0u8; 8192];
+        match self.stderr.read(&mut buf) {
+            Ok(0) => self.err_eof = true,
+            Ok(n) => {
+                self.errbuf.extend_from_slice(&buf[..n]);
+                // Keep the tail only: it holds what a dying worker said last.
+                if self.errbuf.len() > 1 << 16 {
+                    let cut = self.errbuf.len() - (1 << 15);
+                    self.errbuf.drain(..cut);
+                }
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(_) => self.err_eof = true,
+        }
+    }
+
+    /// Passes on what the worker wrote to its standard error during a job that succeeded.
+    fn forward_stderr(&mut self) {
+        if self.errbuf.is_empty() {
+            return;
+        }
+        let _ = io::stderr().lock().write_all(&self.errbuf);
+        self.errbuf.clear();
+    }
+
+    /// Reads the worker's standard error until its end or `until`.
+    fn drain_stderr(&mut self, until: Instant) {
+        while !self.err_eof {
+            let left = until.saturating_duration_since(Instant::now()).as_millis() as i32;
+            if left <= 0 {
+                break;
+            }
+            let mut fds = [libc::pollfd {
+                fd: self.stderr.as_raw_fd(),
+                events: libc::POLLIN,
+                revents: 0,
+            }];
+            // SAFETY: one valid pollfd for the duration of the call.
+            if unsafe { libc::poll(fds.as_mut_ptr(), 1, left) } <= 0 {
+                break;
+            }
+            self.read_err();
+        }
+    }
+
+    /// Why the worker stopped answering: reads the rest of its standard error, kills it if
+    /// it still runs (after asking where it is, for a timeout), and reaps it.
+    fn diagnose(&mut self, timed_out: bool) -> Fault {
+        let pid = self.child.id() as libc::pid_t;
+        if timed_out {
+            // SAFETY: signalling our own child, which has not been reaped (so the pid is ours).
+            unsafe {
+                libc::kill(pid, libc::SIGUSR1);
+            }
+        }
+        // What it says while dying (a crash handler, the runtime's messages).
+        let until = Instant::now() + Duration::from_millis(if timed_out { 300 } else { 2000 });
+        while !self.err_eof && Instant::now() < until {
+            let left = until.saturating_duration_since(Instant::now()).as_millis() as i32;
+            let (o, e) = self.poll(left.max(1));
+            if o {
+                // Drain stdout so that the worker cannot block on a full pipe.
+                self.read_out();
+            }
+            if e {
+                self.read_err();
+            } else if !o {
+                break;
+            }
+        }
+        let status = match self.child.try_wait() {
+            Ok(Some(s)) => Some(s),
+            _ => {
+                let _ = self.child.kill();
+                self.child.wait().ok()
+            }
+        };
+        let stderr = String::from_utf8_lossy(&self.errbuf).into_owned();
+        self.errbuf.clear();
+        classify(status, timed_out, &stderr)
+    }
+
+    fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    /// Ends the worker after its last job; a worker that then ends badly (a panic in a
+    /// plugin's `Drop` during unloading) is worth a warning.
+    fn quit(mut self) -> Option<String> {
+        let _ = write_frame(&mut self.stdin, QUIT, &[]);
+        let _ = self.stdin.flush();
+        let until = Instant::now() + Duration::from_secs(5);
+        loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => {
+                    self.drain_stderr(Instant::now() + Duration::from_millis(500));
+                    if status.success() {
+                        if !self.errbuf.is_empty() {
+                            let _ = io::stderr().write_all(&self.errbuf);
+                        }
+                        return None;
+                    }
+                    let stderr = String::from_utf8_lossy(&self.errbuf).into_owned();
+                    let f = classify(Some(status), false, &stderr);
+                    return Some(format!(
+                        "a worker ended badly after its last job ({}{}): {}",
+                        f.kind,
+                        f.signal.map(|s| format!(", {s}")).unwrap_or_default(),
+                        f.message
+                    ));
+                }
+                Ok(None) if Instant::now() < until => std::thread::sleep(Duration::from_millis(5)),
+                _ => {
+                    let _ = self.child.kill();
+                    let _ = self.child.wait();
+                    return Some("a worker did not end after its last job: killed".to_string());
+                }
+            }
+        }
+    }
+}
+
+fn signal_name(sig: i32) -> String {
+    let name = match sig {
+        libc::SIGSEGV => "SIGSEGV (segmentation fault)",
+        libc::SIGBUS => "SIGBUS (bus error)",
+        libc::SIGILL => "SIGILL (illegal instruction)",
+        libc::SIGFPE => "SIGFPE (arithmetic exception)",
+        libc::SIGABRT => "SIGABRT (aborted)",
+        libc::SIGKILL => "SIGKILL (killed)",
+        libc::SIGTERM => "SIGTERM",
+        libc::SIGTRAP => "SIGTRAP",
+        libc::SIGSYS => "SIGSYS",
+        libc::SIGUSR1 => "SIGUSR1",
+        libc::SIGPIPE => "SIGPIPE",
+        _ => return format!("signal {sig}"),
+    };
+    name.to_string()
+}
+
+/// A fault from how the worker ended and what it said last.
+fn classify(status: Option<std::process::ExitStatus>, timed_out: bool, stderr: &str) -> Fault {
+    use std::os::unix::process::ExitStatusExt;
+    let mut where_ = None;
+    let mut said: Vec<&str> = Vec::new();
+    for line in stderr.lines() {
+        if let Some(rest) = line.as_bytes().strip_prefix(RUNNING_MARK) {
+            where_ = crate::fault::parse_running(&String::from_utf8_lossy(rest));
+        } else if !line.trim().is_empty() {
+            said.push(line.trim());
+        }
+    }
+    let tail: Vec<&str> = said.iter().rev().take(4).rev().copied().collect();
+    let said_text = tail.join(" / ");
+    let signal = status.and_then(|s| s.signal());
+    let has = |t: &str| stderr.contains(t);
+    let (kind, what) = if timed_out {
+        ("timeout", "the job ran past the time limit (--game-timeout); the worker was killed".to_string())
+    } else if has("has overflowed its stack") {
+        ("stack-overflow", "the worker overflowed its stack".to_string())
+    } else if has("memory allocation of") {
+        ("out-of-memory", "an allocation failed (the worker memory limit, --worker-memory)".to_string())
+    } else if signal == Some(libc::SIGABRT) {
+        ("abort", "the worker aborted".to_string())
+    } else if let Some(sig) = signal {
+        ("crash", format!("the worker was killed by {}", signal_name(sig)))
+    } else {
+        match status.and_then(|s| s.code()) {
+            Some(code) => ("exit", format!("the worker exited with code {code}")),
+            None => ("exit", "the worker stopped answering".to_string()),
+        }
+    };
+    let message = if said_text.is_empty() {
+        what
+    } else {
+        format!("{what}; it said: {said_text}")
+    };
+    let mut f = Fault::new(kind, message);
+    f.signal = signal.filter(|_| !timed_out).map(signal_name);
+    if let Some((rules, plugin, hook)) = where_ {
+        f.rules = Some(rules);
+        f.plugin = Some(plugin);
+        f.hook = Some(hook);
+    }
+    f
+}
+
+// ---------------------------------------------------------------------------------------
+// The worker side.
+
+/// What a worker's setup gets: the caller's init bytes, the plugin files to leave alone, and
+/// a way to say which plugin file is being opened (so that a crash there is blamed on it).
+pub struct WorkerInit<'a> {
+    /// The bytes of [`WorkerSpec::init`].
+    pub app: &'a [u8],
+    /// Plugin files a previous worker died opening: do not open them.
+    pub excluded: Vec<PathBuf>,
+    out: &'a mut dyn Write,
+}
+
+impl WorkerInit<'_> {
+    /// Tells the supervisor that `path` is about to be opened (call before each plugin file).
+    pub fn loading(&mut self, path: &Path) {
+        let b = path.as_os_str().as_encoded_bytes();
+        let _ = write_frame(self.out, LOADING, &[b]).and_then(|()| self.out.flush());
+    }
+}
+
+fn read_frame(r: &mut impl BufRead) -> io::Result<Option<(u8, Vec<u8>)>> {
+    let mut len = [0u8; 4];
+    match r.read_exact(&mut len) {
+        Ok(()) => {}
+        Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => return Ok(None),
+        Err(e) => return Err(e),
+    }
+    let len = u32::from_le_bytes(len) as usize;
+    if len == 0 || len > MAX_FRAME {
+        return Err(io::Error::other("bad frame length"));
+    }
+    let mut body = vec![0u8; len];
+    r.read_exact(&mut body)?;
+    let kind = body[0];
+    body.remove(0);
+    Ok(Some((kind, body)))
+}
+
+fn take_u32(b: &mut &[u8]) -> Option<u32> {
+    let (h, t) = b.split_first_chunk::<4>()?;
+    *b = t;
+    Some(u32::from_le_bytes(*h))
+}
+
+fn take_u64(b: &mut &[u8]) -> Option<u64> {
+    let (h, t) = b.split_first_chunk::<8>()?;
+    *b = t;
+    Some(u64::from_le_bytes(*h))
+}
+
+/// Runs a worker: reads INIT, calls `setup` (which loads plugins, announcing each file with
+/// [`WorkerInit::loading`], and returns its READY bytes and the job handler, or a setup error
+/// for the user), then answers jobs until QUIT or the end of its input. Returns the exit code.
+pub fn serve<H>(setup: impl FnOnce(&mut WorkerInit<'_>) -> Result<(Vec<u8>, H), String>) -> i32
+where
+    H: FnMut(&[u8]) -> Vec<u8>,
+{
+    // The protocol gets the real standard output; fd 1 becomes standard error, so that what
+    // plugin code prints cannot corrupt a frame.
+    // SAFETY: plain descriptor calls at start-up, before any thread of ours exists.
+    let proto = unsafe {
+        let fd = libc::dup(1);
+        if fd < 0 || libc::dup2(2, 1) < 0 {
+            return 70;
+        }
+        std::fs::File::from_raw_fd(fd)
+    };
+    #[cfg(target_os = "linux")]
+    // SAFETY: asks the kernel to kill this process when its parent dies (no orphan that spins
+    // forever in a plugin's endless loop after the host is gone). Linux sends it when the
+    // *thread* that started the worker ends: the supervisor starts workers on threads that
+    // outlive them.
+    unsafe {
+        libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+    }
+    install_handlers();
+    let mut out = io::BufWriter::with_capacity(1 << 16, proto);
+    let stdin = io::stdin();
+    let mut input = BufReader::with_capacity(1 << 16, stdin.lock());
+    let Ok(Some((INIT, body))) = read_frame(&mut input) else {
+        return 70;
+    };
+    let mut b: &[u8] = &body;
+    let (Some(memory), Some(n)) = (take_u64(&mut b), take_u32(&mut b)) else {
+        return 70;
+    };
+    let mut excluded = Vec::new();
+    for _ in 0..n {
+        let Some(len) = take_u32(&mut b) else {
+            return 70;
+        };
+        let Some((p, rest)) = b.split_at_checked(len as usize) else {
+            return 70;
+        };
+        excluded.push(PathBuf::from(String::from_utf8_lossy(p).into_owned()));
+        b = rest;
+    }
+    if memory > 0 {
+        let lim = libc::rlimit {
+            rlim_cur: memory as libc::rlim_t,
+            rlim_max: memory as libc::rlim_t,
+        };
+        // SAFETY: setting this process's own resource limit with a valid structure.
+        unsafe {
+            libc::setrlimit(libc::RLIMIT_AS, &lim);
+        }
+    }
+    let mut init = WorkerInit {
+        app: b,
+        excluded,
+        out: &mut out,
+    };
+    let (ready, mut handler) = match setup(&mut init) {
+        Ok(x) => x,
+        Err(msg) => {
+            let _ = write_frame(&mut out, SETUP_ERROR, &[msg.as_bytes()]).and_then(|()| out.flush());
+            return 2;
+        }
+    };
+    if write_frame(&mut out, READY, &[&ready])
+        .and_then(|()| out.flush())
+        .is_err()
+    {
+        return 70;
+    }
+    loop {
+        let frame = match read_frame(&mut input) {
+            Ok(Some(f)) => f,
+            Ok(None) => break,
+            Err(_) => return 70,
+        };
+        match frame {
+            (JOB, body) if body.len() >= 8 => {
+                let id = &body[..8];
+                let payload = &body[8..];
+                let answer =
+                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| handler(payload)));
+                let written = match answer {
+                    Ok(bytes) => write_frame(&mut out, RESULT, &[id, &bytes]),
+                    Err(p) => {
+                        let msg = format!(
+                            "the host panicked on this job: {}",
+                            crate::batch::panic_message(&*p)
+                        );
+                        write_frame(&mut out, FAILED, &[id, msg.as_bytes()])
+                    }
+                };
+                // Flush only when no other job is waiting: results of quick jobs go in one write.
+                let more = !input.buffer().is_empty();
+                if written.and_then(|()| if more { Ok(()) } else { out.flush() }).is_err() {
+                    return 70;
+                }
+            }
+            (QUIT, _) => break,
+            _ => return 70,
+        }
+    }
+    let _ = out.flush();
+    drop(handler);
+    0
+}
+
+static OLD_ACTIONS: std::sync::OnceLock<Vec<(libc::c_int, libc::sigaction)>> =
+    std::sync::OnceLock::new();
+
+const FATAL: [libc::c_int; 6] = [
+    libc::SIGSEGV,
+    libc::SIGBUS,
+    libc::SIGILL,
+    libc::SIGFPE,
+    libc::SIGABRT,
+    libc::SIGTRAP,
+];
+
+/// Writes the running-plugin line to standard error (async-signal-safe: no allocation, no
+/// lock).
+fn write_running() {
+    let mut buf = [0u8; 600];
+    let m = RUNNING_MARK.len();
+    buf[0] = b'\n';
+    buf[1..1 + m].copy_from_slice(RUNNING_MARK);
+    let cap = buf.len() - 1;
+    let n = crate::fault::running_into(&mut buf[1 + m..cap]);
+    if n == 0 {
+        return;
+    }
+    let end = 1 + m + n;
+    buf[end] = b'\n';
+    // SAFETY: write(2) is async-signal-safe; the buffer is valid for `end + 1` bytes.
+    unsafe {
+        libc::write(2, buf.as_ptr().cast(), end + 1);
+    }
+}
+
+extern "C" fn on_fatal(sig: libc::c_int, info: *mut libc::siginfo_t, ctx: *mut libc::c_void) {
+    write_running();
+    // Chain to the handler that was there (the Rust runtime's stack-overflow report).
+    if let Some(old) = OLD_ACTIONS
+        .get()
+        .and_then(|v| v.iter().find(|(s, _)| *s == sig).map(|(_, a)| *a))
+    {
+        let h = old.sa_sigaction;
+        if h != libc::SIG_DFL && h != libc::SIG_IGN {
+            if old.sa_flags & libc::SA_SIGINFO != 0 {
+                // SAFETY: the previous handler was installed with SA_SIGINFO and this signature.
+                let f: extern "C" fn(libc::c_int, *mut libc::siginfo_t, *mut libc::c_void) =
+                    unsafe { std::mem::transmute(h) };
+                f(sig, info, ctx);
+            } else {
+                // SAFETY: a plain handler takes the signal number only.
+                let f: extern "C" fn(libc::c_int) = unsafe { std::mem::transmute(h) };
+                f(sig);
+            }
+        }
+    }
+    // Die of the signal, as without us.
+    // SAFETY: signal(2) and raise(3) are async-signal-safe.
+    unsafe {
+        libc::signal(sig, libc::SIG_DFL);
+        libc::raise(sig);
+    }
+}
+
+extern "C" fn on_timeout(_: libc::c_int) {
+    write_running();
+    // SAFETY: _exit is async-signal-safe.
+    unsafe { libc::_exit(124) }
+}
+
+fn install_handlers() {
+    let mut old = Vec::new();
+    // SAFETY: installing handlers with fully initialised sigaction structures; done once at
+    // start-up before any job runs.
+    unsafe {
+        for sig in FATAL {
+            let mut sa: libc::sigaction = std::mem::zeroed();
+            sa.sa_sigaction = on_fatal as *const () as usize;
+            sa.sa_flags = libc::SA_SIGINFO | libc::SA_ONSTACK;
+            libc::sigemptyset(&mut sa.sa_mask);
+            let mut prev: libc::sigaction = std::mem::zeroed();
+            if libc::sigaction(sig, &sa, &mut prev) == 0 {
+                old.push((sig, prev));
+            }
+        }
+        let _ = OLD_ACTIONS.set(old);
+        let mut sa: libc::sigaction = std::mem::zeroed();
+        sa.sa_sigaction = on_timeout as *const () as usize;
+        sa.sa_flags = libc::SA_ONSTACK;
+        libc::sigemptyset(&mut sa.sa_mask);
+        libc::sigaction(libc::SIGUSR1, &sa, std::ptr::null_mut());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classify_names_the_cause() {
+        use std::os::unix::process::ExitStatusExt;
+        let seg = std::process::ExitStatus::from_raw(libc::SIGSEGV);
+        let text = "boom\nhouserules-worker: running preset x\tpl\tgenerate\n";
+        let f = classify(Some(seg), false, text);
+        assert_eq!(f.kind, "crash");
+        assert_eq!(f.signal.as_deref(), Some("SIGSEGV (segmentation fault)"));
+        assert_eq!(f.hook.as_deref(), Some("generate"));
+        assert_eq!(f.plugin.as_deref(), Some("pl"));
+        assert_eq!(f.rules.as_deref(), Some("preset x"));
+        assert!(f.message.contains("boom"), "{}", f.message);
+        let abrt = std::process::ExitStatus::from_raw(libc::SIGABRT);
+        let f = classify(
+            Some(abrt),
+            false,
+            "\nthread 'main' has overflowed its stack\nfatal runtime error: stack overflow\n",
+        );
+        assert_eq!(f.kind, "stack-overflow");
+        let f = classify(Some(abrt), false, "memory allocation of 8 bytes failed\n");
+        assert_eq!(f.kind, "out-of-memory");
+        let f = classify(Some(std::process::ExitStatus::from_raw(124 << 8)), true, "");
+        assert_eq!(f.kind, "timeout");
+        assert_eq!(f.signal, None);
+        let f = classify(Some(std::process::ExitStatus::from_raw(3 << 8)), false, "");
+        assert_eq!((f.kind.as_str(), f.message.as_str()), ("exit", "the worker exited with code 3"));
+    }
+}
