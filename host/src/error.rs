@@ -76,6 +76,20 @@ pub enum HostError {
         /// The plugin's message.
         message: String,
     },
+    /// A panic in plugin code, caught at the boundary (the plugin-api's guard).
+    #[error("plugin `{id}`: {message}")]
+    PluginPanic {
+        /// The variant or preset id.
+        id: String,
+        /// `variant` or `preset`.
+        kind: &'static str,
+        /// The plugin providing it.
+        plugin: String,
+        /// The hook that panicked.
+        hook: &'static str,
+        /// The boundary's message (`plugin panicked in <hook> at <file:line:col>: ...`).
+        message: String,
+    },
     /// A custom modifier descriptor given with `--modifier` that cannot be used.
     #[error("custom modifier {message}")]
     Modifier {

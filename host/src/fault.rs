@@ -160,23 +160,24 @@ pub(crate) fn parse_running(text: &str) -> Option<(String, String, String)> {
     Some((rules, plugin, hook))
 }
 
-/// The fault a caught plugin panic makes (the boundary turns a panic into an error whose
-/// message starts `plugin panicked in <hook>`): kind `panic`, with the plugin and hook.
+/// The fault a caught plugin panic makes: kind `panic`, with the plugin, rules and hook.
 pub fn of_error(e: &crate::HostError) -> Option<Fault> {
-    let crate::HostError::Plugin { plugin, message } = e else {
+    let crate::HostError::PluginPanic {
+        id,
+        kind,
+        plugin,
+        hook,
+        message,
+    } = e
+    else {
         return None;
     };
-    let rest = message.strip_prefix("plugin panicked in ")?;
-    let hook: String = rest
-        .chars()
-        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-        .collect();
     Some(Fault {
         kind: "panic".to_string(),
         signal: None,
-        plugin: None,
-        rules: Some(plugin.clone()),
-        hook: Some(hook).filter(|h| !h.is_empty()),
+        plugin: Some(plugin.clone()),
+        rules: Some(format!("{kind} {id}")),
+        hook: Some(hook.to_string()),
         message: message.clone(),
     })
 }

@@ -136,18 +136,39 @@ pub struct Pipeline {
 /// every royal attacked with no legal move.
 pub const EXTRA_CHECK_RULE: &str = "check-rule";
 
-fn ffi<T>(who: &str, r: RResult<T, PluginError>) -> Result<T, HostError> {
-    r.into_result().map_err(|e| HostError::plugin(who, e))
-}
-
 /// A call into a plugin: `call!(kind, rules id, plugin id, "hook", expression)` notes which
 /// plugin code runs while the expression is evaluated (for the supervisor's fault reports,
 /// see [`crate::fault`]) and turns the plugin's error into a [`HostError`].
 macro_rules! call {
     ($kind:literal, $who:expr, $plugin:expr, $hook:literal, $e:expr $(,)?) => {{
         let _running = crate::fault::enter($kind, $who, $plugin, $hook);
-        ffi($who, $e)
+        ffi_call($kind, $who, $plugin, $hook, $e)
     }};
+}
+
+/// The result of a call into a plugin: its error as a [`HostError`]; a caught panic becomes
+/// [`HostError::PluginPanic`], which names the plugin and the hook.
+fn ffi_call<T>(
+    kind: &'static str,
+    who: &str,
+    plugin: &str,
+    hook: &'static str,
+    r: RResult<T, PluginError>,
+) -> Result<T, HostError> {
+    r.into_result().map_err(|e| {
+        let message = e.message.to_string();
+        if message.starts_with("plugin panicked in ") {
+            HostError::PluginPanic {
+                id: who.to_string(),
+                kind,
+                plugin: plugin.to_string(),
+                hook,
+                message,
+            }
+        } else {
+            HostError::plugin(who, e)
+        }
+    })
 }
 
 impl Pipeline {

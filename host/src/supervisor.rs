@@ -419,8 +419,8 @@ impl Supervisor {
     }
 }
 
-/// Jobs in flight per worker: the worker always has the next jobs at hand, and quick results
-/// travel several to a write (one wake-up of the parent for many records).
+/// Jobs in flight per worker: the worker always has the next jobs at hand, and the parent,
+/// woken by one result, often finds several.
 const DEPTH: usize = 16;
 
 struct Item<C> {
@@ -1041,9 +1041,9 @@ where
                         write_frame(&mut out, FAILED, &[id, msg.as_bytes()])
                     }
                 };
-                // Flush only when no other job is waiting: results of quick jobs go in one write.
-                let more = !input.buffer().is_empty();
-                if written.and_then(|()| if more { Ok(()) } else { out.flush() }).is_err() {
+                // Each result goes out at once: the next job may never end, and the parent
+                // must know which one that is.
+                if written.and_then(|()| out.flush()).is_err() {
                     return 70;
                 }
             }
@@ -1117,6 +1117,11 @@ extern "C" fn on_fatal(sig: libc::c_int, info: *mut libc::siginfo_t, ctx: *mut l
     }
 }
 
+/// A plugin that calls `exit` ends the worker through here: say where it was.
+extern "C" fn on_exit() {
+    write_running();
+}
+
 extern "C" fn on_timeout(_: libc::c_int) {
     write_running();
     // SAFETY: _exit is async-signal-safe.
@@ -1144,6 +1149,7 @@ fn install_handlers() {
         sa.sa_flags = libc::SA_ONSTACK;
         libc::sigemptyset(&mut sa.sa_mask);
         libc::sigaction(libc::SIGUSR1, &sa, std::ptr::null_mut());
+        libc::atexit(on_exit);
     }
 }
 

@@ -1,6 +1,7 @@
 //! Shared helpers for the workspace tests: they build the real plugin libraries and the host
 //! binary with cargo (which `cargo test` does not do for `cdylib`s) and run them.
 
+pub mod cdylib;
 pub mod kit;
 
 /// A small deterministic generator (xorshift64*) for randomized tests, so that failures
