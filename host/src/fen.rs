@@ -148,7 +148,8 @@ pub fn write_ep_field(fen: &mut String, pos: &Position) {
 }
 
 /// Reads an extension (text between the braces) into `pos`. `column` is where the text
-/// starts in the whole FEN, for error columns.
+/// starts in the whole FEN (a byte offset, as error columns are until
+/// [`crate::Pipeline::parse_fen`] turns them into characters).
 pub fn apply_extension(pos: &mut Position, text: &str, column: usize) -> Result<(), FenError> {
     let field = 6;
     let mut col = column + 1;

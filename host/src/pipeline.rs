@@ -539,7 +539,25 @@ impl Pipeline {
     }
 
     /// Parses a FEN through the variant (no preset setup is run: a FEN is a full position).
+    /// Error columns count characters (variants and the extension reader count bytes, which
+    /// is the same for the ASCII a valid FEN is made of; here they become characters).
     pub fn parse_fen(&self, fen: &str) -> Result<Position, HostError> {
+        self.parse_fen_bytes(fen).map_err(|e| match e {
+            HostError::Fen { fen, mut error } => {
+                let byte = (error.column as usize).min(fen.len());
+                let chars = fen.as_bytes()[..byte]
+                    .iter()
+                    .filter(|b| (**b & 0xC0) != 0x80)
+                    .count();
+                error.column = chars as u32;
+                HostError::Fen { fen, error }
+            }
+            other => other,
+        })
+    }
+
+    /// [`Pipeline::parse_fen`] with error columns in bytes.
+    fn parse_fen_bytes(&self, fen: &str) -> Result<Position, HostError> {
         let (core, ext) = crate::fen::split_extension(fen);
         // En passant as stored by the presets' rules (see `host_en_passant`): a two-square
         // field is read by the host; a one-square field the variant judged unusable by its
@@ -610,7 +628,7 @@ impl Pipeline {
             }
         }
         if let Some(ext) = ext {
-            crate::fen::apply_extension(&mut pos, ext, core.chars().count() + 1).map_err(
+            crate::fen::apply_extension(&mut pos, ext, core.len() + 1).map_err(
                 |error| HostError::Fen {
                     fen: fen.to_string(),
                     error,

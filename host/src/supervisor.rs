@@ -476,7 +476,14 @@ fn block_sigpipe() {
 /// One worker process and its pipes.
 struct Conn {
     child: Child,
-    stdin: io::BufWriter<ChildStdin>,
+    /// The worker's input, non-blocking: the parent never waits on a write while the worker
+    /// may be waiting for the parent to read (both pipes full would be a deadlock).
+    stdin: ChildStdin,
+    /// Bytes for the worker not written yet (`outpos` onwards).
+    outbuf: Vec<u8>,
+    outpos: usize,
+    /// The worker's input is closed (it died).
+    in_closed: bool,
     stdout: ChildStdout,
     stderr: ChildStderr,
     inbuf: Vec<u8>,
@@ -512,7 +519,7 @@ fn spawn_ready(
             init.extend_from_slice(b);
         }
         init.extend_from_slice(&spec.init);
-        let sent = write_frame(&mut conn.stdin, INIT, &[&init]).and_then(|()| conn.flush());
+        let sent = write_frame(&mut conn.outbuf, INIT, &[&init]).and_then(|()| conn.flush());
         let deadline = Instant::now() + limits.startup;
         let outcome = loop {
             if sent.is_err() {
@@ -595,7 +602,18 @@ impl Conn {
         };
         Ok(Conn {
             child,
-            stdin: io::BufWriter::with_capacity(1 << 16, stdin),
+            stdin: {
+                // SAFETY: fcntl on a descriptor this process owns.
+                unsafe {
+                    let fd = stdin.as_raw_fd();
+                    let flags = libc::fcntl(fd, libc::F_GETFL);
+                    libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK);
+                }
+                stdin
+            },
+            outbuf: Vec::with_capacity(1 << 16),
+            outpos: 0,
+            in_closed: false,
             stdout,
             stderr,
             inbuf: Vec::with_capacity(1 << 16),
@@ -608,11 +626,33 @@ impl Conn {
     }
 
     fn send_job(&mut self, id: u64, payload: &[u8]) -> io::Result<()> {
-        write_frame(&mut self.stdin, JOB, &[&id.to_le_bytes(), payload])
+        write_frame(&mut self.outbuf, JOB, &[&id.to_le_bytes(), payload])
     }
 
+    /// Writes what the worker's pipe takes now, without waiting; the rest goes out while
+    /// [`Conn::next_frame`] waits.
     fn flush(&mut self) -> io::Result<()> {
-        self.stdin.flush()
+        while self.outpos < self.outbuf.len() && !self.in_closed {
+            match self.stdin.write(&self.outbuf[self.outpos..]) {
+                Ok(0) => self.in_closed = true,
+                Ok(n) => self.outpos += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
+                Err(_) => self.in_closed = true,
+            }
+        }
+        if self.outpos == self.outbuf.len() {
+            self.outbuf.clear();
+            self.outpos = 0;
+        } else if self.outpos > 1 << 20 {
+            self.outbuf.drain(..self.outpos);
+            self.outpos = 0;
+        }
+        Ok(())
+    }
+
+    fn pending_output(&self) -> bool {
+        !self.in_closed && self.outpos < self.outbuf.len()
     }
 
     /// A whole frame from the buffer, if one is there.
@@ -665,9 +705,14 @@ impl Conn {
             if err_ready {
                 self.read_err();
             }
+            if self.pending_output() {
+                let _ = self.flush();
+            }
         }
     }
 
+    /// Waits for output of the worker (and, while bytes for it are pending, for room in its
+    /// input pipe); returns whether stdout and stderr are readable.
     fn poll(&mut self, timeout_ms: i32) -> (bool, bool) {
         let mut fds = [
             libc::pollfd {
@@ -684,9 +729,18 @@ impl Conn {
                 events: libc::POLLIN,
                 revents: 0,
             },
+            libc::pollfd {
+                fd: if self.pending_output() {
+                    self.stdin.as_raw_fd()
+                } else {
+                    -1
+                },
+                events: libc::POLLOUT,
+                revents: 0,
+            },
         ];
-        // SAFETY: `fds` is a valid array of two pollfd structures for the duration of the call.
-        let n = unsafe { libc::poll(fds.as_mut_ptr(), 2, timeout_ms) };
+        // SAFETY: `fds` is a valid array of three pollfd structures during the call.
+        let n = unsafe { libc::poll(fds.as_mut_ptr(), 3, timeout_ms) };
         if n <= 0 {
             return (false, false);
         }
@@ -753,6 +807,8 @@ impl Conn {
     /// Why the worker stopped answering: reads the rest of its standard error, kills it if
     /// it still runs (after asking where it is, for a timeout), and reaps it.
     fn diagnose(&mut self, timed_out: bool) -> Fault {
+        // Nothing more is written to it.
+        self.in_closed = true;
         let pid = self.child.id() as libc::pid_t;
         if timed_out {
             // SAFETY: signalling our own child, which has not been reaped (so the pid is ours).
@@ -795,8 +851,19 @@ impl Conn {
     /// Ends the worker after its last job; a worker that then ends badly (a panic in a
     /// plugin's `Drop` during unloading) is worth a warning.
     fn quit(mut self) -> Option<String> {
-        let _ = write_frame(&mut self.stdin, QUIT, &[]);
-        let _ = self.stdin.flush();
+        let _ = write_frame(&mut self.outbuf, QUIT, &[]);
+        let _ = self.flush();
+        let until = Instant::now() + Duration::from_secs(5);
+        while self.pending_output() && Instant::now() < until {
+            let (o, e) = self.poll(50);
+            if o {
+                self.read_out();
+            }
+            if e {
+                self.read_err();
+            }
+            let _ = self.flush();
+        }
         let until = Instant::now() + Duration::from_secs(5);
         loop {
             match self.child.try_wait() {
