@@ -13,14 +13,16 @@
 //! worker → parent: LOADING path    (before each plugin file is opened)
 //!                  READY app-bytes | SETUP_ERROR message
 //!                  RESULT id:u64le payload | FAILED id:u64le message (a panic in the handler)
+//!                  RUNNING text (from a fatal-signal, timeout or exit handler: the plugin code
+//!                  running then; one write(2), so it never splits)
 //! ```
 //!
 //! The parent keeps a few jobs in flight per worker and times the oldest one. When a worker
 //! dies (a signal, an exit) or its job runs past the timeout (the parent asks the worker where
 //! it is with `SIGUSR1`, then kills it), that job fails with a [`Fault`] naming the signal or
 //! the timeout and, when known, the plugin, the variant or preset and the hook that were
-//! running (the worker's signal handlers write them to its standard error from the
-//! thread-local note of [`crate::fault`]). The worker is replaced, the other jobs it held are
+//! running (the worker's signal handlers write them as a frame, from the thread-local note of
+//! [`crate::fault`]). The worker is replaced, the other jobs it held are
 //! sent to the new one, and results reach the caller in input order. A worker that dies while
 //! opening a plugin file has that file excluded (and reported) in every later worker.
 //!
@@ -50,8 +52,9 @@ const FAILED: u8 = 14;
 /// Largest frame accepted (a report of a million plies with per-ply JSON fits).
 const MAX_FRAME: usize = 1 << 30;
 
-/// The marker of the lines a worker's signal handlers write to its standard error.
-const RUNNING_MARK: &[u8] = b"houserules-worker: running ";
+/// Worker → parent, from a signal handler: the plugin code running when the worker died or
+/// was asked where it is ("kind rules\tplugin\thook").
+const RUNNING: u8 = 15;
 
 /// How to start a worker.
 #[derive(Debug, Clone)]
@@ -488,6 +491,11 @@ struct Conn {
     stderr: ChildStderr,
     inbuf: Vec<u8>,
     errbuf: Vec<u8>,
+    /// The last bytes of the worker's standard error, forwarded or not (what a dying worker
+    /// said: the runtime's stack-overflow or allocation-failure report).
+    recent: Vec<u8>,
+    /// What the last RUNNING frame said.
+    running: Option<String>,
     out_eof: bool,
     err_eof: bool,
     last_kind: u8,
@@ -618,6 +626,8 @@ impl Conn {
             stderr,
             inbuf: Vec::with_capacity(1 << 16),
             errbuf: Vec::new(),
+            recent: Vec::new(),
+            running: None,
             out_eof: false,
             err_eof: false,
             last_kind: 0,
@@ -678,6 +688,10 @@ impl Conn {
     fn next_frame(&mut self, deadline: Option<Instant>) -> Wait {
         loop {
             match self.take_frame() {
+                Some(Ok((RUNNING, body))) => {
+                    self.running = Some(String::from_utf8_lossy(&body).into_owned());
+                    continue;
+                }
                 Some(Ok((kind, body))) => {
                     self.last_kind = kind;
                     return Wait::Frame(kind, body);
@@ -716,7 +730,11 @@ impl Conn {
     fn poll(&mut self, timeout_ms: i32) -> (bool, bool) {
         let mut fds = [
             libc::pollfd {
-                fd: self.stdout.as_raw_fd(),
+                fd: if self.out_eof {
+                    -1
+                } else {
+                    self.stdout.as_raw_fd()
+                },
                 events: libc::POLLIN,
                 revents: 0,
             },
@@ -745,7 +763,10 @@ impl Conn {
             return (false, false);
         }
         let ready = |f: &libc::pollfd| f.revents & (libc::POLLIN | libc::POLLHUP | libc::POLLERR) != 0;
-        (ready(&fds[0]), fds[1].fd >= 0 && ready(&fds[1]))
+        (
+            fds[0].fd >= 0 && ready(&fds[0]),
+            fds[1].fd >= 0 && ready(&fds[1]),
+        )
     }
 
     fn read_out(&mut self) {
@@ -764,6 +785,11 @@ impl Conn {
             Ok(0) => self.err_eof = true,
             Ok(n) => {
                 self.errbuf.extend_from_slice(&buf[..n]);
+                self.recent.extend_from_slice(&buf[..n]);
+                if self.recent.len() > 1 << 14 {
+                    let cut = self.recent.len() - (1 << 13);
+                    self.recent.drain(..cut);
+                }
                 // Keep the tail only: it holds what a dying worker said last.
                 if self.errbuf.len() > 1 << 16 {
                     let cut = self.errbuf.len() - (1 << 15);
@@ -816,19 +842,24 @@ impl Conn {
                 libc::kill(pid, libc::SIGUSR1);
             }
         }
-        // What it says while dying (a crash handler, the runtime's messages).
+        // What it says while dying (its handlers' RUNNING frame, the runtime's messages).
         let until = Instant::now() + Duration::from_millis(if timed_out { 300 } else { 2000 });
-        while !self.err_eof && Instant::now() < until {
+        while !(self.err_eof && self.out_eof) && Instant::now() < until {
             let left = until.saturating_duration_since(Instant::now()).as_millis() as i32;
             let (o, e) = self.poll(left.max(1));
             if o {
-                // Drain stdout so that the worker cannot block on a full pipe.
                 self.read_out();
             }
             if e {
                 self.read_err();
-            } else if !o {
+            }
+            if !o && !e {
                 break;
+            }
+        }
+        while let Some(Ok((kind, body))) = self.take_frame() {
+            if kind == RUNNING {
+                self.running = Some(String::from_utf8_lossy(&body).into_owned());
             }
         }
         let status = match self.child.try_wait() {
@@ -838,9 +869,11 @@ impl Conn {
                 self.child.wait().ok()
             }
         };
-        let stderr = String::from_utf8_lossy(&self.errbuf).into_owned();
+        let stderr = String::from_utf8_lossy(&self.recent).into_owned();
         self.errbuf.clear();
-        classify(status, timed_out, &stderr)
+        self.recent.clear();
+        let running = self.running.take();
+        classify(status, timed_out, &stderr, running.as_deref())
     }
 
     fn kill(&mut self) {
@@ -875,8 +908,8 @@ impl Conn {
                         }
                         return None;
                     }
-                    let stderr = String::from_utf8_lossy(&self.errbuf).into_owned();
-                    let f = classify(Some(status), false, &stderr);
+                    let stderr = String::from_utf8_lossy(&self.recent).into_owned();
+                    let f = classify(Some(status), false, &stderr, self.running.as_deref());
                     return Some(format!(
                         "a worker ended badly after its last job ({}{}): {}",
                         f.kind,
@@ -914,17 +947,19 @@ fn signal_name(sig: i32) -> String {
 }
 
 /// A fault from how the worker ended and what it said last.
-fn classify(status: Option<std::process::ExitStatus>, timed_out: bool, stderr: &str) -> Fault {
+fn classify(
+    status: Option<std::process::ExitStatus>,
+    timed_out: bool,
+    stderr: &str,
+    running: Option<&str>,
+) -> Fault {
     use std::os::unix::process::ExitStatusExt;
-    let mut where_ = None;
-    let mut said: Vec<&str> = Vec::new();
-    for line in stderr.lines() {
-        if let Some(rest) = line.as_bytes().strip_prefix(RUNNING_MARK) {
-            where_ = crate::fault::parse_running(&String::from_utf8_lossy(rest));
-        } else if !line.trim().is_empty() {
-            said.push(line.trim());
-        }
-    }
+    let where_ = running.and_then(crate::fault::parse_running);
+    let said: Vec<&str> = stderr
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
     let tail: Vec<&str> = said.iter().rev().take(4).rev().copied().collect();
     let said_text = tail.join(" / ");
     let signal = status.and_then(|s| s.signal());
@@ -1026,6 +1061,7 @@ where
         if fd < 0 || libc::dup2(2, 1) < 0 {
             return 70;
         }
+        PROTO_FD.store(fd, std::sync::atomic::Ordering::Relaxed);
         std::fs::File::from_raw_fd(fd)
     };
     #[cfg(target_os = "linux")]
@@ -1135,23 +1171,26 @@ const FATAL: [libc::c_int; 6] = [
     libc::SIGTRAP,
 ];
 
-/// Writes the running-plugin line to standard error (async-signal-safe: no allocation, no
-/// lock).
+/// The protocol's descriptor, for the signal handlers.
+static PROTO_FD: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(-1);
+
+/// Writes a RUNNING frame naming the plugin code running now, in one write(2)
+/// (async-signal-safe: no allocation, no lock).
 fn write_running() {
+    let fd = PROTO_FD.load(std::sync::atomic::Ordering::Relaxed);
+    if fd < 0 {
+        return;
+    }
     let mut buf = [0u8; 600];
-    let m = RUNNING_MARK.len();
-    buf[0] = b'\n';
-    buf[1..1 + m].copy_from_slice(RUNNING_MARK);
-    let cap = buf.len() - 1;
-    let n = crate::fault::running_into(&mut buf[1 + m..cap]);
+    let n = crate::fault::running_into(&mut buf[5..]);
     if n == 0 {
         return;
     }
-    let end = 1 + m + n;
-    buf[end] = b'\n';
-    // SAFETY: write(2) is async-signal-safe; the buffer is valid for `end + 1` bytes.
+    buf[..4].copy_from_slice(&(n as u32 + 1).to_le_bytes());
+    buf[4] = RUNNING;
+    // SAFETY: write(2) is async-signal-safe; the buffer is valid for `n + 5` bytes.
     unsafe {
-        libc::write(2, buf.as_ptr().cast(), end + 1);
+        libc::write(fd, buf.as_ptr().cast(), n + 5);
     }
 }
 
@@ -1228,8 +1267,7 @@ mod tests {
     fn classify_names_the_cause() {
         use std::os::unix::process::ExitStatusExt;
         let seg = std::process::ExitStatus::from_raw(libc::SIGSEGV);
-        let text = "boom\nhouserules-worker: running preset x\tpl\tgenerate\n";
-        let f = classify(Some(seg), false, text);
+        let f = classify(Some(seg), false, "boom\n", Some("preset x\tpl\tgenerate"));
         assert_eq!(f.kind, "crash");
         assert_eq!(f.signal.as_deref(), Some("SIGSEGV (segmentation fault)"));
         assert_eq!(f.hook.as_deref(), Some("generate"));
@@ -1241,14 +1279,15 @@ mod tests {
             Some(abrt),
             false,
             "\nthread 'main' has overflowed its stack\nfatal runtime error: stack overflow\n",
+            None,
         );
         assert_eq!(f.kind, "stack-overflow");
-        let f = classify(Some(abrt), false, "memory allocation of 8 bytes failed\n");
+        let f = classify(Some(abrt), false, "memory allocation of 8 bytes failed\n", None);
         assert_eq!(f.kind, "out-of-memory");
-        let f = classify(Some(std::process::ExitStatus::from_raw(124 << 8)), true, "");
+        let f = classify(Some(std::process::ExitStatus::from_raw(124 << 8)), true, "", None);
         assert_eq!(f.kind, "timeout");
         assert_eq!(f.signal, None);
-        let f = classify(Some(std::process::ExitStatus::from_raw(3 << 8)), false, "");
+        let f = classify(Some(std::process::ExitStatus::from_raw(3 << 8)), false, "", None);
         assert_eq!((f.kind.as_str(), f.message.as_str()), ("exit", "the worker exited with code 3"));
     }
 }
