@@ -91,7 +91,9 @@ const NUMBERS: &[&str] = &[
     "99999999999999999999999",
 ];
 
-const UNICODE: &[&str] = &["é", "½", "\u{feff}", "\u{0}", "\u{200b}", "ü", "𝄞", "\r", "\t"];
+const UNICODE: &[&str] = &[
+    "é", "½", "\u{feff}", "\u{0}", "\u{200b}", "ü", "𝄞", "\r", "\t",
+];
 
 /// Byte-level mutations of corpus inputs.
 pub struct Mutator {
@@ -151,7 +153,12 @@ impl Mutator {
                     let j = (i + 1 + r.below(8)).min(v.len());
                     let chunk = v[i..j].to_vec();
                     let times = 2 + r.below(200);
-                    let rep: Vec<u8> = chunk.iter().copied().cycle().take(chunk.len() * times).collect();
+                    let rep: Vec<u8> = chunk
+                        .iter()
+                        .copied()
+                        .cycle()
+                        .take(chunk.len() * times)
+                        .collect();
                     v.splice(i..i, rep);
                 }
                 11 if i < v.len() => v.truncate(i),
@@ -228,15 +235,14 @@ pub struct Report {
 
 /// The seed corpus of a target: every file of `fuzz/corpus/<name>/`.
 pub fn seeds(name: &str) -> Vec<Vec<u8>> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus").join(name);
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("corpus")
+        .join(name);
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
         .unwrap_or_default();
     files.sort();
-    files
-        .iter()
-        .filter_map(|f| std::fs::read(f).ok())
-        .collect()
+    files.iter().filter_map(|f| std::fs::read(f).ok()).collect()
 }
 
 fn escape(b: &[u8]) -> String {
@@ -273,8 +279,12 @@ impl Watchdog {
             stop: Arc::new(AtomicBool::new(false)),
             epoch: Instant::now(),
         };
-        let (started, current, stop, epoch) =
-            (w.started.clone(), w.current.clone(), w.stop.clone(), w.epoch);
+        let (started, current, stop, epoch) = (
+            w.started.clone(),
+            w.current.clone(),
+            w.stop.clone(),
+            w.epoch,
+        );
         std::thread::spawn(move || {
             while !stop.load(Ordering::Relaxed) {
                 std::thread::sleep(Duration::from_millis(250));
@@ -320,8 +330,7 @@ impl Drop for Watchdog {
 }
 
 fn save(target: &str, what: &str, input: &[u8]) {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../target/fuzz-findings");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/fuzz-findings");
     if std::fs::create_dir_all(&dir).is_ok() {
         let mut h: u64 = 0xcbf2_9ce4_8422_2325;
         for &b in input {
@@ -346,6 +355,7 @@ pub fn run(target: &Target, ctx: &mut targets::Context, inputs: u64, seed: u64) 
         rng: Rng(seed ^ fnv(target.name)),
     };
     let mut known_counts: Vec<(String, u64)> = Vec::new();
+    let mut slowest_input = Vec::new();
     let total = inputs + base_len as u64;
     for k in 0..total {
         let input = if (k as usize) < base_len {
@@ -360,7 +370,10 @@ pub fn run(target: &Target, ctx: &mut targets::Context, inputs: u64, seed: u64) 
         let took = t0.elapsed();
         dog.end();
         report.inputs += 1;
-        report.slowest = report.slowest.max(took);
+        if took > report.slowest {
+            report.slowest = took;
+            slowest_input.clone_from(&input);
+        }
         let problem = match outcome {
             Ok(Ok(Verdict::Accepted)) => {
                 report.accepted += 1;
@@ -377,9 +390,8 @@ pub fn run(target: &Target, ctx: &mut targets::Context, inputs: u64, seed: u64) 
             Ok(Err(what)) => Some(what),
             Err(p) => Some(format!("panic: {}", panic_text(&*p))),
         };
-        let problem = problem.or_else(|| {
-            (took > SLOW).then(|| format!("slow: {took:?} for {} bytes", input.len()))
-        });
+        let problem = problem
+            .or_else(|| (took > SLOW).then(|| format!("slow: {took:?} for {} bytes", input.len())));
         if let Some(what) = problem {
             if let Some(k) = known(target.name, &what) {
                 match known_counts.iter_mut().find(|(n, _)| n == k.note) {
@@ -400,6 +412,7 @@ pub fn run(target: &Target, ctx: &mut targets::Context, inputs: u64, seed: u64) 
     }
     report.known = known_counts;
     report.elapsed = start.elapsed();
+    save(target.name, "slowest", &slowest_input);
     report
 }
 
@@ -437,7 +450,12 @@ impl std::fmt::Display for Report {
             writeln!(f, "    known defect, {n} inputs: {note}")?;
         }
         for x in &self.findings {
-            writeln!(f, "    FINDING: {}\n      input: {}", x.what, escape(&x.input))?;
+            writeln!(
+                f,
+                "    FINDING: {}\n      input: {}",
+                x.what,
+                escape(&x.input)
+            )?;
         }
         Ok(())
     }

@@ -40,7 +40,11 @@ fn run_all(total: u64, seed: u64) -> Vec<Report> {
 fn assert_clean(reports: &[Report]) {
     let findings: Vec<String> = reports
         .iter()
-        .flat_map(|r| r.findings.iter().map(|f| format!("{}: {}", f.target, f.what)))
+        .flat_map(|r| {
+            r.findings
+                .iter()
+                .map(|f| format!("{}: {}", f.target, f.what))
+        })
         .collect();
     assert!(findings.is_empty(), "findings:\n{}", findings.join("\n"));
 }
@@ -63,4 +67,24 @@ fn long_run() {
     let total = env_u64("HOUSERULES_FUZZ_INPUTS").unwrap_or(10_000_000);
     let seed = env_u64("HOUSERULES_FUZZ_SEED").unwrap_or(20_140_014);
     assert_clean(&run_all(total, seed));
+}
+
+/// Runs the inputs saved in the files of `HOUSERULES_FUZZ_REPLAY` (colon-separated) through
+/// `HOUSERULES_FUZZ_TARGET` and prints what the target says (reproducing a finding).
+#[test]
+#[ignore]
+fn replay() {
+    let Ok(files) = std::env::var("HOUSERULES_FUZZ_REPLAY") else {
+        return;
+    };
+    let name = std::env::var("HOUSERULES_FUZZ_TARGET").expect("HOUSERULES_FUZZ_TARGET");
+    let target = TARGETS
+        .iter()
+        .find(|t| t.name == name)
+        .expect("a target name");
+    let mut ctx = Context::new();
+    for f in files.split(':') {
+        let input = std::fs::read(f).expect("a finding file");
+        println!("{f}: {:?}", (target.run)(&mut ctx, &input));
+    }
 }

@@ -318,6 +318,11 @@ impl<'r> Analyzer<'r> {
         }
     }
 
+    /// How many rule sets are built and kept (at most [`MAX_CACHED_RULES`]).
+    pub fn cached_rules(&self) -> usize {
+        self.cache.len()
+    }
+
     /// The variant id a `Variant` tag names: an id of a loaded plugin, or a common name of
     /// FIDE chess (`Standard`, `Chess960` ... with a `FEN` tag for the start).
     fn variant_id(&self, tag: &str) -> String {

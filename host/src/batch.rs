@@ -455,7 +455,9 @@ mod tests {
     use super::*;
 
     fn sources(n: usize) -> Vec<Source> {
-        let text: String = (0..n).map(|i| format!("[Round \"{i}\"]\n1. e4 *\n\n")).collect();
+        let text: String = (0..n)
+            .map(|i| format!("[Round \"{i}\"]\n1. e4 *\n\n"))
+            .collect();
         vec![
             Source {
                 name: "a".into(),

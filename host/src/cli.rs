@@ -96,8 +96,8 @@ enum Command {
         /// Position (default: the start position).
         #[arg(long)]
         fen: Option<String>,
-        /// Path length.
-        #[arg(long)]
+        /// Path length (at most 256).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(0..=256))]
         depth: u32,
         /// Counts per root move.
         #[arg(long)]
@@ -559,7 +559,9 @@ fn bench(
 /// The `analyze` and `play` commands (game records).
 mod records {
     use super::{pipeline, Rules};
-    use houserules_host::analyze::{self, Finished, Format, Options, RulesOverride, Source, Summary};
+    use houserules_host::analyze::{
+        self, Finished, Format, Options, RulesOverride, Source, Summary,
+    };
     use houserules_host::play::{self, Player, Setup};
     use houserules_host::{HostError, Pipeline, PresetSpec, Registry};
     use std::fs::File;
@@ -822,10 +824,7 @@ mod records {
     fn write_batch(
         a: &AnalyzeArgs,
         jobs: usize,
-        run: impl FnOnce(
-            Vec<Source>,
-            &mut dyn FnMut(Finished) -> io::Result<()>,
-        ) -> io::Result<Summary>,
+        run: impl FnOnce(Vec<Source>, &mut dyn FnMut(Finished) -> io::Result<()>) -> io::Result<Summary>,
     ) -> Result<i32, HostError> {
         let (srcs, total) = match sources(&a.files) {
             Ok(x) => x,

@@ -170,7 +170,11 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("hr-elf-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let f = dir.join("notes.so");
-        std::fs::write(&f, "not a library at all, but long enough to have a header ....").unwrap();
+        std::fs::write(
+            &f,
+            "not a library at all, but long enough to have a header ....",
+        )
+        .unwrap();
         assert_eq!(symbols(&f).unwrap(), Symbols::Unknown);
         let f = dir.join("tiny.so");
         std::fs::write(&f, b"\x7fELF\x02\x01").unwrap();

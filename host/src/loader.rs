@@ -197,6 +197,8 @@ impl Registry {
         opening: &mut dyn FnMut(&Path),
     ) -> Result<Registry, HostError> {
         let mut reg = Registry::default();
+        // Per loaded plugin: whether it came from beside the executable.
+        let mut bundled: Vec<bool> = Vec::new();
         let skipped = |f: &Path| {
             let full = as_path(f);
             skip.iter().any(|s| *s == full || same_file(s, &full))
@@ -212,16 +214,20 @@ impl Registry {
             }
             opening(&as_path(f));
             let p = load_plugin(f)?;
-            reg.add_found(p);
+            reg.add_found(p, false, &mut bundled);
         }
-        // (directory, whether a missing one is an error)
-        let mut dirs: Vec<(PathBuf, bool)> = search.dirs.iter().map(|d| (d.clone(), true)).collect();
+        // (directory, whether a missing one is an error, whether it is the executable's)
+        let mut dirs: Vec<(PathBuf, bool, bool)> = search
+            .dirs
+            .iter()
+            .map(|d| (d.clone(), true, false))
+            .collect();
         if search.use_env {
             if let Some(v) = std::env::var_os("HOUSERULES_PLUGIN_PATH") {
                 dirs.extend(
                     std::env::split_paths(&v)
                         .filter(|p| !p.as_os_str().is_empty())
-                        .map(|p| (p, false)),
+                        .map(|p| (p, false, false)),
                 );
             }
         }
@@ -234,12 +240,12 @@ impl Registry {
                 // (see host/Cargo.toml); a binary installed elsewhere has no `deps/`.
                 let deps = dir.join("deps");
                 if deps.is_dir() {
-                    dirs.push((deps, false));
+                    dirs.push((deps, false, true));
                 }
-                dirs.push((dir, false));
+                dirs.push((dir, false, true));
             }
         }
-        for (dir, required) in dirs {
+        for (dir, required, beside) in dirs {
             reg.searched.push(dir.clone());
             let entries = match std::fs::read_dir(&dir) {
                 Ok(e) => e,
@@ -277,7 +283,7 @@ impl Registry {
                 }
                 opening(&as_path(&f));
                 match load_plugin(&f) {
-                    Ok(p) => reg.add_found(p),
+                    Ok(p) => reg.add_found(p, beside, &mut bundled),
                     Err(e) => reg.warnings.push(e),
                 }
             }
@@ -286,9 +292,14 @@ impl Registry {
     }
 
     /// Adds a plugin found by [`Registry::discover`]: a second one with an id already taken is
-    /// a warning naming both files.
-    fn add_found(&mut self, p: LoadedPlugin) {
-        if let Some(q) = self.plugins.iter().find(|q| q.id() == p.id()) {
+    /// a warning naming both files — unless both lie beside the executable (cargo keeps a
+    /// copy in `deps/` and one in the directory above; `deps/` is the fresher and wins).
+    fn add_found(&mut self, p: LoadedPlugin, beside: bool, bundled: &mut Vec<bool>) {
+        if let Some(i) = self.plugins.iter().position(|q| q.id() == p.id()) {
+            if beside && bundled.get(i) == Some(&true) {
+                return;
+            }
+            let q = &self.plugins[i];
             self.warnings.push(HostError::DuplicatePlugin {
                 id: p.id().to_string(),
                 ignored: p.path.clone(),
@@ -300,6 +311,7 @@ impl Registry {
             return;
         }
         self.plugins.push(p);
+        bundled.push(beside);
     }
 
     /// What to say when no plugin was loaded: where the host looked.
@@ -307,7 +319,11 @@ impl Registry {
         if !self.plugins.is_empty() {
             return None;
         }
-        let places: Vec<String> = self.searched.iter().map(|p| p.display().to_string()).collect();
+        let places: Vec<String> = self
+            .searched
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect();
         Some(format!(
             "no plugins loaded; looked in: {} (build them with `cargo build --release`, or name \
              them with --plugin FILE / --plugin-dir DIR)",

@@ -7,7 +7,9 @@ fn main() {
     // houserules_host::supervisor); it speaks a framed protocol on its stdin and stdout.
     #[cfg(unix)]
     if std::env::args_os().nth(1).as_deref()
-        == Some(std::ffi::OsStr::new(houserules_host::supervisor::WORKER_SUBCOMMAND))
+        == Some(std::ffi::OsStr::new(
+            houserules_host::supervisor::WORKER_SUBCOMMAND,
+        ))
     {
         std::process::exit(houserules_host::isolated::worker_main());
     }

@@ -25,6 +25,8 @@ struct Counter<'a> {
     pipeline: &'a Pipeline,
     check_results: bool,
     buffers: Vec<RVec<Move>>,
+    /// The depth of the count's root (buffers are indexed by ply from it).
+    root: u32,
 }
 
 impl Counter<'_> {
@@ -35,7 +37,13 @@ impl Counter<'_> {
         if self.check_results && self.pipeline.outcome(pos, true, true)?.is_some() {
             return Ok(0);
         }
-        let mut buf = std::mem::take(&mut self.buffers[depth as usize]);
+        // One buffer per ply from the root, made as the count goes deeper (a count that ends
+        // early allocates little, whatever depth was asked for).
+        let level = self.root.saturating_sub(depth) as usize;
+        while self.buffers.len() <= level {
+            self.buffers.push(RVec::with_capacity(64));
+        }
+        let mut buf = std::mem::take(&mut self.buffers[level]);
         let result = if depth == 1 {
             self.pipeline.legal_move_count(pos, &mut buf)
         } else {
@@ -50,7 +58,7 @@ impl Counter<'_> {
                 Ok(total)
             })
         };
-        self.buffers[depth as usize] = buf;
+        self.buffers[level] = buf;
         result
     }
 }
@@ -68,7 +76,8 @@ pub fn perft(
     let new_counter = || Counter {
         pipeline,
         check_results,
-        buffers: (0..=depth).map(|_| RVec::with_capacity(256)).collect(),
+        buffers: Vec::new(),
+        root: depth,
     };
     if depth == 0 {
         return Ok(PerftResult {

@@ -628,12 +628,12 @@ impl Pipeline {
             }
         }
         if let Some(ext) = ext {
-            crate::fen::apply_extension(&mut pos, ext, core.len() + 1).map_err(
-                |error| HostError::Fen {
+            crate::fen::apply_extension(&mut pos, ext, core.len() + 1).map_err(|error| {
+                HostError::Fen {
                     fen: fen.to_string(),
                     error,
-                },
-            )?;
+                }
+            })?;
         }
         // The side that just moved cannot have left a protected royal attacked.
         let waiting = pos.side_to_move.opposite();

@@ -220,13 +220,7 @@ impl Supervisor {
                         return false;
                     }
                     seq += 1;
-                    job_tx
-                        .send(Item {
-                            seq,
-                            ctx,
-                            payload,
-                        })
-                        .is_ok()
+                    job_tx.send(Item { seq, ctx, payload }).is_ok()
                 };
                 produce(&mut emit)
             });
@@ -376,7 +370,10 @@ impl Supervisor {
                     started = Instant::now();
                 }
                 Wait::Frame(kind, _) => {
-                    let f = Fault::new("protocol", format!("unexpected frame {kind} from the worker"));
+                    let f = Fault::new(
+                        "protocol",
+                        format!("unexpected frame {kind} from the worker"),
+                    );
                     self.fail_front(&mut conn, &mut inflight, &done, f);
                     unsent = inflight.len();
                     started = Instant::now();
@@ -762,7 +759,8 @@ impl Conn {
         if n <= 0 {
             return (false, false);
         }
-        let ready = |f: &libc::pollfd| f.revents & (libc::POLLIN | libc::POLLHUP | libc::POLLERR) != 0;
+        let ready =
+            |f: &libc::pollfd| f.revents & (libc::POLLIN | libc::POLLHUP | libc::POLLERR) != 0;
         (
             fds[0].fd >= 0 && ready(&fds[0]),
             fds[1].fd >= 0 && ready(&fds[1]),
@@ -965,15 +963,27 @@ fn classify(
     let signal = status.and_then(|s| s.signal());
     let has = |t: &str| stderr.contains(t);
     let (kind, what) = if timed_out {
-        ("timeout", "the job ran past the time limit (--game-timeout); the worker was killed".to_string())
+        (
+            "timeout",
+            "the job ran past the time limit (--game-timeout); the worker was killed".to_string(),
+        )
     } else if has("has overflowed its stack") {
-        ("stack-overflow", "the worker overflowed its stack".to_string())
+        (
+            "stack-overflow",
+            "the worker overflowed its stack".to_string(),
+        )
     } else if has("memory allocation of") {
-        ("out-of-memory", "an allocation failed (the worker memory limit, --worker-memory)".to_string())
+        (
+            "out-of-memory",
+            "an allocation failed (the worker memory limit, --worker-memory)".to_string(),
+        )
     } else if signal == Some(libc::SIGABRT) {
         ("abort", "the worker aborted".to_string())
     } else if let Some(sig) = signal {
-        ("crash", format!("the worker was killed by {}", signal_name(sig)))
+        (
+            "crash",
+            format!("the worker was killed by {}", signal_name(sig)),
+        )
     } else {
         match status.and_then(|s| s.code()) {
             Some(code) => ("exit", format!("the worker exited with code {code}")),
@@ -1112,7 +1122,8 @@ where
     let (ready, mut handler) = match setup(&mut init) {
         Ok(x) => x,
         Err(msg) => {
-            let _ = write_frame(&mut out, SETUP_ERROR, &[msg.as_bytes()]).and_then(|()| out.flush());
+            let _ =
+                write_frame(&mut out, SETUP_ERROR, &[msg.as_bytes()]).and_then(|()| out.flush());
             return 2;
         }
     };
@@ -1282,12 +1293,30 @@ mod tests {
             None,
         );
         assert_eq!(f.kind, "stack-overflow");
-        let f = classify(Some(abrt), false, "memory allocation of 8 bytes failed\n", None);
+        let f = classify(
+            Some(abrt),
+            false,
+            "memory allocation of 8 bytes failed\n",
+            None,
+        );
         assert_eq!(f.kind, "out-of-memory");
-        let f = classify(Some(std::process::ExitStatus::from_raw(124 << 8)), true, "", None);
+        let f = classify(
+            Some(std::process::ExitStatus::from_raw(124 << 8)),
+            true,
+            "",
+            None,
+        );
         assert_eq!(f.kind, "timeout");
         assert_eq!(f.signal, None);
-        let f = classify(Some(std::process::ExitStatus::from_raw(3 << 8)), false, "", None);
-        assert_eq!((f.kind.as_str(), f.message.as_str()), ("exit", "the worker exited with code 3"));
+        let f = classify(
+            Some(std::process::ExitStatus::from_raw(3 << 8)),
+            false,
+            "",
+            None,
+        );
+        assert_eq!(
+            (f.kind.as_str(), f.message.as_str()),
+            ("exit", "the worker exited with code 3")
+        );
     }
 }

@@ -142,7 +142,8 @@ pub fn parse_fen_board(
                 let mut n = ch.to_digit(10).unwrap_or(0);
                 while let Some(&(_, d)) = chars.peek() {
                     if let Some(v) = d.to_digit(10) {
-                        n = n * 10 + v;
+                        // Saturating: a run of a billion squares is too long, not a wrap.
+                        n = n.saturating_mul(10).saturating_add(v);
                         chars.next();
                     } else {
                         break;
@@ -151,7 +152,7 @@ pub fn parse_fen_board(
                 if n == 0 {
                     return Err(FenError::new(0, here, "an empty run of 0 squares"));
                 }
-                file += n;
+                file = file.saturating_add(n);
             } else if ch == '+' {
                 promoted = true;
                 continue;
@@ -228,7 +229,14 @@ pub fn parse_fen_board(
             } else {
                 Color::Black
             };
-            pos.hands[color.index()][kind as usize] += 1;
+            let n = &mut pos.hands[color.index()][kind as usize];
+            *n = n.checked_add(1).ok_or_else(|| {
+                FenError::new(
+                    0,
+                    (offset + start + 1 + j) as u32,
+                    format!("more than 255 of `{ch}` in the pocket"),
+                )
+            })?;
         }
     }
     Ok(pos)

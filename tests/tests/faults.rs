@@ -246,7 +246,10 @@ fn a_panic_in_drop_is_caught() {
         let (games, code, err) = analyze(&[mode, "--plugin", lib.to_str().unwrap()], &pgn);
         assert_eq!(code, 0, "{mode}: {err}");
         assert_eq!(games.len(), 2);
-        assert!(err.contains("plugin panicked while dropping"), "{mode}: {err}");
+        assert!(
+            err.contains("plugin panicked while dropping"),
+            "{mode}: {err}"
+        );
         assert!(err.contains("a panic in Drop"), "{mode}: {err}");
     }
 }
@@ -263,7 +266,11 @@ fn output_before_a_crash_is_flushed() {
     pgn.push_str(&game(5, Some("fault-segv")));
     let (games, code, _) = analyze(&["--no-isolate", "--plugin", lib.to_str().unwrap()], &pgn);
     assert_eq!(code, -1, "the process died of the signal");
-    assert_eq!(games.len(), 4, "the four reports before the crash are there");
+    assert_eq!(
+        games.len(),
+        4,
+        "the four reports before the crash are there"
+    );
 }
 
 /// A plugin whose load-time code panics: opened by a worker only, which dies; the file is
