@@ -1,0 +1,274 @@
+//! Issue 14 benchmarks, side by side in one run (see docs/benchmarks.md):
+//!
+//! 1. a 6,500-game corpus of real-world records (the files of `tests/data/records`, 20
+//!    games, repeated): a pgn-reader + shakmaty replay (every main-line SAN resolved and
+//!    played, variations skipped) against `houserules analyze --jsonl --no-plies` and with
+//!    per-ply JSON, one job, in process and isolated;
+//! 2. `analyze` throughput on 100,000 games without and with `--isolate`;
+//! 3. peak memory (RSS) of `analyze` at 10k, 100k and 1M games;
+//! 4. a 1,000,000-ply game with piece-hp.
+//!
+//! Usage: `cargo build --release && cargo run --release --manifest-path bench/Cargo.toml --
+//! [ROUNDS] [--skip-1m]` from the workspace root. Each figure is the best of ROUNDS (default 3).
+
+use pgn_reader::{BufferedReader, RawHeader, SanPlus, Skip, Visitor};
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess, Position};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Replays the main line of every game with shakmaty.
+struct Replay {
+    pos: Chess,
+    fen: Option<String>,
+    plies: u64,
+    bad: u64,
+    skip: bool,
+}
+
+impl Visitor for Replay {
+    type Result = ();
+
+    fn begin_game(&mut self) {
+        self.fen = None;
+        self.skip = false;
+    }
+
+    fn header(&mut self, key: &[u8], value: RawHeader<'_>) {
+        if key == b"FEN" {
+            self.fen = Some(value.decode_utf8_lossy().into_owned());
+        }
+    }
+
+    fn end_headers(&mut self) -> Skip {
+        self.pos = match &self.fen {
+            None => Chess::default(),
+            Some(f) => match f
+                .parse::<Fen>()
+                .ok()
+                .and_then(|f| f.into_position(CastlingMode::Chess960).ok())
+            {
+                Some(p) => p,
+                None => {
+                    self.skip = true;
+                    self.bad += 1;
+                    Chess::default()
+                }
+            },
+        };
+        Skip(self.skip)
+    }
+
+    fn san(&mut self, san: SanPlus) {
+        if self.skip {
+            return;
+        }
+        match san.san.to_move(&self.pos) {
+            Ok(m) => {
+                self.pos.play_unchecked(&m);
+                self.plies += 1;
+            }
+            Err(_) => {
+                self.skip = true;
+                self.bad += 1;
+            }
+        }
+    }
+
+    fn begin_variation(&mut self) -> Skip {
+        Skip(true)
+    }
+
+    fn end_game(&mut self) {
+        // The result by the rules, as analyze computes it.
+        if !self.skip {
+            std::hint::black_box(self.pos.outcome());
+        }
+    }
+}
+
+fn replay(file: &Path) -> (Duration, u64, u64) {
+    let start = Instant::now();
+    let f = std::fs::File::open(file).expect("corpus");
+    let mut reader = BufferedReader::new(f);
+    let mut v = Replay {
+        pos: Chess::default(),
+        fen: None,
+        plies: 0,
+        bad: 0,
+        skip: false,
+    };
+    reader.read_all(&mut v).expect("read");
+    (start.elapsed(), v.plies, v.bad)
+}
+
+/// Runs a command with its output to /dev/null; wall time and peak RSS (KiB) of the child.
+fn measure(program: &Path, args: &[&str]) -> (Duration, i64) {
+    let start = Instant::now();
+    let child = Command::new(program)
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("houserules runs");
+    let pid = child.id() as libc::pid_t;
+    let mut status = 0;
+    // SAFETY: an all-zero rusage is valid; wait4 fills it for our own child.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: waiting for our own child, with valid pointers.
+    unsafe {
+        libc::wait4(pid, &mut status, 0, &mut usage);
+    }
+    (start.elapsed(), usage.ru_maxrss)
+}
+
+fn best(rounds: usize, program: &Path, args: &[&str]) -> (Duration, i64) {
+    (0..rounds)
+        .map(|_| measure(program, args))
+        .min_by_key(|(d, _)| *d)
+        .expect("one round")
+}
+
+/// The real-world corpus: the record files of the tests, repeated to `games` games.
+fn real_corpus(root: &Path, dir: &Path, games: usize) -> PathBuf {
+    let out = dir.join(format!("real-{games}.pgn"));
+    if out.exists() {
+        return out;
+    }
+    let mut files: Vec<PathBuf> = std::fs::read_dir(root.join("tests/data/records/python-chess"))
+        .expect("tests/data/records")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "pgn"))
+        .collect();
+    files.sort();
+    files.push(root.join("tests/data/records/annotated.pgn"));
+    let texts: Vec<String> = files
+        .iter()
+        .map(|f| {
+            let t = std::fs::read_to_string(f).expect("record file");
+            t.trim_start_matches('\u{feff}').to_string()
+        })
+        .collect();
+    let per_round = 20; // games in one round of the files
+    let mut text = String::new();
+    for _ in 0..games.div_ceil(per_round) {
+        for t in &texts {
+            text.push_str(t);
+            text.push('\n');
+        }
+    }
+    std::fs::write(&out, text).expect("write the corpus");
+    out
+}
+
+/// `games` random legal games (the host's own generator, reproducible).
+fn random_corpus(h: &Path, dir: &Path, games: usize) -> PathBuf {
+    let out = dir.join(format!("random-{games}.pgn"));
+    if !out.exists() {
+        let status = Command::new(h)
+            .args(["play", "--white", "random", "--black", "random", "--seed", "1"])
+            .args(["--max-plies", "120", "--games", &games.to_string(), "--out"])
+            .arg(&out)
+            .stdout(Stdio::null())
+            .status()
+            .expect("play");
+        assert!(status.success());
+    }
+    out
+}
+
+fn secs(d: Duration) -> String {
+    format!("{:.3} s", d.as_secs_f64())
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let rounds: usize = args
+        .iter()
+        .find_map(|a| a.parse().ok())
+        .unwrap_or(3);
+    let skip_1m = args.iter().any(|a| a == "--skip-1m");
+    let root = std::env::current_dir().expect("cwd");
+    let h = root.join("target/release/houserules");
+    assert!(h.exists(), "build first: cargo build --release");
+    let dir = root.join("target/bench-14");
+    std::fs::create_dir_all(&dir).expect("target/bench-14");
+    let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    println!("machine load average at start: {}", load.trim());
+
+    // 1. Against pgn-reader + shakmaty.
+    let real = real_corpus(&root, &dir, 6500);
+    let f = real.to_str().expect("utf-8 path");
+    let (t_ref, plies, bad) = (0..rounds)
+        .map(|_| replay(&real))
+        .min_by_key(|r| r.0)
+        .expect("one round");
+    println!("\n1. 6,500 real-world games ({plies} plies replayed by shakmaty, {bad} games not replayable by it)");
+    println!("| program | time | vs pgn-reader + shakmaty |\n|---|---|---|");
+    println!("| pgn-reader 0.25 + shakmaty 0.26 replay | {} | 1.0x |", secs(t_ref));
+    for (name, a) in [
+        ("analyze --jsonl --no-plies", vec!["analyze", "--jsonl", "--no-plies", "--no-isolate", f]),
+        ("analyze --jsonl --no-plies --isolate", vec!["analyze", "--jsonl", "--no-plies", "--isolate", f]),
+        ("analyze --jsonl (per-ply JSON)", vec!["analyze", "--jsonl", "--no-isolate", f]),
+        ("analyze --jsonl --isolate (per-ply JSON)", vec!["analyze", "--jsonl", "--isolate", f]),
+    ] {
+        let (t, _) = best(rounds, &h, &a);
+        println!(
+            "| {name} | {} | {:.1}x |",
+            secs(t),
+            t.as_secs_f64() / t_ref.as_secs_f64()
+        );
+    }
+
+    // 2. Throughput on 100,000 games.
+    println!("\n2. 100,000 games, `analyze -q --jobs 1`");
+    println!("| corpus | in process | --isolate | isolation cost |\n|---|---|---|---|");
+    for (name, file) in [
+        ("real-world (x5,000)", real_corpus(&root, &dir, 100_000)),
+        ("random, 120 plies", random_corpus(&h, &dir, 100_000)),
+    ] {
+        let f = file.to_str().expect("utf-8 path");
+        let (a, _) = best(rounds, &h, &["analyze", "-q", "--no-isolate", f]);
+        let (b, _) = best(rounds, &h, &["analyze", "-q", "--isolate", f]);
+        println!(
+            "| {name} | {} ({:.0} games/s) | {} ({:.0} games/s) | {:+.1}% |",
+            secs(a),
+            1e5 / a.as_secs_f64(),
+            secs(b),
+            1e5 / b.as_secs_f64(),
+            (b.as_secs_f64() / a.as_secs_f64() - 1.0) * 100.0
+        );
+    }
+
+    // 3. Peak memory by corpus size.
+    println!("\n3. Peak RSS of `analyze --jsonl --no-plies` (parent; isolated: + one worker)");
+    println!("| games | in process | --isolate (parent) |\n|---|---|---|");
+    let sizes: &[usize] = if skip_1m {
+        &[10_000, 100_000]
+    } else {
+        &[10_000, 100_000, 1_000_000]
+    };
+    for &n in sizes {
+        let file = real_corpus(&root, &dir, n);
+        let f = file.to_str().expect("utf-8 path");
+        let (_, a) = measure(&h, &["analyze", "--jsonl", "--no-plies", "--no-isolate", f]);
+        let (_, b) = measure(&h, &["analyze", "--jsonl", "--no-plies", "--isolate", f]);
+        println!("| {n} | {:.1} MB | {:.1} MB |", a as f64 / 1024.0, b as f64 / 1024.0);
+    }
+
+    // 4. A 1,000,000-ply game with piece-hp.
+    let long = dir.join("piece-hp-1m.pgn");
+    if !long.exists() {
+        let moves = "Nf3 Nf6 Ng1 Ng8 ".repeat(250_000);
+        std::fs::write(&long, format!("[Presets \"piece-hp\"]\n\n{moves}1/2-1/2\n"))
+            .expect("write");
+    }
+    let f = long.to_str().expect("utf-8 path");
+    let (t, rss) = best(rounds, &h, &["analyze", "--jsonl", "--no-plies", "--no-isolate", f]);
+    println!(
+        "\n4. one game of 1,000,000 plies with piece-hp: {} ({:.1} MB peak)",
+        secs(t),
+        rss as f64 / 1024.0
+    );
+}
