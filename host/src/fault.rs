@@ -1,7 +1,7 @@
 //! Plugin faults: what went wrong while a record or game was run, and which plugin code was
 //! running when it did.
 //!
-//! Every call the pipeline makes into a plugin goes through [`enter`], which notes (in a
+//! Every call the pipeline makes into a plugin goes through `enter`, which notes (in a
 //! thread-local slot, two stores per call) the plugin, the variant or preset, and the hook. A
 //! worker process of the supervisor reads the slot from its fatal-signal handlers and from its
 //! timeout signal, so that a crash or a hang is reported with the hook it happened in.

@@ -260,7 +260,7 @@ pub fn prepare(task: AnalyzeTask, limits: Limits) -> Result<Prepared, Supervisor
         .into_iter()
         .find(|e| explicit.contains(&e.path))
     {
-        return Err(SupervisorError::Start(e.fault));
+        return Err(SupervisorError::Start(Box::new(e.fault)));
     }
     for e in supervisor.excluded() {
         warnings.push(format!(

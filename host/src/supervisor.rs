@@ -131,7 +131,7 @@ pub enum SupervisorError {
     Setup(String),
     /// The first worker died or hung before it was ready, not while loading a plugin.
     #[error("the worker process failed to start: {0}")]
-    Start(Fault),
+    Start(Box<Fault>),
 }
 
 /// A plugin file a worker died on while opening it, and how.
@@ -308,7 +308,7 @@ impl Supervisor {
                     Err(e) => {
                         spawn_failures += 1;
                         let fault = match e {
-                            SupervisorError::Start(f) => f,
+                            SupervisorError::Start(f) => *f,
                             other => Fault::new("exit", other.to_string()),
                         };
                         if let Some(item) = inflight.pop_front() {
@@ -551,10 +551,10 @@ fn spawn_ready(
             }
             Wait::Frame(kind, _) => {
                 conn.kill();
-                return Err(SupervisorError::Start(Fault::new(
+                return Err(SupervisorError::Start(Box::new(Fault::new(
                     "protocol",
                     format!("unexpected frame {kind} from a starting worker"),
-                )));
+                ))));
             }
             w @ (Wait::Closed | Wait::TimedOut) => {
                 let mut fault = conn.diagnose(matches!(w, Wait::TimedOut));
@@ -567,12 +567,12 @@ fn spawn_ready(
                         );
                         if let Ok(mut v) = excluded.lock() {
                             if v.iter().any(|e| e.path == path) {
-                                return Err(SupervisorError::Start(fault));
+                                return Err(SupervisorError::Start(Box::new(fault)));
                             }
                             v.push(Excluded { path, fault });
                         }
                     }
-                    None => return Err(SupervisorError::Start(fault)),
+                    None => return Err(SupervisorError::Start(Box::new(fault))),
                 }
             }
         }
