@@ -151,14 +151,17 @@ fn real_corpus(root: &Path, dir: &Path, games: usize) -> PathBuf {
         })
         .collect();
     let per_round = 20; // games in one round of the files
-    let mut text = String::new();
+    // Written as it is made: this process stays small (a child's peak RSS counts the
+    // parent's at fork time).
+    use std::io::Write;
+    let mut w = std::io::BufWriter::new(std::fs::File::create(&out).expect("create the corpus"));
     for _ in 0..games.div_ceil(per_round) {
         for t in &texts {
-            text.push_str(t);
-            text.push('\n');
+            w.write_all(t.as_bytes()).expect("write the corpus");
+            w.write_all(b"\n").expect("write the corpus");
         }
     }
-    std::fs::write(&out, text).expect("write the corpus");
+    w.flush().expect("write the corpus");
     out
 }
 
@@ -189,6 +192,13 @@ fn main() {
         .find_map(|a| a.parse().ok())
         .unwrap_or(3);
     let skip_1m = args.iter().any(|a| a == "--skip-1m");
+    // `--only 3,4`: some sections.
+    let only: Vec<u32> = args
+        .iter()
+        .position(|a| a == "--only")
+        .and_then(|i| args.get(i + 1))
+        .map(|l| l.split(',').filter_map(|x| x.parse().ok()).collect())
+        .unwrap_or_else(|| vec![1, 2, 3, 4]);
     let root = std::env::current_dir().expect("cwd");
     let h = root.join("target/release/houserules");
     assert!(h.exists(), "build first: cargo build --release");
@@ -197,8 +207,22 @@ fn main() {
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     println!("machine load average at start: {}", load.trim());
 
-    // 1. Against pgn-reader + shakmaty.
-    let real = real_corpus(&root, &dir, 6500);
+    if only.contains(&1) {
+        against_pgn_reader(&root, &dir, &h, rounds);
+    }
+    if only.contains(&2) {
+        isolation(&root, &dir, &h, rounds);
+    }
+    if only.contains(&3) {
+        memory(&root, &dir, &h, skip_1m);
+    }
+    if only.contains(&4) {
+        long_game(&dir, &h, rounds);
+    }
+}
+
+fn against_pgn_reader(root: &Path, dir: &Path, h: &Path, rounds: usize) {
+    let real = real_corpus(root, dir, 6500);
     let f = real.to_str().expect("utf-8 path");
     let (t_ref, plies, bad) = (0..rounds)
         .map(|_| replay(&real))
@@ -213,7 +237,7 @@ fn main() {
         ("analyze --jsonl (per-ply JSON)", vec!["analyze", "--jsonl", "--no-isolate", f]),
         ("analyze --jsonl --isolate (per-ply JSON)", vec!["analyze", "--jsonl", "--isolate", f]),
     ] {
-        let (t, _) = best(rounds, &h, &a);
+        let (t, _) = best(rounds, h, &a);
         println!(
             "| {name} | {} | {:.1}x |",
             secs(t),
@@ -221,16 +245,18 @@ fn main() {
         );
     }
 
-    // 2. Throughput on 100,000 games.
+}
+
+fn isolation(root: &Path, dir: &Path, h: &Path, rounds: usize) {
     println!("\n2. 100,000 games, `analyze -q --jobs 1`");
     println!("| corpus | in process | --isolate | isolation cost |\n|---|---|---|---|");
     for (name, file) in [
-        ("real-world (x5,000)", real_corpus(&root, &dir, 100_000)),
-        ("random, 120 plies", random_corpus(&h, &dir, 100_000)),
+        ("real-world (x5,000)", real_corpus(root, dir, 100_000)),
+        ("random, 120 plies", random_corpus(h, dir, 100_000)),
     ] {
         let f = file.to_str().expect("utf-8 path");
-        let (a, _) = best(rounds, &h, &["analyze", "-q", "--no-isolate", f]);
-        let (b, _) = best(rounds, &h, &["analyze", "-q", "--isolate", f]);
+        let (a, _) = best(rounds, h, &["analyze", "-q", "--no-isolate", f]);
+        let (b, _) = best(rounds, h, &["analyze", "-q", "--isolate", f]);
         println!(
             "| {name} | {} ({:.0} games/s) | {} ({:.0} games/s) | {:+.1}% |",
             secs(a),
@@ -241,7 +267,9 @@ fn main() {
         );
     }
 
-    // 3. Peak memory by corpus size.
+}
+
+fn memory(root: &Path, dir: &Path, h: &Path, skip_1m: bool) {
     println!("\n3. Peak RSS of `analyze --jsonl --no-plies` (parent; isolated: + one worker)");
     println!("| games | in process | --isolate (parent) |\n|---|---|---|");
     let sizes: &[usize] = if skip_1m {
@@ -250,14 +278,16 @@ fn main() {
         &[10_000, 100_000, 1_000_000]
     };
     for &n in sizes {
-        let file = real_corpus(&root, &dir, n);
+        let file = real_corpus(root, dir, n);
         let f = file.to_str().expect("utf-8 path");
-        let (_, a) = measure(&h, &["analyze", "--jsonl", "--no-plies", "--no-isolate", f]);
-        let (_, b) = measure(&h, &["analyze", "--jsonl", "--no-plies", "--isolate", f]);
+        let (_, a) = measure(h, &["analyze", "--jsonl", "--no-plies", "--no-isolate", f]);
+        let (_, b) = measure(h, &["analyze", "--jsonl", "--no-plies", "--isolate", f]);
         println!("| {n} | {:.1} MB | {:.1} MB |", a as f64 / 1024.0, b as f64 / 1024.0);
     }
 
-    // 4. A 1,000,000-ply game with piece-hp.
+}
+
+fn long_game(dir: &Path, h: &Path, rounds: usize) {
     let long = dir.join("piece-hp-1m.pgn");
     if !long.exists() {
         let moves = "Nf3 Nf6 Ng1 Ng8 ".repeat(250_000);
@@ -265,7 +295,7 @@ fn main() {
             .expect("write");
     }
     let f = long.to_str().expect("utf-8 path");
-    let (t, rss) = best(rounds, &h, &["analyze", "--jsonl", "--no-plies", "--no-isolate", f]);
+    let (t, rss) = best(rounds, h, &["analyze", "--jsonl", "--no-plies", "--no-isolate", f]);
     println!(
         "\n4. one game of 1,000,000 plies with piece-hp: {} ({:.1} MB peak)",
         secs(t),
