@@ -4,7 +4,7 @@
 use clap::{Args, Parser, Subcommand};
 use houserules_host::notation::{coordinate, parse_move, san};
 use houserules_host::{perft, Game, HostError, Pipeline, PluginSearch, PresetSpec, Registry};
-use houserules_plugin_api::{HookSet, Position, EXTRA_ERROR, EXTRA_SOURCE};
+use houserules_plugin_api::{Position, EXTRA_ERROR, EXTRA_SOURCE};
 use records::{AnalyzeArgs, PlayArgs};
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -106,6 +106,25 @@ enum Command {
     Analyze(AnalyzeArgs),
     /// Play a game in the terminal (human or random sides, or scripted) and write its record.
     Play(PlayArgs),
+    /// Explain a variant, layout, preset or custom modifier: the rule in words, options with
+    /// defaults, requirements, incompatibilities, hooks and an example command.
+    Describe {
+        /// The id (see `houserules list`).
+        id: String,
+        /// The variant a layout belongs to, or that a preset's example and check refer to.
+        #[arg(long)]
+        variant: Option<String>,
+        /// Machine-readable output.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Install this program and the plugins it loaded into PREFIX/bin and
+    /// PREFIX/lib/houserules (run it as `cargo run --release -- install` from a clone).
+    Install {
+        /// Where to install (default: ~/.local).
+        #[arg(long, value_name = "DIR")]
+        prefix: Option<PathBuf>,
+    },
     /// Measure perft speed (nodes per second) on standard positions.
     Bench {
         #[command(flatten)]
@@ -187,6 +206,9 @@ fn pipeline(reg: &Registry, rules: &Rules) -> Result<Pipeline, HostError> {
     for n in &p.notes {
         eprintln!("note: {n}");
     }
+    for (id, why) in houserules_host::describe::inert_presets(&p) {
+        eprintln!("warning: preset `{id}` cannot change anything in this game: {why}");
+    }
     Ok(p)
 }
 
@@ -253,10 +275,12 @@ fn dispatch(mut cli: Cli) -> Result<i32, HostError> {
         | Command::Bench { rules, .. } => rules.presets.extend(ids),
         Command::Play(a) => a.rules.presets.extend(ids),
         Command::Analyze(a) => a.modifiers = ids,
-        Command::List { .. } => {}
+        Command::List { .. } | Command::Describe { .. } | Command::Install { .. } => {}
     }
     match &cli.command {
         Command::List { json } => list(&reg, *json),
+        Command::Describe { id, variant, json } => describe(&reg, id, variant.as_deref(), *json),
+        Command::Install { prefix } => install(&reg, prefix.as_deref()),
         Command::Fen { rules, fen, moves } => {
             let p = pipeline(&reg, rules)?;
             let game = play_moves(&p, p.position(fen.as_deref())?, moves)?;
@@ -364,7 +388,11 @@ fn list(reg: &Registry, json: bool) -> Result<i32, HostError> {
                 let mut o = json!({
                     "id": v.id.as_str(), "name": v.name.as_str(), "plugin": pl.id(),
                 });
+                if let Err(e) = info {
+                    o["error"] = json!(e.to_string());
+                }
                 if let Ok(info) = info {
+                    o["description"] = json!(info.description.as_str());
                     o["board"] = json!({"files": info.files, "ranks": info.ranks});
                     o["pieces"] = json!(info.pieces.iter().map(|t| json!({
                         "letter": t.letter().to_string(), "name": t.name.as_str(),
@@ -410,6 +438,7 @@ fn list(reg: &Registry, json: bool) -> Result<i32, HostError> {
             p.path.display()
         );
     }
+    use houserules_host::describe::{first_sentence, wrap};
     println!("Variants:");
     for (pl, v, info) in &variants {
         match info {
@@ -424,39 +453,29 @@ fn list(reg: &Registry, json: bool) -> Result<i32, HostError> {
                     layouts.join(", "),
                     pl.id()
                 );
+                print!("{}", wrap(first_sentence(info.description.as_str()), 80, 6));
             }
             Err(e) => println!("  {:<18} {} [{}] (error: {e})", v.id, v.name, pl.id()),
         }
     }
     println!("Presets:");
     for (pl, p) in reg.presets().filter(|(_, p)| !p.is_custom_modifier()) {
-        println!(
-            "  {:<26} {} — {}, {} [{}]",
-            p.id,
-            p.name,
-            p.category,
-            p.mode,
-            pl.id()
-        );
+        println!("  {:<26} {} [{}]", p.id, p.name, pl.id());
+        print!("{}", wrap(first_sentence(p.description.as_str()), 80, 6));
+        let mut facts = Vec::new();
         if !p.requires.is_empty() {
             let r: Vec<&str> = p.requires.iter().map(|s| s.as_str()).collect();
-            println!("      requires: {}", r.join(", "));
+            facts.push(format!("requires {}", r.join(", ")));
         }
         if !p.incompatible_with.is_empty() {
             let r: Vec<&str> = p.incompatible_with.iter().map(|s| s.as_str()).collect();
-            println!("      incompatible with: {}", r.join(", "));
+            facts.push(format!("incompatible with {}", r.join(", ")));
         }
         for o in p.options.iter() {
-            println!(
-                "      option {}: {} (default {}) — {}",
-                o.key,
-                o.kind.name(),
-                o.default,
-                o.description
-            );
+            facts.push(format!("option {} (default {})", o.key, o.default));
         }
-        if p.hooks != HookSet::default() {
-            println!("      hooks: {}", p.hooks.names().join(", "));
+        if !facts.is_empty() {
+            print!("{}", wrap(&format!("({})", facts.join("; ")), 80, 6));
         }
     }
     println!("Custom modifiers (use with --modifier FILE, --preset ID or a Modifiers tag):");
@@ -486,7 +505,59 @@ fn list(reg: &Registry, json: bool) -> Result<i32, HostError> {
     if !any {
         println!("  (none)");
     }
+    println!("More about any of them: houserules describe ID");
     Ok(0)
+}
+
+fn describe(
+    reg: &Registry,
+    id: &str,
+    variant: Option<&str>,
+    json: bool,
+) -> Result<i32, HostError> {
+    let d = houserules_host::describe::describe(reg, id, variant)?;
+    if json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&d).unwrap_or_default()
+        );
+    } else {
+        print!("{}", d.text());
+    }
+    Ok(0)
+}
+
+fn install(reg: &Registry, prefix: Option<&Path>) -> Result<i32, HostError> {
+    use houserules_host::install;
+    match install::install(reg, prefix) {
+        Ok(done) => {
+            for p in &done.programs {
+                println!("installed {}", p.display());
+            }
+            let ids: Vec<&str> = done.plugins.iter().map(|(id, _)| id.as_str()).collect();
+            println!(
+                "installed {} plugins into {}: {}",
+                done.plugins.len(),
+                done.plugin_dir.display(),
+                ids.join(", ")
+            );
+            for r in &done.removed {
+                println!("removed the older {}", r.display());
+            }
+            if !install::on_path(&done.bin_dir) {
+                println!(
+                    "note: {} is not on your PATH; add it, e.g. export PATH=\"{}:$PATH\"",
+                    done.bin_dir.display(),
+                    done.bin_dir.display()
+                );
+            }
+            Ok(0)
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            Ok(2)
+        }
+    }
 }
 
 fn moves(game: &Game, json: bool) -> Result<i32, HostError> {

@@ -4,9 +4,11 @@
 #![deny(missing_docs)]
 
 pub mod analyze;
+pub mod describe;
 pub mod error;
 pub mod fen;
 pub mod game;
+pub mod install;
 pub mod loader;
 pub mod notation;
 pub mod perft;

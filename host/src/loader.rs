@@ -1,8 +1,9 @@
 //! Plugin discovery and loading.
 //!
 //! Plugins are code: the host loads only from the places it is told — the directory of the
-//! executable, `HOUSERULES_PLUGIN_PATH`, `--plugin-dir DIR` and `--plugin FILE` — never from
-//! the working directory by surprise.
+//! executable (and `../lib/houserules/` from it, where `houserules install` puts them),
+//! `HOUSERULES_PLUGIN_PATH`, `--plugin-dir DIR` and `--plugin FILE` — never from the working
+//! directory by surprise.
 
 use crate::error::HostError;
 use abi_stable::library::{lib_header_from_path, LibraryError};
@@ -167,6 +168,10 @@ impl Registry {
                 // Cargo builds the bundled plugins as dependencies of the host into `deps/`
                 // (see host/Cargo.toml); other libraries there (proc macros) are not ours.
                 dirs.push((dir.join("deps"), true));
+                // `houserules install` puts them in PREFIX/lib/houserules/ (see install.rs).
+                if let Some(installed) = crate::install::plugin_dir_for(&dir) {
+                    dirs.push((installed, false));
+                }
                 dirs.push((dir, false));
             }
         }

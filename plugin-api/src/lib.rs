@@ -26,6 +26,7 @@
 #![allow(non_local_definitions)]
 
 mod board;
+mod catalogue;
 mod export;
 pub mod geometry;
 mod hooks;
@@ -38,6 +39,7 @@ pub use board::{
     attr, castle_slot, Accel, Attribute, Cell, Color, Name, Position, Square, SquareSet,
     StateEntry, CELLS, MAX_FILES, MAX_RANKS,
 };
+pub use catalogue::{EXTRA_DETAILS, EXTRA_LAYOUT_PREFIX, EXTRA_ROLES};
 pub use export::{
     install_panic_hook, root_manifest, root_module, root_new_preset, root_new_variant, Plugin,
     PluginModule, PluginModuleRef,

@@ -22,6 +22,7 @@ pub mod poisoned_squares;
 pub mod queen_splits;
 pub mod rook_warp;
 pub mod wrap_board;
+mod words;
 
 #[cfg(test)]
 mod combinations;
@@ -113,7 +114,7 @@ impl Plugin for PresetsV1 {
             version: env!("CARGO_PKG_VERSION").into(),
             description: "The 15 v1 presets of the catalogue".into(),
             variants: RVec::new(),
-            presets: ALL.iter().map(|m| m.info()).collect(),
+            presets: ALL.iter().map(|m| words::with_words(m.info())).collect(),
         }
     }
 
