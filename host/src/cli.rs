@@ -351,10 +351,11 @@ fn dispatch(mut cli: Cli) -> Result<i32, HostError> {
     }
 }
 
-/// Plays space-separated moves (SAN or coordinate form) from `pos`.
+/// Plays space-separated moves (SAN, coordinate or long algebraic form; move numbers and a
+/// final result token left out) from `pos`.
 fn play_moves<'p>(p: &'p Pipeline, pos: Position, moves: &str) -> Result<Game<'p>, HostError> {
     let mut game = Game::new(p, pos);
-    for (i, text) in moves.split_whitespace().enumerate() {
+    for (i, text) in houserules_host::notation::move_texts(moves).into_iter().enumerate() {
         let legal = game.legal_moves()?;
         let m = parse_move(p, &game.position, text, &legal).map_err(|e| match e {
             HostError::BadMove { text, reason } => HostError::BadMove {
@@ -691,7 +692,8 @@ mod records {
         #[arg(long, default_value_t = 1)]
         jobs: usize,
         /// Write the records back in normal form to FILE (canonical SAN, fixed tag order,
-        /// 80-column move text; comments, NAGs and variations dropped).
+        /// 80-column move text; comments, NAGs and variations dropped); `-`: to standard
+        /// output, and the report to standard error.
         #[arg(long, value_name = "FILE")]
         write_pgn: Option<PathBuf>,
         /// Text output: only invalid games and the totals.
@@ -718,7 +720,7 @@ mod records {
         /// Moves to play first (SAN or coordinate form, space-separated).
         #[arg(long, default_value = "")]
         moves: String,
-        /// Write the record(s) to FILE (default: standard output, after the game).
+        /// Write the record(s) to FILE (default or `-`: standard output, after the game).
         #[arg(long, value_name = "FILE")]
         out: Option<PathBuf>,
         /// Stop after this many plies (0: no limit).
@@ -778,6 +780,16 @@ mod records {
                 if !e.legal.is_empty() && !e.message.contains("legal:") {
                     s.push_str(&format!("    legal moves include: {}\n", e.legal.join(" ")));
                 }
+            }
+            for w in &r.warnings {
+                s.push_str(&format!(
+                    "  warning at {}:{}:{}{}: {}\n",
+                    r.file,
+                    w.line,
+                    w.column,
+                    w.ply.map(|p| format!(" (ply {p})")).unwrap_or_default(),
+                    w.message
+                ));
             }
         }
         s.into_bytes()
@@ -866,7 +878,12 @@ mod records {
             None
         };
         let stdout = io::stdout();
-        let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
+        // With the records on standard output (`--write-pgn -`), the report goes to stderr.
+        let mut out: Box<dyn Write> = if is_stdout(a.write_pgn.as_deref()) {
+            Box::new(BufWriter::new(io::stderr()))
+        } else {
+            Box::new(BufWriter::with_capacity(1 << 16, stdout.lock()))
+        };
         let quiet = a.quiet;
         let jsonl = a.jsonl;
         let format = |r: &GameReport| -> Vec<u8> {
@@ -960,7 +977,10 @@ mod records {
         let p = pipeline(reg, &a.rules)?;
         let specs = specs(&a.rules.presets)?;
         let start = p.position(a.fen.as_deref())?;
-        let moves: Vec<String> = a.moves.split_whitespace().map(str::to_string).collect();
+        let moves: Vec<String> = houserules_host::notation::move_texts(&a.moves)
+            .into_iter()
+            .map(str::to_string)
+            .collect();
         let default = if moves.is_empty() {
             Some(Player::Human)
         } else {
@@ -1031,11 +1051,18 @@ mod records {
         Ok(0)
     }
 
-    /// Opens an output file if one was asked for; the error is reported here.
-    fn output_file(path: Option<&std::path::Path>) -> Result<Option<BufWriter<File>>, ()> {
+    /// Whether an output path means standard output (`-`).
+    fn is_stdout(path: Option<&std::path::Path>) -> bool {
+        path.is_some_and(|p| p.as_os_str() == "-")
+    }
+
+    /// Opens an output file if one was asked for (`-`: standard output); the error is
+    /// reported here.
+    fn output_file(path: Option<&std::path::Path>) -> Result<Option<Box<dyn Write>>, ()> {
         match path {
+            Some(_) if is_stdout(path) => Ok(Some(Box::new(BufWriter::new(io::stdout())))),
             Some(path) => match File::create(path) {
-                Ok(f) => Ok(Some(BufWriter::new(f))),
+                Ok(f) => Ok(Some(Box::new(BufWriter::new(f)))),
                 Err(e) => {
                     eprintln!("error: cannot write {}: {e}", path.display());
                     Err(())

@@ -702,9 +702,20 @@ pub fn write_record(tags: &[(String, String)], moves: &[WrittenMove], result: &s
         out.push_str(tok);
         line_len += tok.len();
     };
+    // Multi-move turns (a side moves twice in a row: double-move, monster-rules): every turn
+    // gets one move number, `N.` for White's and `N...` for Black's, followed by all its
+    // half-moves (`1. e4 d4 1... d5 Bg4 2. Nf3`). Readers that ignore move numbers (this one,
+    // python-chess) see the half-moves in order.
+    let multi = moves.windows(2).any(|w| w[0].white == w[1].white);
     let mut prev_white_number: Option<u32> = None;
-    for m in moves {
-        if m.white {
+    for (i, m) in moves.iter().enumerate() {
+        if multi {
+            let turn_starts = i == 0 || moves[i - 1].white != m.white;
+            if turn_starts {
+                let dots = if m.white { "." } else { "..." };
+                push(&mut out, &format!("{}{dots}", m.fullmove));
+            }
+        } else if m.white {
             push(&mut out, &format!("{}.", m.fullmove));
             prev_white_number = Some(m.fullmove);
         } else if prev_white_number != Some(m.fullmove) {
@@ -773,6 +784,34 @@ mod tests {
         assert!(recs[1].errors[0].message.contains("unterminated variation"));
         assert_eq!(recs[1].errors[0].pos, Pos { line: 7, column: 7 });
         assert!(recs[2].errors[0].message.contains("truncated"));
+    }
+
+    #[test]
+    fn multi_move_turns_get_one_number_per_turn() {
+        let mv = |white: bool, fullmove: u32, san: &str| WrittenMove {
+            white,
+            fullmove,
+            san: san.into(),
+        };
+        let moves = [
+            mv(true, 1, "e4"),
+            mv(true, 1, "d4"),
+            mv(false, 1, "d5"),
+            mv(false, 1, "Bg4"),
+            mv(true, 2, "f3+"),
+            mv(false, 2, "Bh5"),
+            mv(false, 2, "e6"),
+        ];
+        let s = write_record(&[], &moves, "*");
+        assert!(
+            s.ends_with("\n\n1. e4 d4 1... d5 Bg4 2. f3+ 2... Bh5 e6 *\n\n"),
+            "{s}"
+        );
+        let back = read_all(&s);
+        assert_eq!(
+            texts(&back[0], &back[0].moves),
+            ["e4", "d4", "d5", "Bg4", "f3+", "Bh5", "e6"]
+        );
     }
 
     #[test]
