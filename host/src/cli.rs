@@ -986,22 +986,27 @@ mod records {
         } else {
             None
         };
+        let mut setup = Setup {
+            white: a.white.clone().or(default.clone()),
+            black: a.black.clone().or(default),
+            seed: 0,
+            moves,
+            max_plies: a.max_plies,
+            show: !a.quiet && a.games <= 1,
+            color: play::color_wanted(),
+            date: None,
+        };
+        // A seed only matters (and is only printed) when a player draws on it.
         let seed = a.seed.unwrap_or_else(|| {
             let s = std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map(|d| d.as_nanos() as u64)
                 .unwrap_or(0);
-            eprintln!("seed {s}");
+            if setup.uses_seed() {
+                eprintln!("seed {s}");
+            }
             s
         });
-        let mut setup = Setup {
-            white: a.white.or(default),
-            black: a.black.or(default),
-            seed,
-            moves,
-            max_plies: a.max_plies,
-            show: !a.quiet && a.games <= 1,
-        };
         let mut records = String::new();
         let stdin = io::stdin();
         let mut input = stdin.lock();

@@ -661,6 +661,39 @@ pub struct WrittenMove {
     pub san: String,
 }
 
+/// The move text of `moves` as tokens: move numbers (`12.`, `12...`) and moves, without the
+/// result.
+///
+/// Multi-move turns (a side moves twice in a row: double-move, monster-rules) get one move
+/// number per turn, `N.` for White's and `N...` for Black's, followed by all its half-moves:
+/// `1. e4 d4 1... d5 Bg4 2. Nf3`. Readers that ignore move numbers, as this one and
+/// python-chess do, see the half-moves in order.
+pub fn movetext_tokens(moves: &[WrittenMove]) -> Vec<String> {
+    let mut out = Vec::with_capacity(moves.len() * 3 / 2 + 1);
+    let multi = moves.windows(2).any(|w| w[0].white == w[1].white);
+    let mut prev_white_number: Option<u32> = None;
+    for (i, m) in moves.iter().enumerate() {
+        if multi {
+            let turn_starts = i == 0 || moves[i - 1].white != m.white;
+            if turn_starts {
+                let dots = if m.white { "." } else { "..." };
+                out.push(format!("{}{dots}", m.fullmove));
+            }
+        } else if m.white {
+            out.push(format!("{}.", m.fullmove));
+            prev_white_number = Some(m.fullmove);
+        } else if prev_white_number != Some(m.fullmove) {
+            out.push(format!("{}...", m.fullmove));
+            prev_white_number = Some(m.fullmove);
+        }
+        out.push(m.san.clone());
+        if !m.white {
+            prev_white_number = None;
+        }
+    }
+    out
+}
+
 /// Writes a record in normal form: tags in [`TAG_ORDER`] (missing roster tags filled in, other
 /// tags alphabetically, empty values of rule tags dropped), one empty line, the move text
 /// (move numbers, moves, result) wrapped at 80 columns, and one empty line.
@@ -702,30 +735,8 @@ pub fn write_record(tags: &[(String, String)], moves: &[WrittenMove], result: &s
         out.push_str(tok);
         line_len += tok.len();
     };
-    // Multi-move turns (a side moves twice in a row: double-move, monster-rules): every turn
-    // gets one move number, `N.` for White's and `N...` for Black's, followed by all its
-    // half-moves (`1. e4 d4 1... d5 Bg4 2. Nf3`). Readers that ignore move numbers (this one,
-    // python-chess) see the half-moves in order.
-    let multi = moves.windows(2).any(|w| w[0].white == w[1].white);
-    let mut prev_white_number: Option<u32> = None;
-    for (i, m) in moves.iter().enumerate() {
-        if multi {
-            let turn_starts = i == 0 || moves[i - 1].white != m.white;
-            if turn_starts {
-                let dots = if m.white { "." } else { "..." };
-                push(&mut out, &format!("{}{dots}", m.fullmove));
-            }
-        } else if m.white {
-            push(&mut out, &format!("{}.", m.fullmove));
-            prev_white_number = Some(m.fullmove);
-        } else if prev_white_number != Some(m.fullmove) {
-            push(&mut out, &format!("{}...", m.fullmove));
-            prev_white_number = Some(m.fullmove);
-        }
-        push(&mut out, &m.san);
-        if !m.white {
-            prev_white_number = None;
-        }
+    for tok in movetext_tokens(moves) {
+        push(&mut out, &tok);
     }
     push(&mut out, result);
     out.push_str("\n\n");
