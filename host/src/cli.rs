@@ -125,6 +125,25 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         prefix: Option<PathBuf>,
     },
+    /// Load a plugin library and run the plugin contract on it: hooks declared = hooks
+    /// implemented, FEN round trip, legality, perft consistency, determinism, no panics.
+    /// Exit code 0 when every check passes, 1 when one fails.
+    CheckPlugin {
+        /// The plugin library (.so / .dylib / .dll).
+        file: PathBuf,
+        /// Variant to try its presets on (repeatable; default: chess).
+        #[arg(long = "variant")]
+        variants: Vec<String>,
+        /// Random games per variant or preset.
+        #[arg(long, default_value_t = 6)]
+        games: usize,
+        /// Perft depth of the consistency checks.
+        #[arg(long, default_value_t = 2)]
+        depth: u32,
+        /// Machine-readable output.
+        #[arg(long)]
+        json: bool,
+    },
     /// Measure perft speed (nodes per second) on standard positions.
     Bench {
         #[command(flatten)]
@@ -183,8 +202,13 @@ fn registry(cli: &Cli) -> Result<Registry, HostError> {
             std::env::set_var(MODIFIERS_PATH_VAR, joined);
         }
     }
+    let mut files = cli.plugins.clone();
+    if let Command::CheckPlugin { file, .. } = &cli.command {
+        // The plugin under test comes first: its ids win over installed ones.
+        files.insert(0, file.clone());
+    }
     let search = PluginSearch {
-        files: cli.plugins.clone(),
+        files,
         dirs: cli.plugin_dirs.clone(),
         use_env: true,
         beside_executable: true,
@@ -275,12 +299,22 @@ fn dispatch(mut cli: Cli) -> Result<i32, HostError> {
         | Command::Bench { rules, .. } => rules.presets.extend(ids),
         Command::Play(a) => a.rules.presets.extend(ids),
         Command::Analyze(a) => a.modifiers = ids,
-        Command::List { .. } | Command::Describe { .. } | Command::Install { .. } => {}
+        Command::List { .. }
+        | Command::Describe { .. }
+        | Command::Install { .. }
+        | Command::CheckPlugin { .. } => {}
     }
     match &cli.command {
         Command::List { json } => list(&reg, *json),
         Command::Describe { id, variant, json } => describe(&reg, id, variant.as_deref(), *json),
         Command::Install { prefix } => install(&reg, prefix.as_deref()),
+        Command::CheckPlugin {
+            file,
+            variants,
+            games,
+            depth,
+            json,
+        } => check_plugin(&reg, file, variants, *games, *depth, *json),
         Command::Fen { rules, fen, moves } => {
             let p = pipeline(&reg, rules)?;
             let game = play_moves(&p, p.position(fen.as_deref())?, moves)?;
@@ -499,7 +533,6 @@ fn list(reg: &Registry, json: bool) -> Result<i32, HostError> {
                     let r: Vec<&str> = p.requires.iter().map(|s| s.as_str()).collect();
                     println!("      requires: {}", r.join(", "));
                 }
-                println!("      hooks: {}", p.hooks.names().join(", "));
             }
         }
     }
@@ -526,6 +559,40 @@ fn describe(
         print!("{}", d.text());
     }
     Ok(0)
+}
+
+fn check_plugin(
+    reg: &Registry,
+    file: &Path,
+    variants: &[String],
+    games: usize,
+    depth: u32,
+    json: bool,
+) -> Result<i32, HostError> {
+    use houserules_host::conformance::{check_plugin, CheckOptions};
+    let Some(pl) = reg.plugins.first().filter(|p| {
+        p.path == file || p.path.canonicalize().ok() == file.canonicalize().ok()
+    }) else {
+        return Err(HostError::PluginMissing {
+            path: file.to_path_buf(),
+        });
+    };
+    let opts = CheckOptions {
+        variants: variants.to_vec(),
+        games,
+        depth,
+        ..CheckOptions::default()
+    };
+    let report = check_plugin(reg, pl.id(), &opts)?;
+    if json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&report).unwrap_or_default()
+        );
+    } else {
+        print!("{}", report.text());
+    }
+    Ok(if report.passed() { 0 } else { 1 })
 }
 
 fn install(reg: &Registry, prefix: Option<&Path>) -> Result<i32, HostError> {
@@ -994,6 +1061,7 @@ mod records {
             max_plies: a.max_plies,
             show: !a.quiet && a.games <= 1,
             color: play::color_wanted(),
+            echo: !io::stdin().is_terminal(),
             date: None,
         };
         // A seed only matters (and is only printed) when a player draws on it.

@@ -407,9 +407,7 @@ fn preset_example(reg: &Registry, info: &PresetInfo, variant: Option<&str>) -> V
         format!(" --variant {v}")
     };
     let presets: String = specs.iter().map(|s| format!(" --preset {}", s.id)).collect();
-    let mut out = vec![format!(
-        "houserules play{vflag}{presets} --white human --black random"
-    )];
+    let mut out = vec![format!("houserules play{vflag}{presets} --black random")];
     // One option set to something other than its default, when there is a clear one.
     for o in info.options.iter() {
         let other = match o.kind {
@@ -491,7 +489,7 @@ fn describe_preset(reg: &Registry, pl: &LoadedPlugin, p: &PresetInfo, variant: O
         if custom {
             if let Some(src) = &d.source {
                 if !src.starts_with("builtin:") {
-                    d.examples.push(format!("houserules --modifier {src} play --white human --black random"));
+                    d.examples.push(format!("houserules --modifier {src} play --black random"));
                 }
             }
         }
@@ -638,7 +636,7 @@ fn describe_variant(
                 format!(" --variant {id}")
             };
             d.examples = vec![
-                format!("houserules play{flag} --white human --black random"),
+                format!("houserules play{flag} --black random"),
                 format!("houserules perft{flag} --depth 3"),
             ];
         }
@@ -676,7 +674,7 @@ fn describe_layout(reg: &Registry, pl: &LoadedPlugin, variant: &str, info: &Vari
         variant: Some(variant.to_string()),
         fen: Some(l.fen.to_string()),
         preferred_by: preferring(reg, &[l.id.to_string()]),
-        examples: vec![format!("houserules play{flag} --layout {} --white human --black random", l.id)],
+        examples: vec![format!("houserules play{flag} --layout {} --black random", l.id)],
         ..Default::default()
     }
 }
@@ -784,7 +782,13 @@ impl Description {
             ("layout", Some(v)) => format!("layout of `{v}`"),
             (k, _) => k.to_string(),
         };
-        s.push_str(&format!("{} — {} ({what}, plugin {})\n\n", self.id, self.name, self.plugin));
+        s.push_str(&wrap_hanging(
+            &format!("{} — {} ({what}, plugin {})", self.id, self.name, self.plugin),
+            W,
+            0,
+            2,
+        ));
+        s.push('\n');
         if let Some(e) = &self.error {
             s.push_str(&wrap(&format!("Cannot be used: {e}"), W, 2));
             s.push('\n');

@@ -4,6 +4,7 @@
 #![deny(missing_docs)]
 
 pub mod analyze;
+pub mod conformance;
 pub mod describe;
 pub mod error;
 pub mod fen;

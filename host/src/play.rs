@@ -131,6 +131,9 @@ pub struct Setup {
     pub show: bool,
     /// Use colour on the board ([`color_wanted`]).
     pub color: bool,
+    /// Repeat each line read after its prompt (input that is not a terminal: the transcript
+    /// then reads as a session would).
+    pub echo: bool,
     /// The record's `Date` tag (`YYYY.MM.DD`); `None`: today.
     pub date: Option<String>,
 }
@@ -145,6 +148,7 @@ impl Default for Setup {
             max_plies: 1000,
             show: true,
             color: false,
+            echo: false,
             date: None,
         }
     }
@@ -362,7 +366,7 @@ pub fn legend(p: &Pipeline) -> String {
 }
 
 const HELP: &str = "\
-Type a move in SAN (Nf3, exd5, O-O, e8=Q) or coordinates (g1f3, e2-e4), or a command:
+Type a move (Nf3, exd5, O-O, e8=Q, or g1f3, e2-e4), or one of these commands:
   moves   list the legal moves          fen     print the position as FEN
   undo    take back your last move      flip    turn the board around
   draw    offer a draw (or claim one)   board   show the board again
@@ -528,6 +532,9 @@ impl<'p> Session<'p, '_> {
                 let _ = writeln!(self.out);
                 return Ok(Decision::Stop("end of input"));
             }
+            if self.setup.echo {
+                let _ = writeln!(self.out, "{}", line.trim_end());
+            }
             let texts = move_texts(line.trim());
             let t = match texts.as_slice() {
                 [] => continue,
@@ -588,6 +595,9 @@ impl<'p> Session<'p, '_> {
                             if input.read_line(&mut answer).unwrap_or(0) == 0 {
                                 let _ = writeln!(self.out);
                                 return Ok(Decision::Stop("end of input"));
+                            }
+                            if self.setup.echo {
+                                let _ = writeln!(self.out, "{}", answer.trim_end());
                             }
                             if matches!(answer.trim().to_ascii_lowercase().as_str(), "y" | "yes") {
                                 return Ok(Decision::Draw("draw agreed".to_string()));
