@@ -835,7 +835,8 @@ impl<'p> Replay<'_, 'p> {
                 .then(|| wrong_mark(p, &game.position, mover, text))
                 .flatten()
             {
-                self.warnings.push(pos_err(tok.pos, Some(ply), format!("`{text}`: {w}")));
+                self.warnings
+                    .push(pos_err(tok.pos, Some(ply), format!("`{text}`: {w}")));
             }
             if let (Some(plies), Some((s, c))) = (&mut self.plies, names) {
                 plies.push(PlyReport {

@@ -389,7 +389,10 @@ fn dispatch(mut cli: Cli) -> Result<i32, HostError> {
 /// final result token left out) from `pos`.
 fn play_moves<'p>(p: &'p Pipeline, pos: Position, moves: &str) -> Result<Game<'p>, HostError> {
     let mut game = Game::new(p, pos);
-    for (i, text) in houserules_host::notation::move_texts(moves).into_iter().enumerate() {
+    for (i, text) in houserules_host::notation::move_texts(moves)
+        .into_iter()
+        .enumerate()
+    {
         let legal = game.legal_moves()?;
         let m = parse_move(p, &game.position, text, &legal).map_err(|e| match e {
             HostError::BadMove { text, reason } => HostError::BadMove {
@@ -543,18 +546,10 @@ fn list(reg: &Registry, json: bool) -> Result<i32, HostError> {
     Ok(0)
 }
 
-fn describe(
-    reg: &Registry,
-    id: &str,
-    variant: Option<&str>,
-    json: bool,
-) -> Result<i32, HostError> {
+fn describe(reg: &Registry, id: &str, variant: Option<&str>, json: bool) -> Result<i32, HostError> {
     let d = houserules_host::describe::describe(reg, id, variant)?;
     if json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&d).unwrap_or_default()
-        );
+        println!("{}", serde_json::to_string_pretty(&d).unwrap_or_default());
     } else {
         print!("{}", d.text());
     }
@@ -570,9 +565,11 @@ fn check_plugin(
     json: bool,
 ) -> Result<i32, HostError> {
     use houserules_host::conformance::{check_plugin, CheckOptions};
-    let Some(pl) = reg.plugins.first().filter(|p| {
-        p.path == file || p.path.canonicalize().ok() == file.canonicalize().ok()
-    }) else {
+    let Some(pl) = reg
+        .plugins
+        .first()
+        .filter(|p| p.path == file || p.path.canonicalize().ok() == file.canonicalize().ok())
+    else {
         return Err(HostError::PluginMissing {
             path: file.to_path_buf(),
         });

@@ -162,10 +162,19 @@ pub const STANDARD_POSITIONS: [&str; 6] = [
 /// Whether the variant has a chess board and the six chess roles (the standard positions
 /// are tried on it).
 fn chess_shaped(p: &Pipeline) -> bool {
-    let roles = [Role::PAWN, Role::KNIGHT, Role::BISHOP, Role::ROOK, Role::QUEEN, Role::KING];
+    let roles = [
+        Role::PAWN,
+        Role::KNIGHT,
+        Role::BISHOP,
+        Role::ROOK,
+        Role::QUEEN,
+        Role::KING,
+    ];
     p.info.files == 8
         && p.info.ranks == 8
-        && roles.iter().all(|r| p.info.pieces.iter().any(|t| t.role == *r))
+        && roles
+            .iter()
+            .all(|r| p.info.pieces.iter().any(|t| t.role == *r))
 }
 
 /// The standard positions a pipeline reads (as game starts: presets' setup included).
@@ -207,7 +216,12 @@ impl Checker<'_> {
     }
 
     /// Seeded random games through `p`: every position reached, in order, per game.
-    fn playouts(&self, p: &Pipeline, start: &Position, seed: u64) -> Result<Vec<Vec<Position>>, HostError> {
+    fn playouts(
+        &self,
+        p: &Pipeline,
+        start: &Position,
+        seed: u64,
+    ) -> Result<Vec<Vec<Position>>, HostError> {
         let mut rng = Rng::new(seed);
         let mut games = Vec::new();
         for _ in 0..self.opts.games {
@@ -268,7 +282,10 @@ impl Checker<'_> {
             "determinism",
             match failed {
                 Some(f) => Err(f),
-                None => Ok(format!("{} positions reached the same way twice", samples.len())),
+                None => Ok(format!(
+                    "{} positions reached the same way twice",
+                    samples.len()
+                )),
             },
         );
         // FEN round trip: write, read back, same position and moves; write again, same text.
@@ -285,8 +302,11 @@ impl Checker<'_> {
                     return Ok(Some(format!("`{f}` reads back as `{f2}`")));
                 }
                 let attrs = |q: &Position| {
-                    let mut v: Vec<(Square, String, i32)> =
-                        q.attributes().iter().map(|a| (a.square, a.name.as_str().to_string(), a.value)).collect();
+                    let mut v: Vec<(Square, String, i32)> = q
+                        .attributes()
+                        .iter()
+                        .map(|a| (a.square, a.name.as_str().to_string(), a.value))
+                        .collect();
                     v.sort();
                     v
                 };
@@ -365,7 +385,11 @@ impl Checker<'_> {
         // count at depth d = the count below its child; one thread = two threads.
         let depth = self.opts.depth.max(2);
         let mut bad = None;
-        let perft_positions: Vec<&Position> = starts.iter().chain(samples.iter().step_by(17)).take(8).collect();
+        let perft_positions: Vec<&Position> = starts
+            .iter()
+            .chain(samples.iter().step_by(17))
+            .take(8)
+            .collect();
         for pos in perft_positions {
             let r = (|| -> Result<Option<String>, HostError> {
                 let fen = p.write_fen(pos)?;
@@ -375,12 +399,17 @@ impl Checker<'_> {
                 let one = perft(p, pos, 1, 1, false)?.nodes;
                 let want = if decided { 0 } else { legal.len() as u64 };
                 if one != want {
-                    return Ok(Some(format!("{fen}: perft 1 = {one}, but there are {want} legal moves")));
+                    return Ok(Some(format!(
+                        "{fen}: perft 1 = {one}, but there are {want} legal moves"
+                    )));
                 }
                 let deep = perft(p, pos, depth, 1, true)?;
                 let sum: u64 = deep.divide.iter().map(|(_, n)| n).sum();
                 if sum != deep.nodes {
-                    return Ok(Some(format!("{fen}: perft {depth} = {}, its divide sums to {sum}", deep.nodes)));
+                    return Ok(Some(format!(
+                        "{fen}: perft {depth} = {}, its divide sums to {sum}",
+                        deep.nodes
+                    )));
                 }
                 if !decided {
                     for &m in legal.iter().take(12) {
@@ -400,7 +429,10 @@ impl Checker<'_> {
                 }
                 let two = perft(p, pos, depth, 2, false)?.nodes;
                 if two != deep.nodes {
-                    return Ok(Some(format!("{fen}: perft {depth} = {} on one thread, {two} on two", deep.nodes)));
+                    return Ok(Some(format!(
+                        "{fen}: perft {depth} = {} on one thread, {two} on two",
+                        deep.nodes
+                    )));
                 }
                 Ok(None)
             })();
@@ -439,14 +471,24 @@ impl Checker<'_> {
         let info = &p.info;
         let mut problems = Vec::new();
         if info.files == 0 || info.files > 16 || info.ranks == 0 || info.ranks > 15 {
-            problems.push(format!("board {}x{} is outside 1..=16 x 1..=15", info.files, info.ranks));
+            problems.push(format!(
+                "board {}x{} is outside 1..=16 x 1..=15",
+                info.files, info.ranks
+            ));
         }
         if info.pieces.is_empty() || info.pieces.len() > 127 {
-            problems.push(format!("{} piece types (1 to 127 allowed)", info.pieces.len()));
+            problems.push(format!(
+                "{} piece types (1 to 127 allowed)",
+                info.pieces.len()
+            ));
         }
         for t in info.pieces.iter() {
             if !t.letter.is_ascii_uppercase() {
-                problems.push(format!("piece `{}` has letter {:?}, not an upper-case ASCII letter", t.name, t.letter()));
+                problems.push(format!(
+                    "piece `{}` has letter {:?}, not an upper-case ASCII letter",
+                    t.name,
+                    t.letter()
+                ));
             }
         }
         if info.layouts.is_empty() {
@@ -499,7 +541,10 @@ impl Checker<'_> {
             &subject,
             "positions load",
             if bad.is_empty() {
-                Ok(format!("{} layouts, {standard} standard positions", info.layouts.len()))
+                Ok(format!(
+                    "{} layouts, {standard} standard positions",
+                    info.layouts.len()
+                ))
             } else {
                 Err(bad.join("; "))
             },
@@ -515,7 +560,9 @@ impl Checker<'_> {
         let mut bad = None;
         for pos in &samples {
             let (mut a, mut b) = (RVec::new(), RVec::new());
-            let r = p.legal_moves(pos, &mut a).and_then(|_| generic.legal_moves(pos, &mut b));
+            let r = p
+                .legal_moves(pos, &mut a)
+                .and_then(|_| generic.legal_moves(pos, &mut b));
             if let Err(e) = r {
                 bad = Some(e.to_string());
                 break;
@@ -534,7 +581,11 @@ impl Checker<'_> {
             let mover = pos.side_to_move;
             for &m in a.iter() {
                 let dest = m.destination();
-                if m.is_drop() || m.is_castle() || m.is_special() || !pos.get(dest).is_color(mover.opposite()) {
+                if m.is_drop()
+                    || m.is_castle()
+                    || m.is_special()
+                    || !pos.get(dest).is_color(mover.opposite())
+                {
                     continue;
                 }
                 match p.attacked(pos, dest, mover) {
@@ -580,20 +631,36 @@ impl Checker<'_> {
     fn check_preset(&mut self, pl: &LoadedPlugin, info: &PresetInfo) {
         let id = info.id.as_str();
         if let Some(e) = info.extra_value(EXTRA_ERROR) {
-            self.add(&format!("preset {id}"), "usable", Outcome::Note, format!("listed as broken: {e}"));
+            self.add(
+                &format!("preset {id}"),
+                "usable",
+                Outcome::Note,
+                format!("listed as broken: {e}"),
+            );
             return;
         }
         let variants = self.variants_for_presets();
         if variants.is_empty() {
-            self.add(&format!("preset {id}"), "variant", Outcome::Fail, "no variant is loaded to test it on (load one with --plugin or --plugin-dir)");
+            self.add(
+                &format!("preset {id}"),
+                "variant",
+                Outcome::Fail,
+                "no variant is loaded to test it on (load one with --plugin or --plugin-dir)",
+            );
             return;
         }
         let mut specs: Vec<PresetSpec> = info
             .requires
             .iter()
-            .map(|r| PresetSpec { id: r.to_string(), options: Vec::new() })
+            .map(|r| PresetSpec {
+                id: r.to_string(),
+                options: Vec::new(),
+            })
             .collect();
-        specs.push(PresetSpec { id: id.to_string(), options: Vec::new() });
+        specs.push(PresetSpec {
+            id: id.to_string(),
+            options: Vec::new(),
+        });
         let mut built_any = false;
         let mut refusals = Vec::new();
         for v in &variants {
@@ -611,7 +678,14 @@ impl Checker<'_> {
             self.check_hooks(&subject, pl, info, &p, &samples);
             let movement = info.extra_value(EXTRA_MOVEMENT);
             if matches!(movement, Some(MOVEMENT_ADDITIVE | MOVEMENT_NONE)) {
-                self.check_promise(&subject, v, &specs, &p, &samples, movement.unwrap_or_default());
+                self.check_promise(
+                    &subject,
+                    v,
+                    &specs,
+                    &p,
+                    &samples,
+                    movement.unwrap_or_default(),
+                );
             }
         }
         if !built_any {
@@ -619,16 +693,32 @@ impl Checker<'_> {
                 &format!("preset {id}"),
                 "builds",
                 Outcome::Fail,
-                format!("it assembles on none of the variants tried: {}", refusals.join("; ")),
+                format!(
+                    "it assembles on none of the variants tried: {}",
+                    refusals.join("; ")
+                ),
             );
         } else if !refusals.is_empty() {
-            self.add(&format!("preset {id}"), "builds", Outcome::Note, format!("refused by {}", refusals.join("; ")));
+            self.add(
+                &format!("preset {id}"),
+                "builds",
+                Outcome::Note,
+                format!("refused by {}", refusals.join("; ")),
+            );
         }
     }
 
     /// A preset that says it only adds moves (or changes none) must count the same on the
     /// host's fast path as on the generic one.
-    fn check_promise(&mut self, subject: &str, v: &str, specs: &[PresetSpec], p: &Pipeline, samples: &[Position], movement: &str) {
+    fn check_promise(
+        &mut self,
+        subject: &str,
+        v: &str,
+        specs: &[PresetSpec],
+        p: &Pipeline,
+        samples: &[Position],
+        movement: &str,
+    ) {
         let Ok(mut generic) = Pipeline::build(self.reg, v, None, specs) else {
             return;
         };
@@ -640,11 +730,20 @@ impl Checker<'_> {
                 p.legal_moves(pos, &mut a)?;
                 generic.legal_moves(pos, &mut b)?;
                 if sorted_coords(p, pos, &a) != sorted_coords(p, pos, &b) {
-                    return Ok(Some(format!("{}: other legal moves on the generic path", p.write_fen(pos)?)));
+                    return Ok(Some(format!(
+                        "{}: other legal moves on the generic path",
+                        p.write_fen(pos)?
+                    )));
                 }
-                let (x, y) = (perft(p, pos, 2, 1, false)?.nodes, perft(&generic, pos, 2, 1, false)?.nodes);
+                let (x, y) = (
+                    perft(p, pos, 2, 1, false)?.nodes,
+                    perft(&generic, pos, 2, 1, false)?.nodes,
+                );
                 if x != y {
-                    return Ok(Some(format!("{}: perft 2 = {x} on the fast path, {y} on the generic path", p.write_fen(pos)?)));
+                    return Ok(Some(format!(
+                        "{}: perft 2 = {x} on the fast path, {y} on the generic path",
+                        p.write_fen(pos)?
+                    )));
                 }
                 Ok(None)
             })();
@@ -664,25 +763,45 @@ impl Checker<'_> {
             subject,
             &format!("movement={movement} promise"),
             match bad {
-                Some(b) => Err(format!("{b}: the preset breaks its `{EXTRA_MOVEMENT}={movement}` promise")),
+                Some(b) => Err(format!(
+                    "{b}: the preset breaks its `{EXTRA_MOVEMENT}={movement}` promise"
+                )),
                 None => Ok("fast and generic paths agree".to_string()),
             },
         );
     }
 
-    fn check_hooks(&mut self, subject: &str, pl: &LoadedPlugin, info: &PresetInfo, p: &Pipeline, samples: &[Position]) {
+    fn check_hooks(
+        &mut self,
+        subject: &str,
+        pl: &LoadedPlugin,
+        info: &PresetInfo,
+        p: &Pipeline,
+        samples: &[Position],
+    ) {
         let options: RVec<OptionValue> = info
             .options
             .iter()
-            .map(|o| OptionValue { key: o.key.clone(), value: o.default.clone() })
+            .map(|o| OptionValue {
+                key: o.key.clone(),
+                value: o.default.clone(),
+            })
             .collect();
-        let object = match (pl.module.new_preset())(RStr::from_str(info.id.as_str()), options, &p.info).into_result() {
-            Ok(o) => o,
-            Err(e) => {
-                self.add(subject, "hooks", Outcome::Fail, format!("new_preset: {}", e.message));
-                return;
-            }
-        };
+        let object =
+            match (pl.module.new_preset())(RStr::from_str(info.id.as_str()), options, &p.info)
+                .into_result()
+            {
+                Ok(o) => o,
+                Err(e) => {
+                    self.add(
+                        subject,
+                        "hooks",
+                        Outcome::Fail,
+                        format!("new_preset: {}", e.message),
+                    );
+                    return;
+                }
+            };
         let declared = info.hooks;
         let probe_pos = samples.first().cloned();
         let mut legal = RVec::new();
@@ -690,12 +809,18 @@ impl Checker<'_> {
             p.legal_moves(pos, &mut legal).ok()?;
             legal.first().copied()
         });
-        let supports_probe = pl.manifest.api_version.minor >= 2 || pl.manifest.api_version.major > 1;
+        let supports_probe =
+            pl.manifest.api_version.minor >= 2 || pl.manifest.api_version.major > 1;
         let implemented: Option<HookSet> = match (supports_probe, &probe_pos, probe_move) {
             (true, Some(pos), Some(mv)) => match object.implemented_hooks(pos, mv).into_result() {
                 Ok(h) => Some(h),
                 Err(e) => {
-                    self.add(subject, "hooks", Outcome::Fail, format!("implemented_hooks: {}", e.message));
+                    self.add(
+                        subject,
+                        "hooks",
+                        Outcome::Fail,
+                        format!("implemented_hooks: {}", e.message),
+                    );
                     return;
                 }
             },
@@ -747,7 +872,10 @@ impl Checker<'_> {
                 failures.push(format!(
                     "handles `on_after_move` at stage {} ({st}) but does not declare it in \
                      after_move_stages, so it never runs there ({what})",
-                    crate::describe::STAGE_NAMES.get(st as usize).copied().unwrap_or("?")
+                    crate::describe::STAGE_NAMES
+                        .get(st as usize)
+                        .copied()
+                        .unwrap_or("?")
                 ));
             }
         }
@@ -774,7 +902,11 @@ impl Checker<'_> {
                 format!(
                     "implements {} without declaring it; it did nothing on {} sample positions, \
                      but the host never calls it",
-                    notes.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", "),
+                    notes
+                        .iter()
+                        .map(|n| format!("`{n}`"))
+                        .collect::<Vec<_>>()
+                        .join(", "),
                     samples.len().min(SAMPLE_LIMIT)
                 ),
             );
@@ -846,20 +978,35 @@ fn effects_of_undeclared(
         for color in [Color::White, Color::Black] {
             if has(HookSet::GET_ROYAL_PIECES) {
                 let mut r = SquareSet::EMPTY;
-                if ok(object.get_royal_pieces(pos, color, &mut r)).is_some_and(|d| d.to_option().is_some()) {
-                    note(&mut found, "get_royal_pieces", format!("it answered for {} in {f}", color.name()));
+                if ok(object.get_royal_pieces(pos, color, &mut r))
+                    .is_some_and(|d| d.to_option().is_some())
+                {
+                    note(
+                        &mut found,
+                        "get_royal_pieces",
+                        format!("it answered for {} in {f}", color.name()),
+                    );
                 }
             }
             if has(HookSet::SHOULD_FILTER_SELF_CHECK)
-                && ok(object.should_filter_self_check(pos, color)).is_some_and(|d| d.to_option().is_some())
+                && ok(object.should_filter_self_check(pos, color))
+                    .is_some_and(|d| d.to_option().is_some())
             {
-                note(&mut found, "should_filter_self_check", format!("it answered for {} in {f}", color.name()));
+                note(
+                    &mut found,
+                    "should_filter_self_check",
+                    format!("it answered for {} in {f}", color.name()),
+                );
             }
             if has(HookSet::PROTECTED_ROYALS) {
                 if let Ok(Some(royals)) = p.royals(pos, color) {
                     let mut r = royals;
                     if ok(object.protected_royals(pos, color, &mut r)).is_some() && r != royals {
-                        note(&mut found, "protected_royals", format!("it changed {}'s protected royals in {f}", color.name()));
+                        note(
+                            &mut found,
+                            "protected_royals",
+                            format!("it changed {}'s protected royals in {f}", color.name()),
+                        );
                     }
                 }
             }
@@ -868,28 +1015,48 @@ fn effects_of_undeclared(
                 if ok(object.override_piece_moves(pos, color, &mut claimed, &mut out)).is_some()
                     && (!claimed.is_empty() || !out.is_empty())
                 {
-                    note(&mut found, "override_piece_moves", format!("it claimed pieces in {f}"));
+                    note(
+                        &mut found,
+                        "override_piece_moves",
+                        format!("it claimed pieces in {f}"),
+                    );
                 }
             }
             if has(HookSet::GET_EXTRA_MOVES) {
                 let mut out = RVec::new();
                 if ok(object.get_extra_moves(pos, color, &mut out)).is_some() && !out.is_empty() {
-                    note(&mut found, "get_extra_moves", format!("it added {} moves in {f}", out.len()));
+                    note(
+                        &mut found,
+                        "get_extra_moves",
+                        format!("it added {} moves in {f}", out.len()),
+                    );
                 }
             }
             if has(HookSet::GET_LEGAL_MOVE_MODIFIERS) {
                 let mut moves = RVec::new();
                 if p.pseudo_moves(pos, color, &mut moves).is_ok() {
                     let before = moves.clone();
-                    if ok(object.get_legal_move_modifiers(pos, color, &mut moves)).is_some() && moves != before {
-                        note(&mut found, "get_legal_move_modifiers", format!("it changed the moves in {f}"));
+                    if ok(object.get_legal_move_modifiers(pos, color, &mut moves)).is_some()
+                        && moves != before
+                    {
+                        note(
+                            &mut found,
+                            "get_legal_move_modifiers",
+                            format!("it changed the moves in {f}"),
+                        );
                     }
                 }
             }
             if has(HookSet::IS_ATTACKED) {
                 for sq in pos.squares() {
-                    if ok(object.is_attacked(pos, sq, color)).is_some_and(|d| d.to_option().is_some()) {
-                        note(&mut found, "is_attacked", format!("it answered for {sq} in {f}"));
+                    if ok(object.is_attacked(pos, sq, color))
+                        .is_some_and(|d| d.to_option().is_some())
+                    {
+                        note(
+                            &mut found,
+                            "is_attacked",
+                            format!("it answered for {sq} in {f}"),
+                        );
                         break;
                     }
                 }
@@ -898,7 +1065,11 @@ fn effects_of_undeclared(
         if has(HookSet::FILTER_LEGAL_MOVES) {
             let mut moves = legal.clone();
             if ok(object.filter_legal_moves(pos, &mut moves)).is_some() && moves != legal {
-                note(&mut found, "filter_legal_moves", format!("it removed moves in {f}"));
+                note(
+                    &mut found,
+                    "filter_legal_moves",
+                    format!("it removed moves in {f}"),
+                );
             }
         }
         if has(HookSet::ON_CHECK_GAME_RESULT) {
@@ -912,22 +1083,40 @@ fn effects_of_undeclared(
                 checks_in_cycle: [false; 2],
                 reserved: [0; 4],
             };
-            if ok(object.on_check_game_result(pos, &ctx, ROption::RNone)).is_some_and(|d| d.action != 0) {
-                note(&mut found, "on_check_game_result", format!("it decided a result in {f}"));
+            if ok(object.on_check_game_result(pos, &ctx, ROption::RNone))
+                .is_some_and(|d| d.action != 0)
+            {
+                note(
+                    &mut found,
+                    "on_check_game_result",
+                    format!("it decided a result in {f}"),
+                );
             }
         }
         for &m in legal.iter().take(8) {
             let fx0 = MoveEffects::new(side, false);
             if has(HookSet::ON_BEFORE_MOVE) {
                 let (mut q, mut fx) = (pos.clone(), fx0.clone());
-                if ok(object.on_before_move(&mut q, m, &mut fx)).is_some() && (fen(&q) != f || fx != fx0) {
-                    note(&mut found, "on_before_move", format!("it acted before a move in {f}"));
+                if ok(object.on_before_move(&mut q, m, &mut fx)).is_some()
+                    && (fen(&q) != f || fx != fx0)
+                {
+                    note(
+                        &mut found,
+                        "on_before_move",
+                        format!("it acted before a move in {f}"),
+                    );
                 }
             }
             if has(HookSet::APPLY_MOVE) {
                 let (mut q, mut fx) = (pos.clone(), fx0.clone());
-                if ok(object.apply_move(&mut q, m, &mut fx)).is_some_and(|d| d.to_option().is_some()) {
-                    note(&mut found, "apply_move", format!("it made a move itself in {f}"));
+                if ok(object.apply_move(&mut q, m, &mut fx))
+                    .is_some_and(|d| d.to_option().is_some())
+                {
+                    note(
+                        &mut found,
+                        "apply_move",
+                        format!("it made a move itself in {f}"),
+                    );
                 }
             }
             let mut after = pos.clone();
@@ -936,16 +1125,27 @@ fn effects_of_undeclared(
                 continue;
             }
             if has(HookSet::SHOULD_ADVANCE_TURN)
-                && ok(object.should_advance_turn(&after, m, &fx)).is_some_and(|d| d.to_option().is_some())
+                && ok(object.should_advance_turn(&after, m, &fx))
+                    .is_some_and(|d| d.to_option().is_some())
             {
-                note(&mut found, "should_advance_turn", format!("it decided the turn after a move in {f}"));
+                note(
+                    &mut found,
+                    "should_advance_turn",
+                    format!("it decided the turn after a move in {f}"),
+                );
             }
             let fa = fen(&after);
             for st in stage::ALL {
                 if has(HookSet::ON_AFTER_MOVE) {
                     let (mut q, mut fx2) = (after.clone(), fx.clone());
-                    if ok(object.on_after_move(&mut q, pos, m, st, &mut fx2)).is_some() && (fen(&q) != fa || fx2 != fx) {
-                        note(&mut found, "on_after_move", format!("it acted after a move in {f}"));
+                    if ok(object.on_after_move(&mut q, pos, m, st, &mut fx2)).is_some()
+                        && (fen(&q) != fa || fx2 != fx)
+                    {
+                        note(
+                            &mut found,
+                            "on_after_move",
+                            format!("it acted after a move in {f}"),
+                        );
                     }
                 }
                 if has(HookSet::AFTER_MOVE_QUERY) {
@@ -954,15 +1154,29 @@ fn effects_of_undeclared(
                     // `on_after_move` is not declared either).
                     let (mut q, mut fx2) = (after.clone(), fx.clone());
                     let query = Query(p);
-                    if ok(object.on_after_move_with(&mut q, pos, m, st, &mut fx2, host_query(&query))).is_some() {
+                    if ok(object.on_after_move_with(
+                        &mut q,
+                        pos,
+                        m,
+                        st,
+                        &mut fx2,
+                        host_query(&query),
+                    ))
+                    .is_some()
+                    {
                         let plain = if after_move_declared {
                             let (mut q2, mut fx3) = (after.clone(), fx.clone());
-                            ok(object.on_after_move(&mut q2, pos, m, st, &mut fx3)).map(|_| (fen(&q2), fx3))
+                            ok(object.on_after_move(&mut q2, pos, m, st, &mut fx3))
+                                .map(|_| (fen(&q2), fx3))
                         } else {
                             Some((fa.clone(), fx.clone()))
                         };
                         if plain.is_some_and(|(pf, pfx)| pf != fen(&q) || pfx != fx2) {
-                            note(&mut found, "on_after_move_with", format!("it acted after a move in {f}"));
+                            note(
+                                &mut found,
+                                "on_after_move_with",
+                                format!("it acted after a move in {f}"),
+                            );
                         }
                     }
                 }
@@ -974,7 +1188,12 @@ fn effects_of_undeclared(
 
 /// Stages of `on_after_move` (or `on_after_move_with`) outside `after_move_stages` at which
 /// the preset does something on the sample positions.
-fn undeclared_stage_effects(p: &Pipeline, object: &PresetBox, info: &PresetInfo, samples: &[Position]) -> Vec<(u8, String)> {
+fn undeclared_stage_effects(
+    p: &Pipeline,
+    object: &PresetBox,
+    info: &PresetInfo,
+    samples: &[Position],
+) -> Vec<(u8, String)> {
     let mut found: Vec<(u8, String)> = Vec::new();
     let with_query = info.hooks.contains(HookSet::AFTER_MOVE_QUERY);
     let fen = |pos: &Position| p.write_fen(pos).unwrap_or_default();
@@ -1012,7 +1231,11 @@ fn undeclared_stage_effects(p: &Pipeline, object: &PresetBox, info: &PresetInfo,
 
 /// Runs the contract checks on the plugin `plugin_id` of `reg` (the other plugins of `reg`
 /// provide the variants its presets are tried on).
-pub fn check_plugin(reg: &Registry, plugin_id: &str, opts: &CheckOptions) -> Result<Report, HostError> {
+pub fn check_plugin(
+    reg: &Registry,
+    plugin_id: &str,
+    opts: &CheckOptions,
+) -> Result<Report, HostError> {
     let pl = reg
         .plugins
         .iter()
@@ -1039,31 +1262,55 @@ pub fn check_plugin(reg: &Registry, plugin_id: &str, opts: &CheckOptions) -> Res
         if ids[..i].contains(id) {
             problems.push(format!("id `{id}` is used twice"));
         }
-        if id.is_empty() || !id.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '-' || ch == '_') {
-            problems.push(format!("id `{id}` is not a plain id (letters, digits, - and _)"));
+        if id.is_empty()
+            || !id
+                .chars()
+                .all(|ch| ch.is_ascii_alphanumeric() || ch == '-' || ch == '_')
+        {
+            problems.push(format!(
+                "id `{id}` is not a plain id (letters, digits, - and _)"
+            ));
         }
     }
     for p in m.presets.iter() {
         if p.hooks.0 & !HookSet::KNOWN.0 != 0 {
-            problems.push(format!("preset `{}` declares hooks this host does not know ({:#x})", p.id, p.hooks.0 & !HookSet::KNOWN.0));
+            problems.push(format!(
+                "preset `{}` declares hooks this host does not know ({:#x})",
+                p.id,
+                p.hooks.0 & !HookSet::KNOWN.0
+            ));
         }
         if p.after_move_stages & !stage::KNOWN != 0 {
             problems.push(format!("preset `{}` declares unknown stages", p.id));
         }
         if p.after_move_stages != 0 && !p.hooks.intersects(HookSet::ON_AFTER_MOVE) {
-            problems.push(format!("preset `{}` declares after_move_stages but not the on_after_move hook", p.id));
+            problems.push(format!(
+                "preset `{}` declares after_move_stages but not the on_after_move hook",
+                p.id
+            ));
         }
         if p.hooks.contains(HookSet::ON_AFTER_MOVE) && p.after_move_stages == 0 {
             problems.push(format!("preset `{}` declares on_after_move but no stage in after_move_stages, so it never runs", p.id));
         }
         for o in p.options.iter() {
             if let Err(e) = o.validate(o.default.as_str()) {
-                problems.push(format!("preset `{}`: option `{}`: the default: {e}", p.id, o.key));
+                problems.push(format!(
+                    "preset `{}`: option `{}`: the default: {e}",
+                    p.id, o.key
+                ));
             }
         }
         for r in p.requires.iter().chain(p.incompatible_with.iter()) {
             if !reg.presets().any(|(_, q)| q.id == *r) {
-                c.add(&subject, "manifest", Outcome::Note, format!("preset `{}` names `{r}`, which no loaded plugin provides", p.id));
+                c.add(
+                    &subject,
+                    "manifest",
+                    Outcome::Note,
+                    format!(
+                        "preset `{}` names `{r}`, which no loaded plugin provides",
+                        p.id
+                    ),
+                );
             }
         }
     }
@@ -1072,7 +1319,11 @@ pub fn check_plugin(reg: &Registry, plugin_id: &str, opts: &CheckOptions) -> Res
         &subject,
         "manifest",
         if problems.is_empty() {
-            Ok(format!("{} variants, {} presets, API {api}", m.variants.len(), m.presets.len()))
+            Ok(format!(
+                "{} variants, {} presets, API {api}",
+                m.variants.len(),
+                m.presets.len()
+            ))
         } else {
             Err(problems.join("; "))
         },

@@ -67,7 +67,9 @@ pub fn mode_meaning(mode: &str) -> &'static str {
         "additive" => "adds to the variant's rules and takes none away",
         "override" => "replaces part of the variant's rules",
         "hybrid" => "adds to the variant's rules and replaces part of them",
-        "hook" | "hooks" => "changes the game through the pipeline's hooks: royalty, turns, results",
+        "hook" | "hooks" => {
+            "changes the game through the pipeline's hooks: royalty, turns, results"
+        }
         _ => "the plugin's own term",
     }
 }
@@ -148,11 +150,14 @@ pub fn cannot_affect(
     if let Some(roles) = info.extra_value(EXTRA_ROLES) {
         let alternatives: Vec<Vec<Role>> = roles
             .split(',')
-            .map(|alt| alt.split('+').filter_map(|r| Role::parse(r.trim())).collect())
+            .map(|alt| {
+                alt.split('+')
+                    .filter_map(|r| Role::parse(r.trim()))
+                    .collect()
+            })
             .filter(|alt: &Vec<Role>| !alt.is_empty())
             .collect();
-        if !alternatives.is_empty() && !alternatives.iter().any(|alt| alt.iter().all(|&r| has(r)))
-        {
+        if !alternatives.is_empty() && !alternatives.iter().any(|alt| alt.iter().all(|&r| has(r))) {
             let wanted: Vec<String> = alternatives
                 .iter()
                 .map(|alt| {
@@ -193,7 +198,9 @@ pub fn cannot_affect(
 pub fn inert_presets(p: &Pipeline) -> Vec<(String, String)> {
     p.presets
         .iter()
-        .filter_map(|a| cannot_affect(&a.info, &a.options, &p.info).map(|w| (a.info.id.to_string(), w)))
+        .filter_map(|a| {
+            cannot_affect(&a.info, &a.options, &p.info).map(|w| (a.info.id.to_string(), w))
+        })
         .collect()
 }
 
@@ -406,14 +413,35 @@ fn preset_example(reg: &Registry, info: &PresetInfo, variant: Option<&str>) -> V
     } else {
         format!(" --variant {v}")
     };
-    let presets: String = specs.iter().map(|s| format!(" --preset {}", s.id)).collect();
+    let presets: String = specs
+        .iter()
+        .map(|s| format!(" --preset {}", s.id))
+        .collect();
     let mut out = vec![format!("houserules play{vflag}{presets} --black random")];
     // One option set to something other than its default, when there is a clear one.
     for o in info.options.iter() {
         let other = match o.kind {
-            OptionKind::CHOICE => o.choices.iter().find(|c| **c != o.default).map(|c| c.to_string()),
-            OptionKind::BOOL => Some(if o.default.as_str() == "true" { "false" } else { "true" }.to_string()),
-            OptionKind::ROLE => Some(if o.default.as_str() == "knight" { "rook" } else { "knight" }.to_string()),
+            OptionKind::CHOICE => o
+                .choices
+                .iter()
+                .find(|c| **c != o.default)
+                .map(|c| c.to_string()),
+            OptionKind::BOOL => Some(
+                if o.default.as_str() == "true" {
+                    "false"
+                } else {
+                    "true"
+                }
+                .to_string(),
+            ),
+            OptionKind::ROLE => Some(
+                if o.default.as_str() == "knight" {
+                    "rook"
+                } else {
+                    "knight"
+                }
+                .to_string(),
+            ),
             OptionKind::INT => (o.min..=o.max)
                 .find(|n| n.to_string() != o.default.as_str())
                 .map(|n| n.to_string()),
@@ -437,7 +465,12 @@ fn preset_example(reg: &Registry, info: &PresetInfo, variant: Option<&str>) -> V
     out
 }
 
-fn describe_preset(reg: &Registry, pl: &LoadedPlugin, p: &PresetInfo, variant: Option<&str>) -> Description {
+fn describe_preset(
+    reg: &Registry,
+    pl: &LoadedPlugin,
+    p: &PresetInfo,
+    variant: Option<&str>,
+) -> Description {
     let custom = p.is_custom_modifier();
     let mut d = Description {
         kind: if custom { "custom modifier" } else { "preset" },
@@ -445,8 +478,15 @@ fn describe_preset(reg: &Registry, pl: &LoadedPlugin, p: &PresetInfo, variant: O
         name: p.name.to_string(),
         plugin: pl.id().to_string(),
         summary: first_sentence(p.description.as_str()).to_string(),
-        description: p.description.split_whitespace().collect::<Vec<_>>().join(" "),
-        details: p.extra_value(EXTRA_DETAILS).map(paragraphs).unwrap_or_default(),
+        description: p
+            .description
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" "),
+        details: p
+            .extra_value(EXTRA_DETAILS)
+            .map(paragraphs)
+            .unwrap_or_default(),
         error: p.extra_value(EXTRA_ERROR).map(str::to_string),
         category: p.category.to_string(),
         mode: p.mode.to_string(),
@@ -470,7 +510,11 @@ fn describe_preset(reg: &Registry, pl: &LoadedPlugin, p: &PresetInfo, variant: O
             .map(|(_, n)| n.to_string())
             .collect(),
         acts_on: p.extra_value(EXTRA_ROLES).map(str::to_string),
-        preferred_layout: p.preferred_layout.as_ref().map(|s| s.to_string()).into_option(),
+        preferred_layout: p
+            .preferred_layout
+            .as_ref()
+            .map(|s| s.to_string())
+            .into_option(),
         source: if custom {
             p.extra_value(EXTRA_SOURCE).map(str::to_string)
         } else {
@@ -480,7 +524,9 @@ fn describe_preset(reg: &Registry, pl: &LoadedPlugin, p: &PresetInfo, variant: O
     };
     // Other presets that cannot be active with this one, whichever side declared it.
     for (_, q) in reg.presets() {
-        if q.incompatible_with.iter().any(|x| x == &p.id) && !d.incompatible_with.iter().any(|x| x == q.id.as_str()) {
+        if q.incompatible_with.iter().any(|x| x == &p.id)
+            && !d.incompatible_with.iter().any(|x| x == q.id.as_str())
+        {
             d.incompatible_with.push(q.id.to_string());
         }
     }
@@ -489,7 +535,8 @@ fn describe_preset(reg: &Registry, pl: &LoadedPlugin, p: &PresetInfo, variant: O
         if custom {
             if let Some(src) = &d.source {
                 if !src.starts_with("builtin:") {
-                    d.examples.push(format!("houserules --modifier {src} play --black random"));
+                    d.examples
+                        .push(format!("houserules --modifier {src} play --black random"));
                 }
             }
         }
@@ -516,8 +563,12 @@ fn variant_rules(info: &VariantInfo) -> Vec<String> {
     match (info.n_fold_rule, info.n_fold_automatic) {
         (0, 0) => {}
         (c, a) if c == a => r.push(format!("a position occurring {c} times is a draw")),
-        (0, a) => r.push(format!("a position occurring {a} times is an automatic draw")),
-        (c, 0) => r.push(format!("a draw may be claimed when a position occurs {c} times")),
+        (0, a) => r.push(format!(
+            "a position occurring {a} times is an automatic draw"
+        )),
+        (c, 0) => r.push(format!(
+            "a draw may be claimed when a position occurs {c} times"
+        )),
         (c, a) => r.push(format!(
             "a draw may be claimed when a position occurs {c} times; automatic at {a}"
         )),
@@ -590,7 +641,11 @@ fn describe_variant(
             d.summary = format!("cannot be built: {e}");
         }
         Ok(info) => {
-            d.description = info.description.split_whitespace().collect::<Vec<_>>().join(" ");
+            d.description = info
+                .description
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
             d.summary = if d.description.is_empty() {
                 derived_summary(info)
             } else {
@@ -644,7 +699,13 @@ fn describe_variant(
     d
 }
 
-fn describe_layout(reg: &Registry, pl: &LoadedPlugin, variant: &str, info: &VariantInfo, index: usize) -> Description {
+fn describe_layout(
+    reg: &Registry,
+    pl: &LoadedPlugin,
+    variant: &str,
+    info: &VariantInfo,
+    index: usize,
+) -> Description {
     let l = &info.layouts[index];
     let words = layout_words(info, l.id.as_str());
     let flag = if variant == "chess" {
@@ -674,7 +735,10 @@ fn describe_layout(reg: &Registry, pl: &LoadedPlugin, variant: &str, info: &Vari
         variant: Some(variant.to_string()),
         fen: Some(l.fen.to_string()),
         preferred_by: preferring(reg, &[l.id.to_string()]),
-        examples: vec![format!("houserules play{flag} --layout {} --black random", l.id)],
+        examples: vec![format!(
+            "houserules play{flag} --layout {} --black random",
+            l.id
+        )],
         ..Default::default()
     }
 }
@@ -783,7 +847,10 @@ impl Description {
             (k, _) => k.to_string(),
         };
         s.push_str(&wrap_hanging(
-            &format!("{} — {} ({what}, plugin {})", self.id, self.name, self.plugin),
+            &format!(
+                "{} — {} ({what}, plugin {})",
+                self.id, self.name, self.plugin
+            ),
             W,
             0,
             2,
@@ -802,7 +869,11 @@ impl Description {
             s.push('\n');
         }
         if let Some(w) = &self.warning {
-            s.push_str(&wrap(&format!("Warning: it cannot change anything here: {w}."), W, 2));
+            s.push_str(&wrap(
+                &format!("Warning: it cannot change anything here: {w}."),
+                W,
+                2,
+            ));
             s.push('\n');
         }
         let field = |s: &mut String, name: &str, value: &str| {
@@ -818,7 +889,11 @@ impl Description {
                     "  {}  {}{}{} (value {})\n",
                     p.letter,
                     p.name,
-                    if p.role != "other" && p.role != p.name { format!(", {}", p.role) } else { String::new() },
+                    if p.role != "other" && p.role != p.name {
+                        format!(", {}", p.role)
+                    } else {
+                        String::new()
+                    },
                     if p.royal { ", royal" } else { "" },
                     p.value
                 ));
@@ -846,7 +921,11 @@ impl Description {
             field(&mut s, "Category", &self.category);
         }
         if !self.mode.is_empty() {
-            field(&mut s, "Mode", &format!("{} — {}", self.mode, self.mode_meaning));
+            field(
+                &mut s,
+                "Mode",
+                &format!("{} — {}", self.mode, self.mode_meaning),
+            );
         }
         if self.kind == "preset" || self.kind == "custom modifier" {
             if self.options.is_empty() {
@@ -865,17 +944,28 @@ impl Description {
                 }
             }
             field(&mut s, "Requires", &list_or_none(&self.requires));
-            field(&mut s, "Incompatible with", &list_or_none(&self.incompatible_with));
+            field(
+                &mut s,
+                "Incompatible with",
+                &list_or_none(&self.incompatible_with),
+            );
             field(
                 &mut s,
                 "Acts on",
                 &match &self.acts_on {
-                    Some(r) => format!("pieces of role {}", r.replace(',', " or ").replace('+', " and ")),
+                    Some(r) => format!(
+                        "pieces of role {}",
+                        r.replace(',', " or ").replace('+', " and ")
+                    ),
                     None => "any variant".to_string(),
                 },
             );
             if let Some(l) = &self.preferred_layout {
-                field(&mut s, "Preferred layout", &format!("{l} (used when no --layout is given)"));
+                field(
+                    &mut s,
+                    "Preferred layout",
+                    &format!("{l} (used when no --layout is given)"),
+                );
             }
             if let Some(src) = &self.source {
                 field(&mut s, "Read from", src);
@@ -942,7 +1032,10 @@ mod tests {
     fn variant(roles: &[Role]) -> VariantInfo {
         VariantInfo {
             id: "v".into(),
-            pieces: roles.iter().map(|&r| PieceType::new('X', "x", r, 1)).collect(),
+            pieces: roles
+                .iter()
+                .map(|&r| PieceType::new('X', "x", r, 1))
+                .collect(),
             ..Default::default()
         }
     }
@@ -962,11 +1055,16 @@ mod tests {
     #[test]
     fn roles_decide_whether_a_preset_can_act() {
         let v = variant(&[Role::KING, Role::ROOK, Role::BISHOP]);
-        assert!(cannot_affect(&preset("knight"), &[], &v).unwrap().contains("knights"));
+        assert!(cannot_affect(&preset("knight"), &[], &v)
+            .unwrap()
+            .contains("knights"));
         assert!(cannot_affect(&preset("bishop,queen"), &[], &v).is_none());
         assert!(cannot_affect(&preset("bishop+knight"), &[], &v).is_some());
         assert!(cannot_affect(&preset("rook"), &[], &v).is_none());
-        assert!(cannot_affect(&PresetInfo::default(), &[], &v).is_none(), "no roles: any variant");
+        assert!(
+            cannot_affect(&PresetInfo::default(), &[], &v).is_none(),
+            "no roles: any variant"
+        );
         let mut p = PresetInfo::default();
         p.options.push(OptionSpec {
             key: "target".into(),

@@ -20,7 +20,11 @@ pub const PLUGIN_SUBDIR: [&str; 2] = ["lib", "houserules"];
 /// (`PREFIX/bin` → `PREFIX/lib/houserules`).
 pub fn plugin_dir_for(bin_dir: &Path) -> Option<PathBuf> {
     let prefix = bin_dir.parent()?;
-    Some(PLUGIN_SUBDIR.iter().fold(prefix.to_path_buf(), |p, s| p.join(s)))
+    Some(
+        PLUGIN_SUBDIR
+            .iter()
+            .fold(prefix.to_path_buf(), |p, s| p.join(s)),
+    )
 }
 
 /// The default prefix: `$HOME/.local` (its `bin` is on the PATH of most systems).

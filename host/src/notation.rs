@@ -328,12 +328,14 @@ fn long_algebraic(
         if m.is_drop() || m.from != from || m.is_special() {
             continue;
         }
+        let two_legs = m
+            .flags
+            .contains(houserules_plugin_api::MoveFlags::MULTI_LEG)
+            && !m.via.is_none();
         let dest_ok = if m.is_castle() {
             m.via == to || m.to == to
         } else {
-            m.destination() == to
-                && !(m.flags.contains(houserules_plugin_api::MoveFlags::MULTI_LEG)
-                    && !m.via.is_none())
+            m.destination() == to && !two_legs
         };
         let promo_ok = match promo {
             Some(l) => m.is_promotion() && letter(p, m.piece) == l,
@@ -393,6 +395,10 @@ mod tests {
         );
         assert_eq!(move_texts("e2-e4 * e5"), ["e2-e4", "*", "e5"]);
         assert_eq!(strip_move_number("12."), "");
-        assert_eq!(strip_move_number("0-0"), "0-0", "castling with zeros is no number");
+        assert_eq!(
+            strip_move_number("0-0"),
+            "0-0",
+            "castling with zeros is no number"
+        );
     }
 }

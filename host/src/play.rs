@@ -167,8 +167,8 @@ impl Setup {
 /// or empty (<https://no-color.org>), and `TERM` is not `dumb`.
 pub fn color_wanted() -> bool {
     std::io::stdout().is_terminal()
-        && std::env::var_os("NO_COLOR").map_or(true, |v| v.is_empty())
-        && std::env::var_os("TERM").map_or(true, |t| t != "dumb")
+        && !matches!(std::env::var_os("NO_COLOR"), Some(v) if !v.is_empty())
+        && !matches!(std::env::var_os("TERM"), Some(t) if t == "dumb")
 }
 
 /// A finished (or stopped) game.
@@ -330,7 +330,11 @@ pub fn board_view(p: &Pipeline, pos: &Position, view: View<'_>) -> String {
         }
     }
     if !others.is_empty() {
-        s.push_str(&wrap(&format!("Other attributes: {}", others.join(" ")), 80, 0));
+        s.push_str(&wrap(
+            &format!("Other attributes: {}", others.join(" ")),
+            80,
+            0,
+        ));
     }
     s
 }
@@ -487,7 +491,10 @@ impl<'p> Session<'p, '_> {
             s.push_str(", in check");
         }
         if pos.turn_phase > 0 || self.multi_move() {
-            s.push_str(&format!(" (half-move {} of the turn)", pos.turn_phase as u32 + 1));
+            s.push_str(&format!(
+                " (half-move {} of the turn)",
+                pos.turn_phase as u32 + 1
+            ));
         }
         s.push_str(" — move, or `help`: ");
         s
@@ -666,8 +673,10 @@ pub fn play(
         out,
     };
     let mut script = setup.moves.iter();
-    let interactive =
-        setup.show && [&setup.white, &setup.black].iter().any(|p| p.as_ref() == Some(&Player::Human));
+    let interactive = setup.show
+        && [&setup.white, &setup.black]
+            .iter()
+            .any(|p| p.as_ref() == Some(&Player::Human));
     if setup.show {
         let mut title = p.info.name.to_string();
         if !p.presets.is_empty() {
@@ -816,7 +825,11 @@ fn local_date(secs: i64) -> Option<(i64, u32, u32)> {
     if r.is_null() {
         return None;
     }
-    Some((tm.tm_year as i64 + 1900, tm.tm_mon as u32 + 1, tm.tm_mday as u32))
+    Some((
+        tm.tm_year as i64 + 1900,
+        tm.tm_mon as u32 + 1,
+        tm.tm_mday as u32,
+    ))
 }
 
 #[cfg(not(unix))]
@@ -857,10 +870,7 @@ pub fn record(
     };
     let mut tags = vec![
         ("Event".to_string(), "houserules play".to_string()),
-        (
-            "Date".to_string(),
-            setup.date.clone().unwrap_or_else(today),
-        ),
+        ("Date".to_string(), setup.date.clone().unwrap_or_else(today)),
         ("Round".to_string(), round.to_string()),
         ("White".to_string(), name(&setup.white)),
         ("Black".to_string(), name(&setup.black)),

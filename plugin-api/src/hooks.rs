@@ -672,7 +672,9 @@ fn probe_hooks<T: PresetRules>(rules: &T, pos: &Position, mv: Move) -> HookSet {
         reserved: [0; 4],
     };
     let calls: [(HookSet, &dyn Fn()); 15] = [
-        (HookSet::SETUP_POSITION, &|| rules.setup_position(&mut pos.clone())),
+        (HookSet::SETUP_POSITION, &|| {
+            rules.setup_position(&mut pos.clone())
+        }),
         (HookSet::GET_ROYAL_PIECES, &|| {
             rules.get_royal_pieces(pos, color, &mut { SquareSet::EMPTY });
         }),

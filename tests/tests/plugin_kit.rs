@@ -84,7 +84,10 @@ fn scaffolded_crates_build_test_and_keep_the_contract_out_of_the_tree() {
     let variant = tmp.path().join("my-race");
     scaffold(&preset, "preset", "house-rule");
     scaffold(&variant, "variant", "my-race");
-    for (dir, lib) in [(&preset, "houserules_house_rule"), (&variant, "houserules_my_race")] {
+    for (dir, lib) in [
+        (&preset, "houserules_house_rule"),
+        (&variant, "houserules_my_race"),
+    ] {
         for profile in [&[][..], &["--release"][..]] {
             let mut args = vec!["test"];
             args.extend_from_slice(profile);
@@ -148,7 +151,10 @@ fn the_shipped_plugins_keep_the_contract() {
         let (code, report) = check(&plugin_path(stem));
         assert!(code == 0 || code == 1, "{stem}:\n{report}");
         for line in report.lines().filter(|l| l.contains("FAIL")) {
-            assert!(line.contains(": fen round trip:"), "{stem}: {line}\n{report}");
+            assert!(
+                line.contains(": fen round trip:"),
+                "{stem}: {line}\n{report}"
+            );
         }
     }
 }

@@ -130,14 +130,21 @@ fn describe_answers_for_every_shipped_id() {
             let words: Vec<&str> = e.split_whitespace().skip(1).collect();
             if words.first() == Some(&"play") {
                 let mut args = words.clone();
-                args.extend(["--white", "random", "--seed", "1", "--max-plies", "4", "--quiet"]);
+                args.extend([
+                    "--white",
+                    "random",
+                    "--seed",
+                    "1",
+                    "--max-plies",
+                    "4",
+                    "--quiet",
+                ]);
                 let out = houserules(&args);
                 assert!(out.status.success(), "{e}: {}", text(&out).1);
             }
         }
         let plain = houserules_ok(
-            &args
-                .iter()
+            args.iter()
                 .copied()
                 .filter(|a| *a != "--json")
                 .collect::<Vec<_>>(),
@@ -149,7 +156,10 @@ fn describe_answers_for_every_shipped_id() {
     }
     // Mode and hooks are explained; a layout shared by two variants asks which.
     let d = houserules_ok(["describe", "knights-leap-twice"]);
-    assert!(d.contains("Mode: hybrid — adds to the variant's rules"), "{d}");
+    assert!(
+        d.contains("Mode: hybrid — adds to the variant's rules"),
+        "{d}"
+    );
     assert!(d.contains("get_extra_moves — adds moves"), "{d}");
     let out = houserules(["describe", "classic"]);
     assert_eq!(out.status.code(), Some(2));
@@ -186,7 +196,9 @@ fn list_says_what_each_rule_does() {
         .find(|x| x["id"] == "brokenchess")
         .expect("listed");
     assert!(
-        broken["error"].as_str().is_some_and(|e| e.contains("maxRank")),
+        broken["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("maxRank")),
         "{broken}"
     );
     let chess = v["variants"]
@@ -228,7 +240,11 @@ fn a_preset_that_cannot_act_on_the_variant_is_a_warning() {
         "--preset",
         "knight-immunity",
     ]);
-    assert!(text(&out).1.contains("bishops and knights"), "{}", text(&out).1);
+    assert!(
+        text(&out).1.contains("bishops and knights"),
+        "{}",
+        text(&out).1
+    );
     // describe --variant says it too.
     let d = houserules_ok(["describe", "rook-warp", "--variant", "tictacrook_v1"]);
     assert!(d.contains("Warning: it cannot change anything here"), "{d}");
@@ -245,12 +261,7 @@ fn moves_are_read_with_numbers_and_in_long_algebraic_form() {
     ] {
         assert_eq!(houserules_ok(["fen", "--moves", moves]), want, "{moves}");
     }
-    let out = houserules_ok([
-        "moves",
-        "--moves",
-        "1. e4 d5 2. e4xd5",
-        "--json",
-    ]);
+    let out = houserules_ok(["moves", "--moves", "1. e4 d5 2. e4xd5", "--json"]);
     let v: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["side_to_move"], "black");
     let rec = houserules_ok(["play", "--moves", "1. e2-e4 e5 2. Ng1-f3", "--quiet"]);
@@ -267,7 +278,11 @@ fn with_stdin(args: &[&str], input: &str) -> (String, Option<i32>) {
     (out, code)
 }
 
-fn with_stdin_env(args: &[&str], input: &str, env: &[(&str, &str)]) -> (String, String, Option<i32>) {
+fn with_stdin_env(
+    args: &[&str],
+    input: &str,
+    env: &[(&str, &str)],
+) -> (String, String, Option<i32>) {
     let mut cmd = Command::new(built_artifacts().join("houserules"));
     cmd.args(args)
         .env_remove("HOUSERULES_PLUGIN_PATH")
@@ -294,7 +309,8 @@ fn with_stdin_env(args: &[&str], input: &str, env: &[(&str, &str)]) -> (String, 
 
 #[test]
 fn wrong_check_and_mate_marks_are_warnings() {
-    let record = "[Event \"marks\"]\n\n1. e4 e5 2. Nf3+ Nc6 3. Bc4 Nf6 4. Ng5 d5 5. exd5 Nxd5 6. Nxf7# Qe7 \
+    let record =
+        "[Event \"marks\"]\n\n1. e4 e5 2. Nf3+ Nc6 3. Bc4 Nf6 4. Ng5 d5 5. exd5 Nxd5 6. Nxf7# Qe7 \
                   7. Nxh8+ *\n";
     let (out, code) = with_stdin(&["analyze", "--jsonl"], record);
     assert_eq!(code, Some(0), "marks do not make a record invalid: {out}");
@@ -313,15 +329,18 @@ fn wrong_check_and_mate_marks_are_warnings() {
     // Nf3 and Nxh8 give no check, Nxf7 (a fork) neither check nor mate.
     assert_eq!(w.len(), 3, "{w:?}");
     assert_eq!(w[0].0, 3);
-    assert!(w[0].1.contains("`Nf3+`: marked as check, but it gives no check"));
+    assert!(w[0]
+        .1
+        .contains("`Nf3+`: marked as check, but it gives no check"));
     assert_eq!(w[1].0, 11);
-    assert!(w[1].1.contains("`Nxf7#`: marked as mate, but it gives no check"), "{w:?}");
+    assert!(
+        w[1].1
+            .contains("`Nxf7#`: marked as mate, but it gives no check"),
+        "{w:?}"
+    );
     assert_eq!(w[2].0, 13);
     let (text, _) = with_stdin(&["analyze"], record);
-    assert!(
-        text.contains("warning at -:3:13 (ply 3): `Nf3+`"),
-        "{text}"
-    );
+    assert!(text.contains("warning at -:3:13 (ply 3): `Nf3+`"), "{text}");
     // A right mark and a mate written `+` are no warning.
     let (out, _) = with_stdin(&["analyze", "--jsonl"], "1. f3 e5 2. g4 Qh4+ 0-1\n");
     let g: Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
@@ -357,16 +376,16 @@ fn records_keep_their_tags_and_go_to_standard_output() {
     assert!(stdout.contains("[Variant \"Chess960\"]"), "{stdout}");
     assert!(stdout.contains("[ECO \"A00\"]"), "{stdout}");
     assert!(stdout.contains("\n1. e4 e5 *\n"), "{stdout}");
-    assert!(stderr.contains("1 games: 1 valid"), "the report goes to stderr: {stderr}");
+    assert!(
+        stderr.contains("1 games: 1 valid"),
+        "the report goes to stderr: {stderr}"
+    );
     assert!(!dir.path().join("-").exists(), "no file named `-`");
 }
 
 #[test]
 fn a_missing_custom_modifier_names_the_option() {
-    let (out, code) = with_stdin(
-        &["analyze"],
-        "[Modifiers \"cavalry\"]\n\n1. e4 *\n",
-    );
+    let (out, code) = with_stdin(&["analyze"], "[Modifiers \"cavalry\"]\n\n1. e4 *\n");
     assert_eq!(code, Some(1));
     assert!(
         out.contains("custom modifier `cavalry`") && out.contains("--modifier FILE.json"),
@@ -388,7 +407,9 @@ fn dates_around_now() -> Vec<String> {
                 .args(["-u", "-d", &format!("@{}", secs + d), "+%Y.%m.%d"])
                 .output();
             match out {
-                Ok(o) if o.status.success() => String::from_utf8_lossy(&o.stdout).trim().to_string(),
+                Ok(o) if o.status.success() => {
+                    String::from_utf8_lossy(&o.stdout).trim().to_string()
+                }
                 _ => String::new(),
             }
         })
@@ -399,19 +420,34 @@ fn dates_around_now() -> Vec<String> {
 fn play_writes_the_date_and_the_seed_only_when_used() {
     let out = houserules(["play", "--moves", "e4 e5", "--quiet"]);
     let (stdout, stderr) = text(&out);
-    assert!(!stderr.contains("seed"), "no random player, no seed: {stderr}");
+    assert!(
+        !stderr.contains("seed"),
+        "no random player, no seed: {stderr}"
+    );
     assert!(!stdout.contains("[Seed"), "{stdout}");
     let date = stdout
         .lines()
         .find_map(|l| l.strip_prefix("[Date \"")?.strip_suffix("\"]"))
         .expect("a Date tag")
         .to_string();
-    assert!(date.len() == 10 && date.as_bytes()[4] == b'.' && date != "????.??.??", "{date}");
+    assert!(
+        date.len() == 10 && date.as_bytes()[4] == b'.' && date != "????.??.??",
+        "{date}"
+    );
     let days = dates_around_now();
     if days.iter().any(|d| !d.is_empty()) {
         assert!(days.contains(&date), "{date} not in {days:?}");
     }
-    let out = houserules(["play", "--white", "random", "--black", "random", "--quiet", "--max-plies", "2"]);
+    let out = houserules([
+        "play",
+        "--white",
+        "random",
+        "--black",
+        "random",
+        "--quiet",
+        "--max-plies",
+        "2",
+    ]);
     let (stdout, stderr) = text(&out);
     assert!(stderr.starts_with("seed "), "{stderr}");
     assert!(stdout.contains("[Seed \""), "{stdout}");
@@ -448,7 +484,9 @@ fn multi_move_turns_are_one_move_number_per_turn() {
     }
     // python-chess (which knows no double moves) reads such a file without choking: every game
     // is found with its headers, and the game after it is read in full.
-    let python = Command::new("python3").args(["-c", "import chess.pgn"]).status();
+    let python = Command::new("python3")
+        .args(["-c", "import chess.pgn"])
+        .status();
     if !python.is_ok_and(|s| s.success()) {
         assert!(
             std::env::var_os("HOUSERULES_REQUIRE_TOOLS").is_none(),
@@ -487,14 +525,20 @@ fn the_game_on_standard_input_takes_commands() {
         "help\ne4\nd5\nexd5\nundo\nmoves\nfen\nflip\nNf9\nresign\n",
     );
     assert_eq!(code, Some(0), "{out}");
-    assert!(out.contains("Pieces (White upper case, Black lower case): P pawn"), "{out}");
+    assert!(
+        out.contains("Pieces (White upper case, Black lower case): P pawn"),
+        "{out}"
+    );
     assert!(out.contains("undo    take back"), "{out}");
     assert!(out.contains("The digit beside a piece is its Hp"), "{out}");
     assert!(out.contains("Also: damage p d5"), "{out}");
     assert!(out.contains("Taken back."), "{out}");
     assert!(out.contains("Legal moves: "), "{out}");
     assert!(out.contains("{Hp:"), "fen prints the position: {out}");
-    assert!(out.contains("     h   g   f   e   d   c   b   a"), "flipped: {out}");
+    assert!(
+        out.contains("     h   g   f   e   d   c   b   a"),
+        "flipped: {out}"
+    );
     assert!(out.contains("`Nf9` is not a move here"), "{out}");
     assert_eq!(
         out.matches("Legal moves: ").count(),
@@ -503,23 +547,40 @@ fn the_game_on_standard_input_takes_commands() {
     );
     assert!(out.contains("Result: 0-1 (White resigns)"), "{out}");
     let rec = &out[out.find("[Event").unwrap()..];
-    assert!(rec.contains("[Result \"0-1\"]") && rec.contains("\n1. e4 d5 0-1\n"), "{rec}");
+    assert!(
+        rec.contains("[Result \"0-1\"]") && rec.contains("\n1. e4 d5 0-1\n"),
+        "{rec}"
+    );
     for line in out.lines() {
-        assert!(line.chars().count() <= 80 || line.contains("{Hp:"), "{line}");
+        assert!(
+            line.chars().count() <= 80 || line.contains("{Hp:"),
+            "{line}"
+        );
     }
     // No colour codes when standard output is not a terminal.
     assert!(!out.contains('\x1b'));
     // A draw offer to a person who accepts, and the half-move of a multi-move turn.
-    let (out, _) = with_stdin(
-        &["play", "--preset", "double-move"],
-        "e4\ndraw\nyes\n",
+    let (out, _) = with_stdin(&["play", "--preset", "double-move"], "e4\ndraw\nyes\n");
+    assert!(
+        out.contains("White to move (half-move 2 of the turn)"),
+        "{out}"
     );
-    assert!(out.contains("White to move (half-move 2 of the turn)"), "{out}");
-    assert!(out.contains("White offers a draw. Black, do you accept?"), "{out}");
+    assert!(
+        out.contains("White offers a draw. Black, do you accept?"),
+        "{out}"
+    );
     assert!(out.contains("Result: 1/2-1/2 (draw agreed)"), "{out}");
     // A random opponent declines; the letters of another variant are explained.
     let (out, _) = with_stdin(
-        &["play", "--variant", "rookmania", "--black", "random", "--seed", "2"],
+        &[
+            "play",
+            "--variant",
+            "rookmania",
+            "--black",
+            "random",
+            "--seed",
+            "2",
+        ],
         "draw\nquit\n",
     );
     assert!(out.contains("Black declines the draw."), "{out}");
@@ -535,7 +596,17 @@ impl Tmux {
     fn start(cmd: &str, dir: &Path) -> Option<Tmux> {
         let name = format!("houserules-test-{}", std::process::id());
         let ok = Command::new("tmux")
-            .args(["new-session", "-d", "-x", "80", "-y", "50", "-s", &name, "-c"])
+            .args([
+                "new-session",
+                "-d",
+                "-x",
+                "80",
+                "-y",
+                "50",
+                "-s",
+                &name,
+                "-c",
+            ])
             .arg(dir)
             .arg(cmd)
             .status()
@@ -587,7 +658,10 @@ impl Drop for Tmux {
 
 #[test]
 fn a_piece_hp_game_in_a_real_terminal() {
-    let have_tmux = Command::new("tmux").arg("-V").output().is_ok_and(|o| o.status.success());
+    let have_tmux = Command::new("tmux")
+        .arg("-V")
+        .output()
+        .is_ok_and(|o| o.status.success());
     if !have_tmux {
         assert!(
             std::env::var_os("HOUSERULES_REQUIRE_TOOLS").is_none(),
@@ -605,7 +679,10 @@ fn a_piece_hp_game_in_a_real_terminal() {
     );
     let t = Tmux::start(&cmd, dir.path()).expect("tmux starts");
     let s = t.wait_for("White to move");
-    assert!(s.contains("K1") && s.contains("Q2"), "HP beside the pieces:\n{s}");
+    assert!(
+        s.contains("K1") && s.contains("Q2"),
+        "HP beside the pieces:\n{s}"
+    );
     t.keys("e4");
     t.wait_for("Black to move");
     t.keys("d5");
@@ -619,11 +696,17 @@ fn a_piece_hp_game_in_a_real_terminal() {
         .find(|l| l.trim_start().starts_with("6 "))
         .unwrap_or_else(|| panic!("no rank 6 on:\n{s}"))
         .to_string();
-    assert!(rank6.contains(" p1 "), "the damaged pawn's HP on the screen: {rank6}\n{s}");
+    assert!(
+        rank6.contains(" p1 "),
+        "the damaged pawn's HP on the screen: {rank6}\n{s}"
+    );
     assert!(s.contains("[P2]"), "the last move marked:\n{s}");
     t.keys("undo");
     let s = t.wait_for("Taken back.");
-    assert!(s.contains("Moves: 1. e4 d5\n") || s.contains("Moves: 1. e4 d5 "), "{s}");
+    assert!(
+        s.contains("Moves: 1. e4 d5\n") || s.contains("Moves: 1. e4 d5 "),
+        "{s}"
+    );
     t.keys("Nf3");
     t.wait_for("2. Nf3");
     t.keys("resign");

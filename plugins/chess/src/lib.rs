@@ -472,7 +472,6 @@ impl VariantRules for Chess {
             n_fold_automatic: 5,
             flags: VariantFlags::default(),
             extra: words::extra(),
-            ..Default::default()
         }
     }
 

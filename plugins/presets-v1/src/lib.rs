@@ -21,8 +21,8 @@ pub mod piece_hp;
 pub mod poisoned_squares;
 pub mod queen_splits;
 pub mod rook_warp;
-pub mod wrap_board;
 mod words;
+pub mod wrap_board;
 
 #[cfg(test)]
 mod combinations;

@@ -138,7 +138,6 @@ impl VariantRules for RookMania {
             n_fold_automatic: 5,
             flags: VariantFlags::CUSTOM_SAN,
             extra: words::extra(),
-            ..Default::default()
         }
     }
 

@@ -54,9 +54,7 @@ fn main() {
 
 /// The repository the scaffolder was built from.
 fn built_in_repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("..")
-        .join("..")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("..")
 }
 
 fn toml_path(p: &Path) -> String {
@@ -94,7 +92,11 @@ fn create(args: &Args) -> Result<(), String> {
     let api = repo.join("plugin-api");
     let host = repo.join("host");
     let chess = repo.join("plugins").join("chess");
-    for (what, p) in [("plugin-api", &api), ("host", &host), ("chess plugin", &chess)] {
+    for (what, p) in [
+        ("plugin-api", &api),
+        ("host", &host),
+        ("chess plugin", &chess),
+    ] {
         if !p.join("Cargo.toml").is_file() {
             return Err(format!(
                 "{} has no {what} crate ({}): is it a houserules repository? (--repo DIR)",
