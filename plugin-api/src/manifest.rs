@@ -403,7 +403,26 @@ impl OptionKind {
     }
 }
 
-/// A typed option of a preset, with its default.
+/// A typed option of a preset, with its default. The host checks every value against it
+/// before the preset is created; the preset reads them with [`crate::Options`].
+///
+/// ```
+/// use houserules_plugin_api::{OptionKind, OptionSpec};
+///
+/// let scope = OptionSpec::scope("both");
+/// assert!(scope.validate("white").is_ok());
+/// assert_eq!(scope.validate("red").unwrap_err(), "`red` is not one of white, black, both");
+/// let depth = OptionSpec {
+///     key: "radius".into(),
+///     kind: OptionKind::INT,
+///     default: "2".into(),
+///     choices: Default::default(),
+///     min: 1,
+///     max: 3,
+///     description: "how far the blast reaches".into(),
+/// };
+/// assert!(depth.validate("4").is_err());
+/// ```
 #[repr(C)]
 #[derive(StableAbi, Debug, Clone, PartialEq, Eq)]
 pub struct OptionSpec {

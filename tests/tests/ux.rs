@@ -621,6 +621,14 @@ impl Tmux {
             .unwrap();
         String::from_utf8_lossy(&out.stdout).into_owned()
     }
+    /// The screen with its colour attributes as escape sequences.
+    fn screen_with_colour(&self) -> String {
+        let out = Command::new("tmux")
+            .args(["capture-pane", "-p", "-e", "-t", &self.name])
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
     fn keys(&self, text: &str) {
         Command::new("tmux")
             .args(["send-keys", "-t", &self.name, "-l", text])
@@ -701,6 +709,10 @@ fn a_piece_hp_game_in_a_real_terminal() {
         "the damaged pawn's HP on the screen: {rank6}\n{s}"
     );
     assert!(s.contains("[P2]"), "the last move marked:\n{s}");
+    assert!(
+        !t.screen_with_colour().contains("\x1b[7m"),
+        "no colour with NO_COLOR"
+    );
     t.keys("undo");
     let s = t.wait_for("Taken back.");
     assert!(
@@ -723,4 +735,15 @@ fn a_piece_hp_game_in_a_real_terminal() {
     let g: Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
     assert_eq!(g["ply_count"], 3);
     assert_eq!(g["result"]["declared"], "1-0");
+    drop(t);
+    // Without NO_COLOR, on a terminal, the last move is in reverse video.
+    let cmd = format!(
+        "env -u HOUSERULES_PLUGIN_PATH -u NO_COLOR TERM=xterm {} play; sleep 30",
+        bin.display()
+    );
+    let t = Tmux::start(&cmd, dir.path()).expect("tmux starts");
+    t.wait_for("White to move");
+    t.keys("e4");
+    t.wait_for("Black to move");
+    assert!(t.screen_with_colour().contains("\x1b[7m"), "{}", t.screen());
 }
