@@ -33,9 +33,9 @@ use crate::pipeline::{Pipeline, PresetSpec};
 use crate::play::Rng;
 use abi_stable::std_types::{ROption, RResult, RStr, RVec};
 use houserules_plugin_api::{
-    host_query, stage, ApiVersion, Color, HookSet, HostQuery, Move, MoveEffects, OptionValue,
-    OutcomeContext, PluginError, Position, PresetBox, PresetInfo, Role, Square, SquareSet,
-    EXTRA_ERROR, EXTRA_MOVEMENT, MOVEMENT_ADDITIVE, MOVEMENT_NONE,
+    host_query, parse_roles, stage, ApiVersion, Color, HookSet, HostQuery, Move, MoveEffects,
+    OptionValue, OutcomeContext, PluginError, Position, PresetBox, PresetInfo, Role, Square,
+    SquareSet, EXTRA_ERROR, EXTRA_MOVEMENT, EXTRA_ROLES, MOVEMENT_ADDITIVE, MOVEMENT_NONE,
 };
 use serde::Serialize;
 
@@ -159,6 +159,21 @@ pub const STANDARD_POSITIONS: [&str; 6] = [
     "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P3/2NP1N1P/PP3PPP/R4RK1 w - - 0 10",
 ];
 
+/// The first problem `f` finds in `items` (an error counts as one).
+fn first_problem<T>(
+    items: impl IntoIterator<Item = T>,
+    mut f: impl FnMut(T) -> Result<Option<String>, HostError>,
+) -> Option<String> {
+    for x in items {
+        match f(x) {
+            Ok(None) => {}
+            Ok(Some(m)) => return Some(m),
+            Err(e) => return Some(e.to_string()),
+        }
+    }
+    None
+}
+
 /// Whether the variant has a chess board and the six chess roles (the standard positions
 /// are tried on it).
 fn chess_shaped(p: &Pipeline) -> bool {
@@ -206,6 +221,20 @@ impl Checker<'_> {
             outcome,
             message: message.into(),
         });
+    }
+
+    /// A check that passed with `ok`, or failed with the problem found.
+    fn verdict(
+        &mut self,
+        subject: &str,
+        check: &str,
+        problem: Option<String>,
+        ok: impl Into<String>,
+    ) {
+        match problem {
+            Some(m) => self.add(subject, check, Outcome::Fail, m),
+            None => self.add(subject, check, Outcome::Pass, ok),
+        }
     }
 
     fn result(&mut self, subject: &str, check: &str, r: Result<String, String>) {
@@ -289,172 +318,127 @@ impl Checker<'_> {
             },
         );
         // FEN round trip: write, read back, same position and moves; write again, same text.
-        let mut bad = None;
-        for pos in &samples {
-            let r = (|| -> Result<Option<String>, HostError> {
-                let f = p.write_fen(pos)?;
-                let back = match p.parse_fen(&f) {
-                    Ok(b) => b,
-                    Err(e) => return Ok(Some(format!("`{f}` does not read back: {e}"))),
-                };
-                let f2 = p.write_fen(&back)?;
-                if f2 != f {
-                    return Ok(Some(format!("`{f}` reads back as `{f2}`")));
-                }
-                let attrs = |q: &Position| {
-                    let mut v: Vec<(Square, String, i32)> = q
-                        .attributes()
-                        .iter()
-                        .map(|a| (a.square, a.name.as_str().to_string(), a.value))
-                        .collect();
-                    v.sort();
-                    v
-                };
-                if !back.same_for_repetition(pos) || attrs(&back) != attrs(pos) {
-                    return Ok(Some(format!("`{f}` reads back as a different position")));
-                }
-                let (mut a, mut b) = (RVec::new(), RVec::new());
-                p.legal_moves(pos, &mut a)?;
-                p.legal_moves(&back, &mut b)?;
-                if sorted_coords(p, pos, &a) != sorted_coords(p, &back, &b) {
-                    return Ok(Some(format!("`{f}` read back has other legal moves")));
-                }
-                Ok(None)
-            })();
-            match r {
-                Ok(None) => {}
-                Ok(Some(m)) => {
-                    bad = Some(m);
-                    break;
-                }
-                Err(e) => {
-                    bad = Some(e.to_string());
-                    break;
-                }
+        let bad = first_problem(&samples, |pos| {
+            let f = p.write_fen(pos)?;
+            let back = match p.parse_fen(&f) {
+                Ok(b) => b,
+                Err(e) => return Ok(Some(format!("`{f}` does not read back: {e}"))),
+            };
+            let f2 = p.write_fen(&back)?;
+            if f2 != f {
+                return Ok(Some(format!("`{f}` reads back as `{f2}`")));
             }
-        }
-        self.result(
+            let attrs = |q: &Position| {
+                let mut v: Vec<(Square, String, i32)> = q
+                    .attributes()
+                    .iter()
+                    .map(|a| (a.square, a.name.as_str().to_string(), a.value))
+                    .collect();
+                v.sort();
+                v
+            };
+            if !back.same_for_repetition(pos) || attrs(&back) != attrs(pos) {
+                return Ok(Some(format!("`{f}` reads back as a different position")));
+            }
+            let (mut a, mut b) = (RVec::new(), RVec::new());
+            p.legal_moves(pos, &mut a)?;
+            p.legal_moves(&back, &mut b)?;
+            if sorted_coords(p, pos, &a) != sorted_coords(p, &back, &b) {
+                return Ok(Some(format!("`{f}` read back has other legal moves")));
+            }
+            Ok(None)
+        });
+        self.verdict(
             subject,
             "fen round trip",
-            match bad {
-                Some(b) => Err(b),
-                None => Ok(format!("{} positions", samples.len())),
-            },
+            bad,
+            format!("{} positions", samples.len()),
         );
         // Legal moves: the same list twice (order included), bulk count = list length.
-        let mut bad = None;
-        for pos in &samples {
+        let bad = first_problem(&samples, |pos| {
             let (mut a, mut b) = (RVec::new(), RVec::new());
-            let r = p
-                .legal_moves(pos, &mut a)
-                .and_then(|_| p.legal_moves(pos, &mut b))
-                .and_then(|_| p.legal_move_count(pos, &mut RVec::new()));
-            match r {
-                Ok(n) => {
-                    if a != b {
-                        bad = Some(format!(
-                            "{}: the legal moves differ between two calls",
-                            p.write_fen(pos).unwrap_or_default()
-                        ));
-                        break;
-                    }
-                    if n != a.len() as u64 {
-                        bad = Some(format!(
-                            "{}: legal_move_count says {n}, generate gives {} moves",
-                            p.write_fen(pos).unwrap_or_default(),
-                            a.len()
-                        ));
-                        break;
-                    }
-                }
-                Err(e) => {
-                    bad = Some(e.to_string());
-                    break;
-                }
-            }
-        }
-        self.result(
+            p.legal_moves(pos, &mut a)?;
+            p.legal_moves(pos, &mut b)?;
+            let n = p.legal_move_count(pos, &mut RVec::new())?;
+            Ok(if a != b {
+                Some(format!(
+                    "{}: the legal moves differ between two calls",
+                    p.write_fen(pos)?
+                ))
+            } else if n != a.len() as u64 {
+                Some(format!(
+                    "{}: legal_move_count says {n}, generate gives {} moves",
+                    p.write_fen(pos)?,
+                    a.len()
+                ))
+            } else {
+                None
+            })
+        });
+        self.verdict(
             subject,
             "legal moves",
-            match bad {
-                Some(b) => Err(b),
-                None => Ok("the same list on every call; legal_move_count agrees".to_string()),
-            },
+            bad,
+            "the same list on every call; legal_move_count agrees",
         );
         // Perft: depth 1 = the legal moves (0 when the game is decided); each root move's
         // count at depth d = the count below its child; one thread = two threads.
         let depth = self.opts.depth.max(2);
-        let mut bad = None;
         let perft_positions: Vec<&Position> = starts
             .iter()
             .chain(samples.iter().step_by(17))
             .take(8)
             .collect();
-        for pos in perft_positions {
-            let r = (|| -> Result<Option<String>, HostError> {
-                let fen = p.write_fen(pos)?;
-                let mut legal = RVec::new();
-                p.legal_moves(pos, &mut legal)?;
-                let decided = p.results_need_check() && p.outcome(pos, true, true)?.is_some();
-                let one = perft(p, pos, 1, 1, false)?.nodes;
-                let want = if decided { 0 } else { legal.len() as u64 };
-                if one != want {
-                    return Ok(Some(format!(
-                        "{fen}: perft 1 = {one}, but there are {want} legal moves"
-                    )));
-                }
-                let deep = perft(p, pos, depth, 1, true)?;
-                let sum: u64 = deep.divide.iter().map(|(_, n)| n).sum();
-                if sum != deep.nodes {
-                    return Ok(Some(format!(
-                        "{fen}: perft {depth} = {}, its divide sums to {sum}",
-                        deep.nodes
-                    )));
-                }
-                if !decided {
-                    for &m in legal.iter().take(12) {
-                        let mut child = pos.clone();
-                        let mut fx = MoveEffects::new(pos.side_to_move, false);
-                        p.apply(&mut child, m, &mut fx)?;
-                        let below = perft(p, &child, depth - 1, 1, false)?.nodes;
-                        let c = coordinate(p, pos, m)?;
-                        let listed = deep.divide.iter().find(|(k, _)| *k == c).map(|(_, n)| *n);
-                        if listed != Some(below) {
-                            return Ok(Some(format!(
-                                "{fen}: divide says {c}: {listed:?}, perft {} after {c} = {below}",
-                                depth - 1
-                            )));
-                        }
+        let bad = first_problem(perft_positions, |pos| {
+            let fen = p.write_fen(pos)?;
+            let mut legal = RVec::new();
+            p.legal_moves(pos, &mut legal)?;
+            let decided = p.results_need_check() && p.outcome(pos, true, true)?.is_some();
+            let one = perft(p, pos, 1, 1, false)?.nodes;
+            let want = if decided { 0 } else { legal.len() as u64 };
+            if one != want {
+                return Ok(Some(format!(
+                    "{fen}: perft 1 = {one}, but there are {want} legal moves"
+                )));
+            }
+            let deep = perft(p, pos, depth, 1, true)?;
+            let sum: u64 = deep.divide.iter().map(|(_, n)| n).sum();
+            if sum != deep.nodes {
+                return Ok(Some(format!(
+                    "{fen}: perft {depth} = {}, its divide sums to {sum}",
+                    deep.nodes
+                )));
+            }
+            if !decided {
+                for &m in legal.iter().take(12) {
+                    let mut child = pos.clone();
+                    let mut fx = MoveEffects::new(pos.side_to_move, false);
+                    p.apply(&mut child, m, &mut fx)?;
+                    let below = perft(p, &child, depth - 1, 1, false)?.nodes;
+                    let c = coordinate(p, pos, m)?;
+                    let listed = deep.divide.iter().find(|(k, _)| *k == c).map(|(_, n)| *n);
+                    if listed != Some(below) {
+                        return Ok(Some(format!(
+                            "{fen}: divide says {c}: {listed:?}, perft {} after {c} = {below}",
+                            depth - 1
+                        )));
                     }
                 }
-                let two = perft(p, pos, depth, 2, false)?.nodes;
-                if two != deep.nodes {
-                    return Ok(Some(format!(
-                        "{fen}: perft {depth} = {} on one thread, {two} on two",
-                        deep.nodes
-                    )));
-                }
-                Ok(None)
-            })();
-            match r {
-                Ok(None) => {}
-                Ok(Some(m)) => {
-                    bad = Some(m);
-                    break;
-                }
-                Err(e) => {
-                    bad = Some(e.to_string());
-                    break;
-                }
             }
-        }
-        self.result(
+            let two = perft(p, pos, depth, 2, false)?.nodes;
+            if two != deep.nodes {
+                return Ok(Some(format!(
+                    "{fen}: perft {depth} = {} on one thread, {two} on two",
+                    deep.nodes
+                )));
+            }
+            Ok(None)
+        });
+        self.verdict(
             subject,
             "perft",
-            match bad {
-                Some(b) => Err(b),
-                None => Ok(format!("depth 1 and {depth} consistent, one thread = two")),
-            },
+            bad,
+            format!("depth 1 and {depth} consistent, one thread = two"),
         );
         samples
     }
@@ -557,64 +541,42 @@ impl Checker<'_> {
             Err(_) => return,
         };
         generic.force_generic_path();
-        let mut bad = None;
-        for pos in &samples {
+        let bad = first_problem(&samples, |pos| {
             let (mut a, mut b) = (RVec::new(), RVec::new());
-            let r = p
-                .legal_moves(pos, &mut a)
-                .and_then(|_| generic.legal_moves(pos, &mut b));
-            if let Err(e) = r {
-                bad = Some(e.to_string());
-                break;
-            }
+            p.legal_moves(pos, &mut a)?;
+            generic.legal_moves(pos, &mut b)?;
             let (sa, sb) = (sorted_coords(&p, pos, &a), sorted_coords(&p, pos, &b));
             if sa != sb {
                 let only_a: Vec<&String> = sa.iter().filter(|m| !sb.contains(m)).collect();
                 let only_b: Vec<&String> = sb.iter().filter(|m| !sa.contains(m)).collect();
-                bad = Some(format!(
+                return Ok(Some(format!(
                     "{}: generate(legal) and the pseudo-legal moves filtered by is_attacked \
                      disagree (only legal: {only_a:?}; only pseudo-legal and safe: {only_b:?})",
-                    p.write_fen(pos).unwrap_or_default()
-                ));
-                break;
+                    p.write_fen(pos)?
+                )));
             }
             let mover = pos.side_to_move;
             for &m in a.iter() {
                 let dest = m.destination();
-                if m.is_drop()
-                    || m.is_castle()
-                    || m.is_special()
-                    || !pos.get(dest).is_color(mover.opposite())
-                {
+                let onto_enemy = pos.get(dest).is_color(mover.opposite());
+                if m.is_drop() || m.is_castle() || m.is_special() || !onto_enemy {
                     continue;
                 }
-                match p.attacked(pos, dest, mover) {
-                    Ok(true) => {}
-                    Ok(false) => {
-                        bad = Some(format!(
-                            "{}: {} captures on {dest}, but is_attacked({dest}) says no",
-                            p.write_fen(pos).unwrap_or_default(),
-                            coordinate(&p, pos, m).unwrap_or_default()
-                        ));
-                        break;
-                    }
-                    Err(e) => {
-                        bad = Some(e.to_string());
-                        break;
-                    }
+                if !p.attacked(pos, dest, mover)? {
+                    return Ok(Some(format!(
+                        "{}: {} captures on {dest}, but is_attacked({dest}) says no",
+                        p.write_fen(pos)?,
+                        coordinate(&p, pos, m)?
+                    )));
                 }
             }
-            if bad.is_some() {
-                break;
-            }
-        }
-        self.result(
+            Ok(None)
+        });
+        self.verdict(
             &subject,
             "legality",
-            match bad {
-                Some(b) => Err(b),
-                None => Ok("legal moves = pseudo-legal moves that leave no royal attacked; captures are attacks".to_string()),
-            },
+            bad,
+            "legal moves = pseudo-legal moves that leave no royal attacked; captures are attacks",
         );
     }
 
@@ -649,18 +611,7 @@ impl Checker<'_> {
             );
             return;
         }
-        let mut specs: Vec<PresetSpec> = info
-            .requires
-            .iter()
-            .map(|r| PresetSpec {
-                id: r.to_string(),
-                options: Vec::new(),
-            })
-            .collect();
-        specs.push(PresetSpec {
-            id: id.to_string(),
-            options: Vec::new(),
-        });
+        let specs = crate::describe::with_requirements(info);
         let mut built_any = false;
         let mut refusals = Vec::new();
         for v in &variants {
@@ -723,51 +674,35 @@ impl Checker<'_> {
             return;
         };
         generic.force_generic_path();
-        let mut bad = None;
-        for pos in samples.iter().step_by(5).take(12) {
-            let r = (|| -> Result<Option<String>, HostError> {
-                let (mut a, mut b) = (RVec::new(), RVec::new());
-                p.legal_moves(pos, &mut a)?;
-                generic.legal_moves(pos, &mut b)?;
-                if sorted_coords(p, pos, &a) != sorted_coords(p, pos, &b) {
-                    return Ok(Some(format!(
-                        "{}: other legal moves on the generic path",
-                        p.write_fen(pos)?
-                    )));
-                }
-                let (x, y) = (
-                    perft(p, pos, 2, 1, false)?.nodes,
-                    perft(&generic, pos, 2, 1, false)?.nodes,
-                );
-                if x != y {
-                    return Ok(Some(format!(
-                        "{}: perft 2 = {x} on the fast path, {y} on the generic path",
-                        p.write_fen(pos)?
-                    )));
-                }
-                Ok(None)
-            })();
-            match r {
-                Ok(None) => {}
-                Ok(Some(m)) => {
-                    bad = Some(m);
-                    break;
-                }
-                Err(e) => {
-                    bad = Some(e.to_string());
-                    break;
-                }
+        let bad = first_problem(samples.iter().step_by(5).take(12), |pos| {
+            let (mut a, mut b) = (RVec::new(), RVec::new());
+            p.legal_moves(pos, &mut a)?;
+            generic.legal_moves(pos, &mut b)?;
+            if sorted_coords(p, pos, &a) != sorted_coords(p, pos, &b) {
+                return Ok(Some(format!(
+                    "{}: other legal moves on the generic path",
+                    p.write_fen(pos)?
+                )));
             }
-        }
-        self.result(
+            let (x, y) = (
+                perft(p, pos, 2, 1, false)?.nodes,
+                perft(&generic, pos, 2, 1, false)?.nodes,
+            );
+            if x != y {
+                return Ok(Some(format!(
+                    "{}: perft 2 = {x} on the fast path, {y} on the generic path",
+                    p.write_fen(pos)?
+                )));
+            }
+            Ok(None)
+        });
+        self.verdict(
             subject,
             &format!("movement={movement} promise"),
-            match bad {
-                Some(b) => Err(format!(
-                    "{b}: the preset breaks its `{EXTRA_MOVEMENT}={movement}` promise"
-                )),
-                None => Ok("fast and generic paths agree".to_string()),
-            },
+            bad.map(|b| {
+                format!("{b}: the preset breaks its `{EXTRA_MOVEMENT}={movement}` promise")
+            }),
+            "fast and generic paths agree",
         );
     }
 
@@ -1291,6 +1226,9 @@ pub fn check_plugin(
         }
         if p.hooks.contains(HookSet::ON_AFTER_MOVE) && p.after_move_stages == 0 {
             problems.push(format!("preset `{}` declares on_after_move but no stage in after_move_stages, so it never runs", p.id));
+        }
+        if let Some(Err(e)) = p.extra_value(EXTRA_ROLES).map(parse_roles) {
+            problems.push(format!("preset `{}`: extra `{EXTRA_ROLES}`: {e}", p.id));
         }
         for o in p.options.iter() {
             if let Err(e) = o.validate(o.default.as_str()) {

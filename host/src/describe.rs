@@ -17,8 +17,8 @@ use crate::error::{nearest, HostError};
 use crate::loader::{LoadedPlugin, Registry};
 use crate::pipeline::{Pipeline, PresetSpec};
 use houserules_plugin_api::{
-    OptionKind, PresetInfo, Role, VariantFlags, VariantInfo, EXTRA_DETAILS, EXTRA_ERROR,
-    EXTRA_LAYOUT_PREFIX, EXTRA_ROLES, EXTRA_SOURCE,
+    parse_roles, OptionKind, PresetInfo, Role, VariantFlags, VariantInfo, EXTRA_DETAILS,
+    EXTRA_ERROR, EXTRA_LAYOUT_PREFIX, EXTRA_ROLES, EXTRA_SOURCE,
 };
 use serde::Serialize;
 
@@ -147,16 +147,8 @@ pub fn cannot_affect(
     variant: &VariantInfo,
 ) -> Option<String> {
     let has = |r: Role| variant.pieces.iter().any(|t| t.role == r);
-    if let Some(roles) = info.extra_value(EXTRA_ROLES) {
-        let alternatives: Vec<Vec<Role>> = roles
-            .split(',')
-            .map(|alt| {
-                alt.split('+')
-                    .filter_map(|r| Role::parse(r.trim()))
-                    .collect()
-            })
-            .filter(|alt: &Vec<Role>| !alt.is_empty())
-            .collect();
+    // Roles that do not parse are the plugin's mistake (check-plugin reports it): no warning.
+    if let Some(Ok(alternatives)) = info.extra_value(EXTRA_ROLES).map(parse_roles) {
         if !alternatives.is_empty() && !alternatives.iter().any(|alt| alt.iter().all(|&r| has(r))) {
             let wanted: Vec<String> = alternatives
                 .iter()
@@ -380,21 +372,21 @@ fn variant_infos(reg: &Registry) -> Vec<(&LoadedPlugin, String, Result<VariantIn
         .collect()
 }
 
-/// The example of a preset: the first variant (chess first) on which it and its requirements
-/// assemble; `None` if there is none.
-fn preset_example(reg: &Registry, info: &PresetInfo, variant: Option<&str>) -> Vec<String> {
-    let mut specs: Vec<PresetSpec> = info
-        .requires
-        .iter()
-        .map(|r| PresetSpec {
-            id: r.to_string(),
-            options: Vec::new(),
-        })
-        .collect();
-    specs.push(PresetSpec {
-        id: info.id.to_string(),
+/// The preset `info` after the presets it requires, with default options.
+pub fn with_requirements(info: &PresetInfo) -> Vec<PresetSpec> {
+    let spec = |id: &str| PresetSpec {
+        id: id.to_string(),
         options: Vec::new(),
-    });
+    };
+    let mut specs: Vec<PresetSpec> = info.requires.iter().map(|r| spec(r.as_str())).collect();
+    specs.push(spec(info.id.as_str()));
+    specs
+}
+
+/// The example commands of a preset, on the first variant (chess first) on which it and its
+/// requirements assemble; none if there is none.
+fn preset_example(reg: &Registry, info: &PresetInfo, variant: Option<&str>) -> Vec<String> {
+    let specs = with_requirements(info);
     let mut candidates: Vec<String> = Vec::new();
     if let Some(v) = variant {
         candidates.push(v.to_string());

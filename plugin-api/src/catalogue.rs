@@ -39,3 +39,49 @@ pub const EXTRA_ROLES: &str = "roles";
 /// [`crate::VariantInfo::extra`] key prefix: `layout:<id>` describes the layout `<id>` in
 /// words (shown by `houserules describe <id>`).
 pub const EXTRA_LAYOUT_PREFIX: &str = "layout:";
+
+use crate::manifest::{OptionValue, PresetInfo, Role};
+
+impl PresetInfo {
+    /// This preset with its rule in words ([`EXTRA_DETAILS`]) and, unless `roles` is empty,
+    /// the roles it acts on ([`EXTRA_ROLES`]).
+    ///
+    /// ```
+    /// use houserules_plugin_api::{PresetInfo, EXTRA_ROLES};
+    ///
+    /// let info = PresetInfo { id: "rook-warp".into(), ..Default::default() }
+    ///     .with_words("A rook whose path to the edge is empty may warp.", "rook");
+    /// assert_eq!(info.extra_value(EXTRA_ROLES), Some("rook"));
+    /// ```
+    pub fn with_words(mut self, details: &str, roles: &str) -> PresetInfo {
+        self.extra.push(OptionValue {
+            key: EXTRA_DETAILS.into(),
+            value: details.into(),
+        });
+        if !roles.is_empty() {
+            self.extra.push(OptionValue {
+                key: EXTRA_ROLES.into(),
+                value: roles.into(),
+            });
+        }
+        self
+    }
+}
+
+/// Reads an [`EXTRA_ROLES`] value: the alternatives, each the roles it needs together
+/// (`"bishop+knight,queen"` → `[[bishop, knight], [queen]]`); the error names a word that is
+/// no role.
+pub fn parse_roles(text: &str) -> Result<Vec<Vec<Role>>, String> {
+    text.split(',')
+        .map(str::trim)
+        .filter(|alt| !alt.is_empty())
+        .map(|alt| {
+            alt.split('+')
+                .map(|r| {
+                    Role::parse(r.trim())
+                        .ok_or_else(|| format!("`{}` is not a piece role", r.trim()))
+                })
+                .collect()
+        })
+        .collect()
+}

@@ -101,7 +101,7 @@ pub use board::{
     attr, castle_slot, Accel, Attribute, Cell, Color, Name, Position, Square, SquareSet,
     StateEntry, CELLS, MAX_FILES, MAX_RANKS,
 };
-pub use catalogue::{EXTRA_DETAILS, EXTRA_LAYOUT_PREFIX, EXTRA_ROLES};
+pub use catalogue::{parse_roles, EXTRA_DETAILS, EXTRA_LAYOUT_PREFIX, EXTRA_ROLES};
 pub use export::{
     install_panic_hook, root_manifest, root_module, root_new_preset, root_new_variant, Plugin,
     PluginModule, PluginModuleRef,

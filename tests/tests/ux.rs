@@ -2,7 +2,7 @@
 //! `list` in words, warnings for presets that cannot act, records that other tools read, and
 //! the terminal game (on standard input, and in a real terminal through tmux).
 
-use houserules_tests::{built_artifacts, houserules, houserules_ok};
+use houserules_tests::{built_artifacts, houserules, houserules_ok, houserules_with_stdin};
 use serde_json::Value;
 use std::io::Write;
 use std::path::Path;
@@ -274,37 +274,8 @@ fn moves_are_read_with_numbers_and_in_long_algebraic_form() {
 }
 
 fn with_stdin(args: &[&str], input: &str) -> (String, Option<i32>) {
-    let (out, _, code) = with_stdin_env(args, input, &[]);
+    let (out, _, code) = houserules_with_stdin(args, input, &[]);
     (out, code)
-}
-
-fn with_stdin_env(
-    args: &[&str],
-    input: &str,
-    env: &[(&str, &str)],
-) -> (String, String, Option<i32>) {
-    let mut cmd = Command::new(built_artifacts().join("houserules"));
-    cmd.args(args)
-        .env_remove("HOUSERULES_PLUGIN_PATH")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    let mut child = cmd.spawn().unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    (
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-        out.status.code(),
-    )
 }
 
 #[test]
@@ -570,6 +541,12 @@ fn the_game_on_standard_input_takes_commands() {
         "{out}"
     );
     assert!(out.contains("Result: 1/2-1/2 (draw agreed)"), "{out}");
+    // A repeated position lets the player to move claim the draw.
+    let (out, _) = with_stdin(&["play"], "Nf3\nNf6\nNg1\nNg8\nNf3\nNf6\nNg1\nNg8\ndraw\n");
+    assert!(
+        out.contains("Result: 1/2-1/2 (draw claimed (n-fold-repetition))"),
+        "{out}"
+    );
     // A random opponent declines; the letters of another variant are explained.
     let (out, _) = with_stdin(
         &[

@@ -2,7 +2,7 @@
 //! description, its edge cases and the rulings, as implemented — see docs/presets-v1.md) and
 //! the piece roles it acts on (API 1.2 `extra` keys `details` and `roles`).
 
-use houserules_plugin_api::{OptionValue, PresetInfo, EXTRA_DETAILS, EXTRA_ROLES};
+use houserules_plugin_api::PresetInfo;
 
 /// (id, roles the preset acts on — empty: any variant —, details).
 const WORDS: [(&str, &str, &str); 15] = [
@@ -156,26 +156,17 @@ const WORDS: [(&str, &str, &str); 15] = [
 ];
 
 /// `info` with its words and roles added (unchanged for an id without words).
-pub(crate) fn with_words(mut info: PresetInfo) -> PresetInfo {
-    if let Some((_, roles, details)) = WORDS.iter().find(|(id, _, _)| *id == info.id.as_str()) {
-        info.extra.push(OptionValue {
-            key: EXTRA_DETAILS.into(),
-            value: (*details).into(),
-        });
-        if !roles.is_empty() {
-            info.extra.push(OptionValue {
-                key: EXTRA_ROLES.into(),
-                value: (*roles).into(),
-            });
-        }
+pub(crate) fn with_words(info: PresetInfo) -> PresetInfo {
+    match WORDS.iter().find(|(id, _, _)| *id == info.id.as_str()) {
+        Some((_, roles, details)) => info.with_words(details, roles),
+        None => info,
     }
-    info
 }
 
 #[cfg(test)]
 mod tests {
     use super::WORDS;
-    use houserules_plugin_api::Role;
+    use houserules_plugin_api::parse_roles;
 
     #[test]
     fn every_preset_has_words_and_roles_that_parse() {
@@ -183,11 +174,7 @@ mod tests {
             let w = WORDS.iter().find(|(id, _, _)| *id == m.id);
             let (_, roles, details) = w.unwrap_or_else(|| panic!("no words for {}", m.id));
             assert!(details.len() > 100, "{}", m.id);
-            for alt in roles.split(',').filter(|s| !s.is_empty()) {
-                for r in alt.split('+') {
-                    assert!(Role::parse(r).is_some(), "{}: role {r}", m.id);
-                }
-            }
+            parse_roles(roles).unwrap_or_else(|e| panic!("{}: {e}", m.id));
         }
     }
 }
