@@ -163,6 +163,9 @@ pub struct GameReport {
     pub result: ResultReport,
     /// Everything wrong with the record; empty when it is valid.
     pub errors: Vec<RecordError>,
+    /// What is doubtful but does not make the record invalid: a check (`+`) or mate (`#`)
+    /// mark the move does not earn.
+    pub warnings: Vec<RecordError>,
     /// The record in normal form (when asked for and the main line replayed in full).
     #[serde(skip)]
     pub normalized: Option<String>,
@@ -218,6 +221,7 @@ impl GameReport {
                 agrees: None,
             },
             errors: Vec::new(),
+            warnings: Vec::new(),
             normalized: None,
             fault: None,
         }
@@ -473,7 +477,14 @@ impl<'r> Analyzer<'r> {
                         }
                         _ => "Presets",
                     };
-                    (e.to_string(), tag, fault::of_error(&e))
+                    let message = match &e {
+                        HostError::Unknown { id, .. } if tag == "Modifiers" => format!(
+                            "custom modifier `{id}` of the Modifiers tag is not loaded: give its \
+                             descriptor file with --modifier FILE.json"
+                        ),
+                        _ => e.to_string(),
+                    };
+                    (message, tag, fault::of_error(&e))
                 });
             if self.cache.len() >= MAX_CACHED_RULES {
                 self.cache.clear();
@@ -541,6 +552,7 @@ impl<'r> Analyzer<'r> {
             errors: Vec::new(),
             more_errors: 0,
             fault: None,
+            warnings: Vec::new(),
             steps: Vec::new(),
         };
         let (game, complete) = replay.main_line(start.clone());
@@ -550,6 +562,7 @@ impl<'r> Analyzer<'r> {
             errors,
             more_errors,
             fault,
+            warnings,
             steps,
             ..
         } = replay;
@@ -558,6 +571,7 @@ impl<'r> Analyzer<'r> {
         if report.fault.is_none() {
             report.fault = fault;
         }
+        report.warnings = warnings;
         report.ply_count = steps.len() as u32;
         report.plies = plies;
         report.final_fen = p.write_fen(&game.position).ok();
@@ -628,6 +642,13 @@ impl<'r> Analyzer<'r> {
                     .map(|t| (t.name.clone(), t.value.clone()))
                     .collect();
                 tags.extend(rules_tags(p, &rules.specs, rules.layout_given));
+                // A Variant tag the rules tags leave out (FIDE chess under another name:
+                // `Chess960`, `Standard`) is the record's own: keep it.
+                if let (None, Some(t)) = (&options.rules.variant, rec.tag("Variant")) {
+                    if !t.value.trim().is_empty() && !tags.iter().any(|(k, _)| k == "Variant") {
+                        tags.push(("Variant".into(), t.value.clone()));
+                    }
+                }
                 if fen_tag.is_some() {
                     if let Ok(f) = p.write_fen(&start) {
                         tags.push(("SetUp".into(), "1".into()));
@@ -698,8 +719,37 @@ struct Replay<'a, 'p> {
     more_errors: usize,
     /// The first fault of plugin code met while replaying.
     fault: Option<Fault>,
+    warnings: Vec<RecordError>,
     /// Moves played from the start to the current point (`None`: a null move).
     steps: Vec<Option<Move>>,
+}
+
+/// What is wrong with the check or mate mark of `text` (a move by `mover` that led to
+/// `after`), if anything: `+` on a move that gives no check, `#` on one that does not mate. A
+/// missing mark is not reported (many programs write none).
+fn wrong_mark(p: &Pipeline, after: &Position, mover: Color, text: &str) -> Option<String> {
+    let t = text.trim_end_matches(['!', '?']);
+    let mark = match t.as_bytes().last() {
+        Some(b'+') => '+',
+        Some(b'#') => '#',
+        _ => return None,
+    };
+    let opponent = mover.opposite();
+    let check = p.royal_attacked(after, opponent).ok()?;
+    if !check {
+        return Some(format!(
+            "marked as {}, but it gives no check",
+            if mark == '#' { "mate" } else { "check" }
+        ));
+    }
+    if mark == '#' {
+        let mut replies = RVec::new();
+        p.legal_moves(after, &mut replies).ok()?;
+        if !(replies.is_empty() && after.side_to_move == opponent) {
+            return Some("marked as mate, but it is only check".to_string());
+        }
+    }
+    None
 }
 
 /// Null moves as ChessBase and python-chess write them.
@@ -880,6 +930,11 @@ impl<'a, 'p> Replay<'a, 'p> {
                 self.variations(&game, tok, ply);
             }
             self.steps.push(Some(m));
+            let mover = game.position.side_to_move;
+            // A coordinate form may end in `+` itself (a Fairy-Stockfish promotion, `e5e6+`).
+            let marked = text.trim_end_matches(['!', '?']).ends_with(['+', '#'])
+                && !coordinate(p, &game.position, m)
+                    .is_ok_and(|c| c.eq_ignore_ascii_case(text.trim_end_matches(['!', '?'])));
             let events = match game.play_recording(m, self.plies.is_some()) {
                 Ok(ev) => ev,
                 Err(e) => {
@@ -887,6 +942,13 @@ impl<'a, 'p> Replay<'a, 'p> {
                     return (game, false);
                 }
             };
+            if let Some(w) = marked
+                .then(|| wrong_mark(p, &game.position, mover, text))
+                .flatten()
+            {
+                self.warnings
+                    .push(pos_err(tok.pos, Some(ply), format!("`{text}`: {w}")));
+            }
             if let (Some(plies), Some((s, c))) = (&mut self.plies, names) {
                 plies.push(PlyReport {
                     ply,

@@ -106,6 +106,16 @@ fn text_line(r: &GameReport, quiet: bool) -> String {
             s.push_str(&format!("    legal moves include: {}\n", e.legal.join(" ")));
         }
     }
+    for w in &r.warnings {
+        s.push_str(&format!(
+            "  warning at {}:{}:{}{}: {}\n",
+            r.file,
+            w.line,
+            w.column,
+            w.ply.map(|p| format!(" (ply {p})")).unwrap_or_default(),
+            w.message
+        ));
+    }
     s
 }
 

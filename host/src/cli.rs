@@ -7,10 +7,10 @@
 use clap::{Args, Parser, Subcommand};
 use houserules_host::notation::{coordinate, parse_move, san};
 use houserules_host::{perft, Game, HostError, Pipeline, PluginSearch, PresetSpec, Registry};
-use houserules_plugin_api::{HookSet, Position, EXTRA_ERROR, EXTRA_SOURCE};
+use houserules_plugin_api::{Position, EXTRA_ERROR, EXTRA_SOURCE};
 use records::{AnalyzeArgs, PlayArgs};
 use serde_json::json;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 #[derive(Parser)]
@@ -113,6 +113,44 @@ enum Command {
     Analyze(AnalyzeArgs),
     /// Play a game in the terminal (human or random sides, or scripted) and write its record.
     Play(PlayArgs),
+    /// Explain a variant, layout, preset or custom modifier: the rule in words, options with
+    /// defaults, requirements, incompatibilities, hooks and an example command.
+    Describe {
+        /// The id (see `houserules list`).
+        id: String,
+        /// The variant a layout belongs to, or that a preset's example and check refer to.
+        #[arg(long)]
+        variant: Option<String>,
+        /// Machine-readable output.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Install this program and the plugins it loaded into PREFIX/bin and
+    /// PREFIX/lib/houserules (run it as `cargo run --release -- install` from a clone).
+    Install {
+        /// Where to install (default: ~/.local).
+        #[arg(long, value_name = "DIR")]
+        prefix: Option<PathBuf>,
+    },
+    /// Load a plugin library and run the plugin contract on it: hooks declared = hooks
+    /// implemented, FEN round trip, legality, perft consistency, determinism, no panics.
+    /// Exit code 0 when every check passes, 1 when one fails.
+    CheckPlugin {
+        /// The plugin library (.so / .dylib / .dll).
+        file: PathBuf,
+        /// Variant to try its presets on (repeatable; default: chess).
+        #[arg(long = "variant")]
+        variants: Vec<String>,
+        /// Random games per variant or preset.
+        #[arg(long, default_value_t = 6)]
+        games: usize,
+        /// Perft depth of the consistency checks.
+        #[arg(long, default_value_t = 2)]
+        depth: u32,
+        /// Machine-readable output.
+        #[arg(long)]
+        json: bool,
+    },
     /// Measure perft speed (nodes per second) on standard positions.
     Bench {
         #[command(flatten)]
@@ -176,8 +214,13 @@ fn plugin_env(cli: &Cli) {
 }
 
 fn search(cli: &Cli) -> PluginSearch {
+    let mut files = cli.plugins.clone();
+    if let Command::CheckPlugin { file, .. } = &cli.command {
+        // The plugin under test comes first: its ids win over installed ones.
+        files.insert(0, file.clone());
+    }
     PluginSearch {
-        files: cli.plugins.clone(),
+        files,
         dirs: cli.plugin_dirs.clone(),
         use_env: !cli.no_default_plugins,
         beside_executable: !cli.no_default_plugins,
@@ -206,6 +249,9 @@ fn pipeline(reg: &Registry, rules: &Rules) -> Result<Pipeline, HostError> {
     for n in &p.notes {
         eprintln!("note: {n}");
     }
+    for (id, why) in houserules_host::describe::inert_presets(&p) {
+        eprintln!("warning: preset `{id}` cannot change anything in this game: {why}");
+    }
     Ok(p)
 }
 
@@ -230,10 +276,22 @@ fn dispatch(mut cli: Cli) -> Result<i32, HostError> {
         | Command::Bench { rules, .. } => rules.presets.extend(ids),
         Command::Play(a) => a.rules.presets.extend(ids),
         Command::Analyze(a) => a.modifiers = ids,
-        Command::List { .. } => {}
+        Command::List { .. }
+        | Command::Describe { .. }
+        | Command::Install { .. }
+        | Command::CheckPlugin { .. } => {}
     }
     match &cli.command {
         Command::List { json } => list(&reg, *json),
+        Command::Describe { id, variant, json } => describe(&reg, id, variant.as_deref(), *json),
+        Command::Install { prefix } => install(&reg, prefix.as_deref()),
+        Command::CheckPlugin {
+            file,
+            variants,
+            games,
+            depth,
+            json,
+        } => check_plugin(&reg, file, variants, *games, *depth, *json),
         Command::Fen { rules, fen, moves } => {
             let p = pipeline(&reg, rules)?;
             let game = play_moves(&p, p.position(fen.as_deref())?, moves)?;
@@ -304,10 +362,14 @@ fn dispatch(mut cli: Cli) -> Result<i32, HostError> {
     }
 }
 
-/// Plays space-separated moves (SAN or coordinate form) from `pos`.
+/// Plays space-separated moves (SAN, coordinate or long algebraic form; move numbers and a
+/// final result token left out) from `pos`.
 fn play_moves<'p>(p: &'p Pipeline, pos: Position, moves: &str) -> Result<Game<'p>, HostError> {
     let mut game = Game::new(p, pos);
-    for (i, text) in moves.split_whitespace().enumerate() {
+    for (i, text) in houserules_host::notation::move_texts(moves)
+        .into_iter()
+        .enumerate()
+    {
         let legal = game.legal_moves()?;
         let m = parse_move(p, &game.position, text, &legal).map_err(|e| match e {
             HostError::BadMove { text, reason } => HostError::BadMove {
@@ -341,7 +403,11 @@ fn list(reg: &Registry, json: bool) -> Result<i32, HostError> {
                 let mut o = json!({
                     "id": v.id.as_str(), "name": v.name.as_str(), "plugin": pl.id(),
                 });
+                if let Err(e) = info {
+                    o["error"] = json!(e.to_string());
+                }
                 if let Ok(info) = info {
+                    o["description"] = json!(info.description.as_str());
                     o["board"] = json!({"files": info.files, "ranks": info.ranks});
                     o["pieces"] = json!(info.pieces.iter().map(|t| json!({
                         "letter": t.letter().to_string(), "name": t.name.as_str(),
@@ -387,6 +453,7 @@ fn list(reg: &Registry, json: bool) -> Result<i32, HostError> {
             p.path.display()
         );
     }
+    use houserules_host::describe::{first_sentence, wrap};
     println!("Variants:");
     for (pl, v, info) in &variants {
         match info {
@@ -401,39 +468,29 @@ fn list(reg: &Registry, json: bool) -> Result<i32, HostError> {
                     layouts.join(", "),
                     pl.id()
                 );
+                print!("{}", wrap(first_sentence(info.description.as_str()), 80, 6));
             }
             Err(e) => println!("  {:<18} {} [{}] (error: {e})", v.id, v.name, pl.id()),
         }
     }
     println!("Presets:");
     for (pl, p) in reg.presets().filter(|(_, p)| !p.is_custom_modifier()) {
-        println!(
-            "  {:<26} {} — {}, {} [{}]",
-            p.id,
-            p.name,
-            p.category,
-            p.mode,
-            pl.id()
-        );
+        println!("  {:<26} {} [{}]", p.id, p.name, pl.id());
+        print!("{}", wrap(first_sentence(p.description.as_str()), 80, 6));
+        let mut facts = Vec::new();
         if !p.requires.is_empty() {
             let r: Vec<&str> = p.requires.iter().map(|s| s.as_str()).collect();
-            println!("      requires: {}", r.join(", "));
+            facts.push(format!("requires {}", r.join(", ")));
         }
         if !p.incompatible_with.is_empty() {
             let r: Vec<&str> = p.incompatible_with.iter().map(|s| s.as_str()).collect();
-            println!("      incompatible with: {}", r.join(", "));
+            facts.push(format!("incompatible with {}", r.join(", ")));
         }
         for o in p.options.iter() {
-            println!(
-                "      option {}: {} (default {}) — {}",
-                o.key,
-                o.kind.name(),
-                o.default,
-                o.description
-            );
+            facts.push(format!("option {} (default {})", o.key, o.default));
         }
-        if p.hooks != HookSet::default() {
-            println!("      hooks: {}", p.hooks.names().join(", "));
+        if !facts.is_empty() {
+            print!("{}", wrap(&format!("({})", facts.join("; ")), 80, 6));
         }
     }
     println!("Custom modifiers (use with --modifier FILE, --preset ID or a Modifiers tag):");
@@ -456,14 +513,93 @@ fn list(reg: &Registry, json: bool) -> Result<i32, HostError> {
                     let r: Vec<&str> = p.requires.iter().map(|s| s.as_str()).collect();
                     println!("      requires: {}", r.join(", "));
                 }
-                println!("      hooks: {}", p.hooks.names().join(", "));
             }
         }
     }
     if !any {
         println!("  (none)");
     }
+    println!("More about any of them: houserules describe ID");
     Ok(0)
+}
+
+fn describe(reg: &Registry, id: &str, variant: Option<&str>, json: bool) -> Result<i32, HostError> {
+    let d = houserules_host::describe::describe(reg, id, variant)?;
+    if json {
+        println!("{}", serde_json::to_string_pretty(&d).unwrap_or_default());
+    } else {
+        print!("{}", d.text());
+    }
+    Ok(0)
+}
+
+fn check_plugin(
+    reg: &Registry,
+    file: &Path,
+    variants: &[String],
+    games: usize,
+    depth: u32,
+    json: bool,
+) -> Result<i32, HostError> {
+    use houserules_host::conformance::{check_plugin, CheckOptions};
+    let Some(pl) = reg
+        .plugins
+        .first()
+        .filter(|p| p.path == file || p.path.canonicalize().ok() == file.canonicalize().ok())
+    else {
+        return Err(HostError::PluginMissing {
+            path: file.to_path_buf(),
+        });
+    };
+    let opts = CheckOptions {
+        variants: variants.to_vec(),
+        games,
+        depth,
+        ..CheckOptions::default()
+    };
+    let report = check_plugin(reg, pl.id(), &opts)?;
+    if json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&report).unwrap_or_default()
+        );
+    } else {
+        print!("{}", report.text());
+    }
+    Ok(if report.passed() { 0 } else { 1 })
+}
+
+fn install(reg: &Registry, prefix: Option<&Path>) -> Result<i32, HostError> {
+    use houserules_host::install;
+    match install::install(reg, prefix) {
+        Ok(done) => {
+            for p in &done.programs {
+                println!("installed {}", p.display());
+            }
+            let ids: Vec<&str> = done.plugins.iter().map(|(id, _)| id.as_str()).collect();
+            println!(
+                "installed {} plugins into {}: {}",
+                done.plugins.len(),
+                done.plugin_dir.display(),
+                ids.join(", ")
+            );
+            for r in &done.removed {
+                println!("removed the older {}", r.display());
+            }
+            if !install::on_path(&done.bin_dir) {
+                println!(
+                    "note: {} is not on your PATH; add it, e.g. export PATH=\"{}:$PATH\"",
+                    done.bin_dir.display(),
+                    done.bin_dir.display()
+                );
+            }
+            Ok(0)
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            Ok(2)
+        }
+    }
 }
 
 fn moves(game: &Game, json: bool) -> Result<i32, HostError> {
@@ -599,7 +735,8 @@ mod records {
         #[arg(long, default_value_t = 1)]
         jobs: usize,
         /// Write the records back in normal form to FILE (canonical SAN, fixed tag order,
-        /// 80-column move text; comments, NAGs and variations dropped).
+        /// 80-column move text; comments, NAGs and variations dropped); `-`: to standard
+        /// output, and the report to standard error.
         #[arg(long, value_name = "FILE")]
         write_pgn: Option<PathBuf>,
         /// Text output: only invalid games and the totals.
@@ -668,7 +805,7 @@ mod records {
         /// Moves to play first (SAN or coordinate form, space-separated).
         #[arg(long, default_value = "")]
         moves: String,
-        /// Write the record(s) to FILE (default: standard output, after the game).
+        /// Write the record(s) to FILE (default or `-`: standard output, after the game).
         #[arg(long, value_name = "FILE")]
         out: Option<PathBuf>,
         /// Stop after this many plies (0: no limit).
@@ -851,7 +988,12 @@ mod records {
             None
         };
         let stdout = io::stdout();
-        let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
+        // With the records on standard output (`--write-pgn -`), the report goes to stderr.
+        let mut out: Box<dyn Write> = if is_stdout(a.write_pgn.as_deref()) {
+            Box::new(BufWriter::new(io::stderr()))
+        } else {
+            Box::new(BufWriter::with_capacity(1 << 16, stdout.lock()))
+        };
         let jsonl = a.jsonl;
         if a.json {
             let _ = out.write_all(b"{\"games\":[");
@@ -957,28 +1099,37 @@ mod records {
         let p = pipeline(reg, &a.rules)?;
         let specs = specs(&a.rules.presets)?;
         let start = p.position(a.fen.as_deref())?;
-        let moves: Vec<String> = a.moves.split_whitespace().map(str::to_string).collect();
+        let moves: Vec<String> = houserules_host::notation::move_texts(&a.moves)
+            .into_iter()
+            .map(str::to_string)
+            .collect();
         let default = if moves.is_empty() {
             Some(Player::Human)
         } else {
             None
         };
+        let mut setup = Setup {
+            white: a.white.clone().or(default.clone()),
+            black: a.black.clone().or(default),
+            seed: 0,
+            moves,
+            max_plies: a.max_plies,
+            show: !a.quiet && a.games <= 1,
+            color: play::color_wanted(),
+            echo: !io::stdin().is_terminal(),
+            date: None,
+        };
+        // A seed only matters (and is only printed) when a player draws on it.
         let seed = a.seed.unwrap_or_else(|| {
             let s = std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map(|d| d.as_nanos() as u64)
                 .unwrap_or(0);
-            eprintln!("seed {s}");
+            if setup.uses_seed() {
+                eprintln!("seed {s}");
+            }
             s
         });
-        let mut setup = Setup {
-            white: a.white.or(default),
-            black: a.black.or(default),
-            seed,
-            moves,
-            max_plies: a.max_plies,
-            show: !a.quiet && a.games <= 1,
-        };
         let mut records = String::new();
         let stdin = io::stdin();
         let mut input = stdin.lock();
@@ -1028,11 +1179,18 @@ mod records {
         Ok(0)
     }
 
-    /// Opens an output file if one was asked for; the error is reported here.
-    fn output_file(path: Option<&std::path::Path>) -> Result<Option<BufWriter<File>>, ()> {
+    /// Whether an output path means standard output (`-`).
+    fn is_stdout(path: Option<&std::path::Path>) -> bool {
+        path.is_some_and(|p| p.as_os_str() == "-")
+    }
+
+    /// Opens an output file if one was asked for (`-`: standard output); the error is
+    /// reported here.
+    fn output_file(path: Option<&std::path::Path>) -> Result<Option<Box<dyn Write>>, ()> {
         match path {
+            Some(_) if is_stdout(path) => Ok(Some(Box::new(BufWriter::new(io::stdout())))),
             Some(path) => match File::create(path) {
-                Ok(f) => Ok(Some(BufWriter::new(f))),
+                Ok(f) => Ok(Some(Box::new(BufWriter::new(f)))),
                 Err(e) => {
                     eprintln!("error: cannot write {}: {e}", path.display());
                     Err(())

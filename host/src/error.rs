@@ -118,6 +118,14 @@ pub enum HostError {
         /// The nearest known id.
         suggestion: Option<String>,
     },
+    /// An id that names more than one thing.
+    #[error("`{id}` is ambiguous: {reason}")]
+    Ambiguous {
+        /// The id.
+        id: String,
+        /// What it could be, and how to choose.
+        reason: String,
+    },
     /// A preset requires another that is not active.
     #[error("preset `{preset}` requires preset `{requires}`: add --preset {requires}")]
     MissingRequirement {

@@ -5,12 +5,15 @@
 
 pub mod analyze;
 pub mod batch;
+pub mod conformance;
+pub mod describe;
 #[cfg(unix)]
 pub mod elf;
 pub mod error;
 pub mod fault;
 pub mod fen;
 pub mod game;
+pub mod install;
 #[cfg(unix)]
 pub mod isolated;
 pub mod loader;

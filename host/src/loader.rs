@@ -4,13 +4,14 @@
 //! told. `--plugin FILE` is a path (a bare name means a file in the working directory, never a
 //! search of the dynamic loader's path: `--plugin libz.so` is `./libz.so`); in directories —
 //! `--plugin-dir DIR`, `HOUSERULES_PLUGIN_PATH`, and unless `--no-default-plugins` the
-//! executable's directory and its `deps/` — only files named `libhouserules_*` (the platform's
-//! library prefix and suffix) are candidates. Before a candidate is opened its dynamic symbol
-//! table is read ([`crate::elf`]): a file that exports no houserules root module is reported
-//! without running any of its code, and a plugin built with `panic = "abort"` is refused
-//! (a panic in it could not be caught). A missing `--plugin-dir` is an error; a second plugin
-//! with an id already loaded is reported with the file that won; the same file seen twice
-//! (hard links, as cargo makes them) is loaded once.
+//! executable's directory, its `deps/` and `../lib/houserules/` (where `houserules install`
+//! puts them) — only files named `libhouserules_*` (the platform's library prefix and suffix)
+//! are candidates. Before a candidate is opened its dynamic symbol table is read
+//! ([`crate::elf`]): a file that exports no houserules root module is reported without running
+//! any of its code, and a plugin built with `panic = "abort"` is refused (a panic in it could
+//! not be caught). A missing `--plugin-dir` is an error; a second plugin with an id already
+//! loaded is reported with the file that won; the same file seen twice (hard links, as cargo
+//! makes them) is loaded once.
 
 use crate::error::HostError;
 use abi_stable::library::{lib_header_from_path, LibraryError};
@@ -241,6 +242,12 @@ impl Registry {
                 let deps = dir.join("deps");
                 if deps.is_dir() {
                     dirs.push((deps, false, true));
+                }
+                // `houserules install` puts them in PREFIX/lib/houserules/ (see install.rs).
+                if let Some(installed) = crate::install::plugin_dir_for(&dir) {
+                    if installed.is_dir() {
+                        dirs.push((installed, false, true));
+                    }
                 }
                 dirs.push((dir, false, true));
             }

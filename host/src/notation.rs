@@ -200,6 +200,10 @@ pub fn parse_move(
             return Ok(m);
         }
     }
+    // Long algebraic form: `e2-e4`, `Ng1-f3`, `e4xd5`, `e7-e8=Q`.
+    if let Some(m) = long_algebraic(p, pos, &t, legal)? {
+        return Ok(m);
+    }
     let sans: Vec<String> = legal
         .iter()
         .map(|&m| san_core(p, pos, m, legal))
@@ -257,4 +261,144 @@ fn over_specified(san: &str, text: &str, m: Move) -> bool {
         &san[san.find(&dest).unwrap_or(san.len())..]
     );
     normalize(&full) == text
+}
+
+/// A square name at the start of `b` (`e4`, `p15`): the square and its length.
+fn square_prefix(b: &[u8]) -> Option<(Square, usize)> {
+    let file = *b.first()?;
+    if !(b'a'..=b'p').contains(&file) {
+        return None;
+    }
+    let digits = b[1..].iter().take_while(|c| c.is_ascii_digit()).count();
+    if digits == 0 || digits > 2 {
+        return None;
+    }
+    let rank: u8 = std::str::from_utf8(&b[1..1 + digits]).ok()?.parse().ok()?;
+    if rank == 0 || rank > 16 {
+        return None;
+    }
+    Some((Square::new(file - b'a', rank - 1), 1 + digits))
+}
+
+/// Reads the long algebraic form `[Piece]from[-x:]to[=Promotion]` (`e2-e4`, `Ng1-f3`,
+/// `e4xd5`, `e7-e8=Q`, `O-O` excepted) and returns the legal move it names, if exactly one.
+/// The piece letter, when given, must be the letter of the piece on `from`.
+fn long_algebraic(
+    p: &Pipeline,
+    pos: &Position,
+    text: &str,
+    legal: &[Move],
+) -> Result<Option<Move>, HostError> {
+    let b = text.as_bytes();
+    let mut i = 0;
+    let piece = match b.first() {
+        Some(&c) if c.is_ascii_uppercase() => {
+            i = 1;
+            Some(c as char)
+        }
+        _ => None,
+    };
+    let Some((from, n)) = square_prefix(&b[i..]) else {
+        return Ok(None);
+    };
+    i += n;
+    if matches!(b.get(i), Some(b'-' | b'x' | b':')) {
+        i += 1;
+    }
+    let Some((to, n)) = square_prefix(&b[i..]) else {
+        return Ok(None);
+    };
+    i += n;
+    if b.get(i) == Some(&b'=') {
+        i += 1;
+    }
+    let promo = match &b[i..] {
+        [] => None,
+        [c] if c.is_ascii_alphabetic() => Some(c.to_ascii_uppercase() as char),
+        _ => return Ok(None),
+    };
+    if let Some(l) = piece {
+        match pos.get(from).kind() {
+            Some(k) if letter(p, k) == l => {}
+            _ => return Ok(None),
+        }
+    }
+    let mut found = None;
+    for &m in legal {
+        if m.is_drop() || m.from != from || m.is_special() {
+            continue;
+        }
+        let two_legs = m
+            .flags
+            .contains(houserules_plugin_api::MoveFlags::MULTI_LEG)
+            && !m.via.is_none();
+        let dest_ok = if m.is_castle() {
+            m.via == to || m.to == to
+        } else {
+            m.destination() == to && !two_legs
+        };
+        let promo_ok = match promo {
+            Some(l) => m.is_promotion() && letter(p, m.piece) == l,
+            None => !m.is_promotion(),
+        };
+        if dest_ok && promo_ok {
+            if found.is_some() {
+                return Ok(None);
+            }
+            found = Some(m);
+        }
+    }
+    Ok(found)
+}
+
+/// The moves of a move list as typed or pasted: space-separated moves, with move numbers
+/// (`1.`, `12...`, `1.e4`, `1…`) left out and a final result token (`1-0`, `0-1`,
+/// `1/2-1/2`, `*`) ignored. What remains is read by [`parse_move`].
+pub fn move_texts(text: &str) -> Vec<&str> {
+    let mut out: Vec<&str> = Vec::new();
+    let tokens: Vec<&str> = text.split_whitespace().collect();
+    for (k, tok) in tokens.iter().enumerate() {
+        let last = k + 1 == tokens.len();
+        if last && matches!(*tok, "1-0" | "0-1" | "1/2-1/2" | "*") {
+            break;
+        }
+        let rest = strip_move_number(tok);
+        if !rest.is_empty() {
+            out.push(rest);
+        }
+    }
+    out
+}
+
+/// `12.e4` → `e4`, `12...` → ``, `e4` → `e4`.
+pub fn strip_move_number(tok: &str) -> &str {
+    let digits = tok.bytes().take_while(|c| c.is_ascii_digit()).count();
+    let after = &tok[digits..];
+    if digits > 0 && (after.starts_with('.') || after.starts_with('\u{2026}')) {
+        after.trim_start_matches(['.', '\u{2026}'])
+    } else if digits > 0 && after.is_empty() {
+        ""
+    } else {
+        tok
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{move_texts, strip_move_number};
+
+    #[test]
+    fn move_numbers_and_a_final_result_are_left_out() {
+        assert_eq!(
+            move_texts("1. e4 e5 2.Nf3 2... Nc6 3\u{2026}a6 1-0"),
+            ["e4", "e5", "Nf3", "Nc6", "a6"]
+        );
+        assert_eq!(move_texts("e2-e4 * e5"), ["e2-e4", "*", "e5"]);
+        assert_eq!(strip_move_number("12."), "");
+        assert_eq!(
+            strip_move_number("0-0"),
+            "0-0",
+            "castling with zeros is no number"
+        );
+    }
 }

@@ -67,6 +67,39 @@ pub struct WrittenMove {
     pub san: String,
 }
 
+/// The move text of `moves` as tokens: move numbers (`12.`, `12...`) and moves, without the
+/// result.
+///
+/// Multi-move turns (a side moves twice in a row: double-move, monster-rules) get one move
+/// number per turn, `N.` for White's and `N...` for Black's, followed by all its half-moves:
+/// `1. e4 d4 1... d5 Bg4 2. Nf3`. Readers that ignore move numbers, as this one and
+/// python-chess do, see the half-moves in order.
+pub fn movetext_tokens(moves: &[WrittenMove]) -> Vec<String> {
+    let mut out = Vec::with_capacity(moves.len() * 3 / 2 + 1);
+    let multi = moves.windows(2).any(|w| w[0].white == w[1].white);
+    let mut prev_white_number: Option<u32> = None;
+    for (i, m) in moves.iter().enumerate() {
+        if multi {
+            let turn_starts = i == 0 || moves[i - 1].white != m.white;
+            if turn_starts {
+                let dots = if m.white { "." } else { "..." };
+                out.push(format!("{}{dots}", m.fullmove));
+            }
+        } else if m.white {
+            out.push(format!("{}.", m.fullmove));
+            prev_white_number = Some(m.fullmove);
+        } else if prev_white_number != Some(m.fullmove) {
+            out.push(format!("{}...", m.fullmove));
+            prev_white_number = Some(m.fullmove);
+        }
+        out.push(m.san.clone());
+        if !m.white {
+            prev_white_number = None;
+        }
+    }
+    out
+}
+
 /// Writes a record in normal form: tags in [`TAG_ORDER`] (missing roster tags filled in, other
 /// tags alphabetically, empty values of rule tags dropped), one empty line, the move text
 /// (move numbers, moves, result) wrapped at 80 columns, and one empty line.
@@ -108,19 +141,8 @@ pub fn write_record(tags: &[(String, String)], moves: &[WrittenMove], result: &s
         out.push_str(tok);
         line_len += tok.len();
     };
-    let mut prev_white_number: Option<u32> = None;
-    for m in moves {
-        if m.white {
-            push(&mut out, &format!("{}.", m.fullmove));
-            prev_white_number = Some(m.fullmove);
-        } else if prev_white_number != Some(m.fullmove) {
-            push(&mut out, &format!("{}...", m.fullmove));
-            prev_white_number = Some(m.fullmove);
-        }
-        push(&mut out, &m.san);
-        if !m.white {
-            prev_white_number = None;
-        }
+    for tok in movetext_tokens(moves) {
+        push(&mut out, &tok);
     }
     push(&mut out, result);
     out.push_str("\n\n");
@@ -130,6 +152,38 @@ pub fn write_record(tags: &[(String, String)], moves: &[WrittenMove], result: &s
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn texts(r: &Record, line: &[MoveToken]) -> Vec<String> {
+        line.iter().map(|m| m.text(r).to_string()).collect()
+    }
+
+    #[test]
+    fn multi_move_turns_get_one_number_per_turn() {
+        let mv = |white: bool, fullmove: u32, san: &str| WrittenMove {
+            white,
+            fullmove,
+            san: san.into(),
+        };
+        let moves = [
+            mv(true, 1, "e4"),
+            mv(true, 1, "d4"),
+            mv(false, 1, "d5"),
+            mv(false, 1, "Bg4"),
+            mv(true, 2, "f3+"),
+            mv(false, 2, "Bh5"),
+            mv(false, 2, "e6"),
+        ];
+        let s = write_record(&[], &moves, "*");
+        assert!(
+            s.ends_with("\n\n1. e4 d4 1... d5 Bg4 2. f3+ 2... Bh5 e6 *\n\n"),
+            "{s}"
+        );
+        let back = read_all(&s);
+        assert_eq!(
+            texts(&back[0], &back[0].moves),
+            ["e4", "d4", "d5", "Bg4", "f3+", "Bh5", "e6"]
+        );
+    }
 
     #[test]
     fn writes_in_normal_form() {

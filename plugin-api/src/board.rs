@@ -391,6 +391,22 @@ pub struct Accel {
 /// Mutate the board through the methods ([`Position::set`], [`Position::move_piece`],
 /// [`Position::clear`]): they keep attributes attached to their pieces and mark the variant's
 /// acceleration cache stale.
+///
+/// ```
+/// use houserules_plugin_api::{attr, Cell, Color, Position, Square};
+///
+/// let mut pos = Position::empty(8, 8);
+/// let (e4, e5) = (Square::parse("e4").unwrap(), Square::parse("e5").unwrap());
+/// pos.set(e4, Cell::piece(0, Color::White));
+/// pos.set_attribute(e4, attr::HP, 2);
+/// pos.move_piece(e4, e5);
+/// // The attribute travels with its piece ...
+/// assert_eq!(pos.attribute(e5, attr::HP), Some(2));
+/// assert!(pos.get(e4).is_empty());
+/// // ... and vanishes with it.
+/// pos.clear(e5);
+/// assert!(pos.attributes().is_empty());
+/// ```
 #[repr(C)]
 #[derive(StableAbi, Clone, PartialEq, Eq, Debug)]
 pub struct Position {

@@ -160,8 +160,12 @@ macro_rules! export_plugin {
         /// The header the host's loader looks up (what abi_stable's `export_root_module`
         /// attribute generates, spelled with paths through this crate so that plugins need
         /// no direct dependency on abi_stable). It sits in a module of its own so that a test
-        /// binary linking several plugin crates as libraries never pulls in two of them.
+        /// binary linking several plugin crates as libraries rarely pulls in two of them, and
+        /// it is left out of the crate's own unit tests (`cfg(test)`), which link other plugin
+        /// crates (the chess variant a preset is tested on) and load this one in-process with
+        /// [`root_module`](crate::root_module): two definitions of the symbol would not link.
         #[doc(hidden)]
+        #[cfg(not(test))]
         pub mod houserules_plugin_export {
             #[export_name = "_1as_0lib_1header_0root_bmodule_bloader"]
             pub static ROOT_MODULE_HEADER: $crate::abi_stable::library::LibHeader = {

@@ -1,4 +1,22 @@
 //! Safe helpers for plugin authors: rays, leaps and the board part of FEN.
+//!
+//! ```
+//! use houserules_plugin_api::abi_stable::std_types::RVec;
+//! use houserules_plugin_api::{geometry, Cell, Color, PieceType, Role, Square};
+//!
+//! // A rook and a pawn: the piece table's index is the piece kind.
+//! let pieces = [PieceType::new('R', "rook", Role::ROOK, 500), PieceType::new('P', "pawn", Role::PAWN, 100)];
+//! let pos = geometry::parse_fen_board("8/8/8/8/8/8/p7/R7", 0, 8, 8, &pieces).unwrap();
+//! assert_eq!(pos.get(Square::parse("a2").unwrap()), Cell::piece(1, Color::Black));
+//! let mut moves = RVec::new();
+//! for d in geometry::ORTHOGONAL {
+//!     geometry::slide(&pos, Square::parse("a1").unwrap(), d, Color::White, &mut moves);
+//! }
+//! // b1..h1 and the capture on a2.
+//! assert_eq!(moves.len(), 8);
+//! assert_eq!(moves.iter().filter(|m| m.is_capture()).count(), 1);
+//! assert_eq!(geometry::write_fen_board(&pos, &pieces, false), "8/8/8/8/8/8/p7/R7");
+//! ```
 
 use crate::board::{Cell, Color, Position, Square};
 use crate::manifest::PieceType;

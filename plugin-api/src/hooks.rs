@@ -6,7 +6,7 @@
 //! [`PluginError`] for that game, never a crash of the host.
 
 use crate::board::{Color, Position, Square, SquareSet};
-use crate::manifest::{OptionValue, VariantInfo};
+use crate::manifest::{HookSet, OptionValue, VariantInfo};
 use crate::moves::{Move, MoveEffects};
 use crate::outcome::{Decision, FenError, Outcome, OutcomeContext, PluginError, ResultDecision};
 use abi_stable::{
@@ -16,7 +16,20 @@ use abi_stable::{
     std_types::{RBox, ROption, RResult, RStr, RString, RVec},
     StableAbi,
 };
+use std::cell::Cell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+
+thread_local! {
+    /// The hooks whose default body ([`PresetRules`]'s "no opinion") ran on this thread since
+    /// the last reset: how [`PresetFfi::implemented_hooks`] tells an implemented hook from a
+    /// default one (API 1.2).
+    static DEFAULT_BODIES_RUN: Cell<u64> = const { Cell::new(0) };
+}
+
+/// Marks the default body of `hook` as run (see [`PresetFfi::implemented_hooks`]).
+fn default_ran(hook: HookSet) {
+    DEFAULT_BODIES_RUN.with(|c| c.set(c.get() | hook.0));
+}
 
 /// What moves the host asks a variant for.
 #[repr(C)]
@@ -99,20 +112,26 @@ pub trait VariantRules: Send + Sync + 'static {
 #[allow(unused_variables)]
 pub trait PresetRules: Send + Sync + 'static {
     /// Seeds attributes or state at game start (e.g. hit points).
-    fn setup_position(&self, pos: &mut Position) {}
+    fn setup_position(&self, pos: &mut Position) {
+        default_ran(HookSet::SETUP_POSITION)
+    }
     /// Sets `royals` to the royal pieces of `color` and answers YES, or DEFERs.
     fn get_royal_pieces(&self, pos: &Position, color: Color, royals: &mut SquareSet) -> Decision {
+        default_ran(HookSet::GET_ROYAL_PIECES);
         Decision::DEFER
     }
     /// Whether moves of `color` that leave a royal attacked are dropped (NO turns it off).
     fn should_filter_self_check(&self, pos: &Position, color: Color) -> Decision {
+        default_ran(HookSet::SHOULD_FILTER_SELF_CHECK);
         Decision::DEFER
     }
     /// Removes from `royals` (the royal set of `color`) the royals that may be left attacked
     /// (piece-hp: a royal with 2 HP or more survives a "capture"). The rest are *protected*:
     /// the self-check filter, castling, check and checkmate concern them only. Losing all
     /// royals still loses.
-    fn protected_royals(&self, pos: &Position, color: Color, royals: &mut SquareSet) {}
+    fn protected_royals(&self, pos: &Position, color: Color, royals: &mut SquareSet) {
+        default_ran(HookSet::PROTECTED_ROYALS)
+    }
     /// Takes over the moves of some pieces of `color`: add their squares to `claimed` and
     /// push their (pseudo-legal) moves to `out`.
     fn override_piece_moves(
@@ -122,21 +141,32 @@ pub trait PresetRules: Send + Sync + 'static {
         claimed: &mut SquareSet,
         out: &mut RVec<Move>,
     ) {
+        default_ran(HookSet::OVERRIDE_PIECE_MOVES)
     }
     /// Adds pseudo-legal moves of `color`.
-    fn get_extra_moves(&self, pos: &Position, color: Color, out: &mut RVec<Move>) {}
+    fn get_extra_moves(&self, pos: &Position, color: Color, out: &mut RVec<Move>) {
+        default_ran(HookSet::GET_EXTRA_MOVES)
+    }
     /// Transforms the pseudo-legal moves of `color` (remove, change, add).
-    fn get_legal_move_modifiers(&self, pos: &Position, color: Color, moves: &mut RVec<Move>) {}
+    fn get_legal_move_modifiers(&self, pos: &Position, color: Color, moves: &mut RVec<Move>) {
+        default_ran(HookSet::GET_LEGAL_MOVE_MODIFIERS)
+    }
     /// Whether a piece of `by` attacks `sq` beyond what its moves show (YES), or DEFER.
     fn is_attacked(&self, pos: &Position, sq: Square, by: Color) -> Decision {
+        default_ran(HookSet::IS_ATTACKED);
         Decision::DEFER
     }
     /// Filters the legal moves of the side to move (e.g. compulsory capture).
-    fn filter_legal_moves(&self, pos: &Position, moves: &mut RVec<Move>) {}
+    fn filter_legal_moves(&self, pos: &Position, moves: &mut RVec<Move>) {
+        default_ran(HookSet::FILTER_LEGAL_MOVES)
+    }
     /// Runs before the move is applied.
-    fn on_before_move(&self, pos: &mut Position, mv: Move, fx: &mut MoveEffects) {}
+    fn on_before_move(&self, pos: &mut Position, mv: Move, fx: &mut MoveEffects) {
+        default_ran(HookSet::ON_BEFORE_MOVE)
+    }
     /// Applies a move this preset generated itself and the variant cannot (YES), or DEFERs.
     fn apply_move(&self, pos: &mut Position, mv: Move, fx: &mut MoveEffects) -> Decision {
+        default_ran(HookSet::APPLY_MOVE);
         Decision::DEFER
     }
     /// Runs after the move at `stage` (see [`crate::stage`]); `before` is the position before
@@ -149,6 +179,7 @@ pub trait PresetRules: Send + Sync + 'static {
         stage: u8,
         fx: &mut MoveEffects,
     ) {
+        default_ran(HookSet::ON_AFTER_MOVE)
     }
     /// [`PresetRules::on_after_move`] with a [`Query`] that answers through the whole
     /// pipeline (attackers of a square, royal sets, check). The host calls this form instead
@@ -163,10 +194,12 @@ pub trait PresetRules: Send + Sync + 'static {
         fx: &mut MoveEffects,
         query: &dyn Query,
     ) {
+        default_ran(HookSet::AFTER_MOVE_QUERY);
         self.on_after_move(pos, before, mv, stage, fx)
     }
     /// Whether the turn passes to the other side after `mv` (NO keeps it with the mover).
     fn should_advance_turn(&self, pos: &Position, mv: Move, fx: &MoveEffects) -> Decision {
+        default_ran(HookSet::SHOULD_ADVANCE_TURN);
         Decision::DEFER
     }
     /// Declares, suppresses or replaces the result found so far (`current`).
@@ -176,6 +209,7 @@ pub trait PresetRules: Send + Sync + 'static {
         ctx: &OutcomeContext,
         current: Option<&Outcome>,
     ) -> ResultDecision {
+        default_ran(HookSet::ON_CHECK_GAME_RESULT);
         ResultDecision::defer()
     }
 }
@@ -325,6 +359,14 @@ pub trait PresetFfi: Send + Sync {
         fx: &mut MoveEffects,
         query: HostQueryRef<'_>,
     ) -> RResult<(), PluginError>;
+    /// Which hooks the preset's type implements itself, as opposed to inheriting the "no
+    /// opinion" default of [`PresetRules`] (API 1.2; for conformance checks such as
+    /// `houserules check-plugin`, never called while playing). Every hook is called once on
+    /// copies of `pos` (with `mv`, a legal move there) and counts as implemented unless its
+    /// default body ran; a hook that panics counts as implemented. `on_after_move_with`'s
+    /// default forwards to `on_after_move`, so its bit ([`HookSet::AFTER_MOVE_QUERY`]) is set
+    /// only for an own `on_after_move_with`.
+    fn implemented_hooks(&self, pos: &Position, mv: Move) -> RResult<HookSet, PluginError>;
 }
 
 /// Questions a preset may ask the host about a position, answered through the whole pipeline:
@@ -636,6 +678,110 @@ impl<T: PresetRules> PresetFfi for PresetAdapter<T> {
                 .on_after_move_with(pos, before, mv, stage, fx, &query)
         })
     }
+    fn implemented_hooks(&self, pos: &Position, mv: Move) -> RResult<HookSet, PluginError> {
+        guard("implemented_hooks", || probe_hooks(&*self.0, pos, mv))
+    }
+}
+
+/// A [`Query`] that knows nothing, for probing hooks outside a game.
+struct NoQuery;
+
+impl Query for NoQuery {
+    fn attackers(&self, _: &Position, _: Square, _: Color) -> SquareSet {
+        SquareSet::EMPTY
+    }
+    fn royals(&self, _: &Position, _: Color) -> Option<SquareSet> {
+        None
+    }
+    fn in_check(&self, _: &Position, _: Color) -> bool {
+        false
+    }
+}
+
+/// See [`PresetFfi::implemented_hooks`].
+fn probe_hooks<T: PresetRules>(rules: &T, pos: &Position, mv: Move) -> HookSet {
+    let color = pos.side_to_move;
+    let sq = mv.destination();
+    let ctx = OutcomeContext {
+        has_legal_moves: true,
+        in_check: false,
+        royals: [1, 1],
+        has_royalty: true,
+        counting: false,
+        repetitions: 1,
+        checks_in_cycle: [false; 2],
+        reserved: [0; 4],
+    };
+    let calls: [(HookSet, &dyn Fn()); 15] = [
+        (HookSet::SETUP_POSITION, &|| {
+            rules.setup_position(&mut pos.clone())
+        }),
+        (HookSet::GET_ROYAL_PIECES, &|| {
+            rules.get_royal_pieces(pos, color, &mut { SquareSet::EMPTY });
+        }),
+        (HookSet::SHOULD_FILTER_SELF_CHECK, &|| {
+            rules.should_filter_self_check(pos, color);
+        }),
+        (HookSet::PROTECTED_ROYALS, &|| {
+            rules.protected_royals(pos, color, &mut { SquareSet::EMPTY })
+        }),
+        (HookSet::OVERRIDE_PIECE_MOVES, &|| {
+            rules.override_piece_moves(pos, color, &mut { SquareSet::EMPTY }, &mut RVec::new())
+        }),
+        (HookSet::GET_EXTRA_MOVES, &|| {
+            rules.get_extra_moves(pos, color, &mut RVec::new())
+        }),
+        (HookSet::GET_LEGAL_MOVE_MODIFIERS, &|| {
+            rules.get_legal_move_modifiers(pos, color, &mut vec![mv].into())
+        }),
+        (HookSet::IS_ATTACKED, &|| {
+            rules.is_attacked(pos, sq, color.opposite());
+        }),
+        (HookSet::FILTER_LEGAL_MOVES, &|| {
+            rules.filter_legal_moves(pos, &mut vec![mv].into())
+        }),
+        (HookSet::ON_BEFORE_MOVE, &|| {
+            rules.on_before_move(&mut pos.clone(), mv, &mut MoveEffects::new(color, false))
+        }),
+        (HookSet::APPLY_MOVE, &|| {
+            rules.apply_move(&mut pos.clone(), mv, &mut MoveEffects::new(color, false));
+        }),
+        (HookSet::ON_AFTER_MOVE, &|| {
+            rules.on_after_move(
+                &mut pos.clone(),
+                pos,
+                mv,
+                crate::stage::TURN_END,
+                &mut MoveEffects::new(color, false),
+            )
+        }),
+        (HookSet::AFTER_MOVE_QUERY, &|| {
+            rules.on_after_move_with(
+                &mut pos.clone(),
+                pos,
+                mv,
+                crate::stage::TURN_END,
+                &mut MoveEffects::new(color, false),
+                &NoQuery,
+            )
+        }),
+        (HookSet::SHOULD_ADVANCE_TURN, &|| {
+            rules.should_advance_turn(pos, mv, &MoveEffects::new(color, false));
+        }),
+        (HookSet::ON_CHECK_GAME_RESULT, &|| {
+            rules.on_check_game_result(pos, &ctx, None);
+        }),
+    ];
+    let mut implemented = HookSet::default();
+    for (hook, call) in calls {
+        DEFAULT_BODIES_RUN.with(|c| c.set(0));
+        let ran = catch_unwind(AssertUnwindSafe(call)).is_ok();
+        let default = DEFAULT_BODIES_RUN.with(|c| c.get()) & hook.0 != 0;
+        if !ran || !default {
+            implemented = implemented.with(hook);
+        }
+    }
+    implemented
 }
 
 /// Wraps a [`VariantRules`] implementation into the object that crosses the boundary.

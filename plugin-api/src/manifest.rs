@@ -13,7 +13,7 @@ use abi_stable::{
 /// does not know (hook bits, stages, variant flags) makes the host refuse that preset or
 /// variant by name. A plugin built against an older minor is refused when a boundary type has
 /// grown since (abi_stable's layout check): rebuild it against the host's API.
-pub const API_VERSION: ApiVersion = ApiVersion { major: 1, minor: 1 };
+pub const API_VERSION: ApiVersion = ApiVersion { major: 1, minor: 2 };
 
 /// A plugin API version.
 #[repr(C)]
@@ -403,7 +403,26 @@ impl OptionKind {
     }
 }
 
-/// A typed option of a preset, with its default.
+/// A typed option of a preset, with its default. The host checks every value against it
+/// before the preset is created; the preset reads them with [`crate::Options`].
+///
+/// ```
+/// use houserules_plugin_api::{OptionKind, OptionSpec};
+///
+/// let scope = OptionSpec::scope("both");
+/// assert!(scope.validate("white").is_ok());
+/// assert_eq!(scope.validate("red").unwrap_err(), "`red` is not one of white, black, both");
+/// let depth = OptionSpec {
+///     key: "radius".into(),
+///     kind: OptionKind::INT,
+///     default: "2".into(),
+///     choices: Default::default(),
+///     min: 1,
+///     max: 3,
+///     description: "how far the blast reaches".into(),
+/// };
+/// assert!(depth.validate("4").is_err());
+/// ```
 #[repr(C)]
 #[derive(StableAbi, Debug, Clone, PartialEq, Eq)]
 pub struct OptionSpec {

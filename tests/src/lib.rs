@@ -103,3 +103,34 @@ pub fn registry() -> houserules_host::Registry {
     };
     houserules_host::Registry::discover(&search).expect("plugins load")
 }
+
+/// Runs the built `houserules` with `input` on standard input (and `env` set); returns
+/// stdout, stderr and the exit code.
+pub fn houserules_with_stdin(
+    args: &[&str],
+    input: &str,
+    env: &[(&str, &str)],
+) -> (String, String, Option<i32>) {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut cmd = Command::new(built_artifacts().join("houserules"));
+    cmd.args(args)
+        .env_remove("HOUSERULES_PLUGIN_PATH")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let mut child = cmd.spawn().expect("houserules runs");
+    if let Some(mut stdin) = child.stdin.take() {
+        // A program that stops reading early closes the pipe: not an error here.
+        let _ = stdin.write_all(input.as_bytes());
+    }
+    let out = child.wait_with_output().expect("houserules finishes");
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code(),
+    )
+}

@@ -382,8 +382,8 @@ fn round_trip_play_analyze_write() {
     assert_eq!(read(&b), read(&c));
     let normal = read(&b);
     assert!(
-        !normal.contains("[Variant"),
-        "960 games keep no Variant tag, but their FEN"
+        normal.contains("[Variant \"fischerandom\"]"),
+        "960 games keep their own Variant tag (and their FEN)"
     );
     assert!(normal.contains(
         "[SetUp \"1\"]\n[FEN \"nbbrknrq/pppppppp/8/8/8/8/PPPPPPPP/NBBRKNRQ w KQkq - 0 1\"]"

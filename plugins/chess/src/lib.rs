@@ -10,6 +10,7 @@
 #[allow(clippy::all)]
 mod engine;
 mod fen;
+mod words;
 
 use engine::{Board, ChessMove, MoveKind, MoveList, Role as ERole, Side};
 use houserules_plugin_api::abi_stable::std_types::RVec;
@@ -470,7 +471,7 @@ impl VariantRules for Chess {
             n_fold_rule: 3,
             n_fold_automatic: 5,
             flags: VariantFlags::default(),
-            ..Default::default()
+            extra: words::extra(),
         }
     }
 

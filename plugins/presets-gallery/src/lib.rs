@@ -21,6 +21,7 @@ pub mod knightmate_rules;
 pub mod monster_rules;
 pub mod suicide_chess;
 pub mod weak_dual_king;
+mod words;
 
 #[cfg(test)]
 mod fsf_fixtures;
@@ -128,7 +129,7 @@ impl Plugin for PresetsGallery {
             version: env!("CARGO_PKG_VERSION").into(),
             description: "The 14 gallery (v2) presets of the catalogue".into(),
             variants: RVec::new(),
-            presets: ALL.iter().map(|m| m.info()).collect(),
+            presets: ALL.iter().map(|m| words::with_words(m.info())).collect(),
         }
     }
 

@@ -21,6 +21,7 @@ pub mod piece_hp;
 pub mod poisoned_squares;
 pub mod queen_splits;
 pub mod rook_warp;
+mod words;
 pub mod wrap_board;
 
 #[cfg(test)]
@@ -113,7 +114,7 @@ impl Plugin for PresetsV1 {
             version: env!("CARGO_PKG_VERSION").into(),
             description: "The 15 v1 presets of the catalogue".into(),
             variants: RVec::new(),
-            presets: ALL.iter().map(|m| m.info()).collect(),
+            presets: ALL.iter().map(|m| words::with_words(m.info())).collect(),
         }
     }
 

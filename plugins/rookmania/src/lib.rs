@@ -9,6 +9,7 @@
 
 pub mod engine;
 pub mod fen;
+mod words;
 
 #[cfg(test)]
 mod tests;
@@ -136,7 +137,7 @@ impl VariantRules for RookMania {
             n_fold_rule: 3,
             n_fold_automatic: 5,
             flags: VariantFlags::CUSTOM_SAN,
-            ..Default::default()
+            extra: words::extra(),
         }
     }
 

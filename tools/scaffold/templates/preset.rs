@@ -1,6 +1,8 @@
 //! {{name}}: a houserules preset plugin.
 //!
-//! Forbids castling, through the `filter_legal_moves` hook. Replace it with your own rule.
+//! Forbids castling, through the `filter_legal_moves` hook. Replace it with your own rule:
+//! implement the hooks you need in `PresetRules for Rule`, declare exactly those in
+//! `PresetInfo::hooks` (the host calls no others), and change the tests at the end.
 
 use houserules_plugin_api::abi_stable::std_types::RVec;
 use houserules_plugin_api::{
@@ -33,7 +35,8 @@ impl Plugin for ThisPlugin {
                 name: "{{name}}".into(),
                 category: "Movement Modifier".into(),
                 mode: "hooks".into(),
-                description: "Castling is not allowed.".into(),
+                description: "Castling is not allowed; every other rule of the variant stays."
+                    .into(),
                 requires: RVec::new(),
                 incompatible_with: RVec::new(),
                 scope_aware: false,
@@ -56,3 +59,40 @@ impl Plugin for ThisPlugin {
 }
 
 export_plugin!(ThisPlugin);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use houserules_host::conformance::{check_plugin, CheckOptions};
+    use houserules_host::{perft, Pipeline, Registry};
+    use houserules_plugin_api::root_module;
+
+    /// Chess and this plugin, loaded in-process the way the host loads libraries.
+    fn registry() -> Registry {
+        let mut reg = Registry::default();
+        reg.add_builtin(root_module::<houserules_chess::ChessPlugin>())
+            .expect("the chess plugin loads");
+        reg.add_builtin(root_module::<ThisPlugin>())
+            .expect("this plugin loads");
+        reg
+    }
+
+    #[test]
+    fn castling_is_gone() {
+        let reg = registry();
+        let p = Pipeline::build(&reg, "chess", None, &[ID.parse().unwrap()]).unwrap();
+        // Kings and rooks only: 26 legal moves in chess, two of them castling.
+        let pos = p.parse_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1").unwrap();
+        assert_eq!(perft(&p, &pos, 1, 1, false).unwrap().nodes, 24);
+        let plain = Pipeline::build(&reg, "chess", None, &[]).unwrap();
+        assert_eq!(perft(&plain, &pos, 1, 1, false).unwrap().nodes, 26);
+    }
+
+    #[test]
+    fn keeps_the_plugin_contract() {
+        // The checks of `houserules check-plugin`: hooks declared = hooks implemented, FEN
+        // round trip, perft consistency, determinism, no panics.
+        let report = check_plugin(&registry(), ID, &CheckOptions::default()).unwrap();
+        assert!(report.passed(), "{}", report.text());
+    }
+}

@@ -1,7 +1,8 @@
 //! {{name}}: a houserules variant plugin.
 //!
 //! Kings only, on a 6x6 board: kings step like chess kings, may not move into check, and a
-//! king that reaches the far rank wins. Replace the rules with your own.
+//! king that reaches the far rank wins. Replace the rules with your own, and the tests at the
+//! end with your game's.
 
 use houserules_plugin_api::abi_stable::std_types::RVec;
 use houserules_plugin_api::{
@@ -68,6 +69,22 @@ impl VariantRules for Rules {
             Some(&"b") => Color::Black,
             _ => return Err(FenError::new(1, column, "side to move must be `w` or `b`")),
         };
+        // Clocks, as `write_fen` writes them (optional when reading).
+        let mut column = column + 2;
+        for (field, default) in [(2usize, 0u16), (3, 1)] {
+            let value = match fields.get(field) {
+                Some(text) => text.parse::<u16>().map_err(|_| {
+                    FenError::new(field as u32, column, format!("`{text}` is not a number"))
+                })?,
+                None => default,
+            };
+            if field == 2 {
+                pos.halfmove_clock = value;
+            } else {
+                pos.fullmove_number = value.max(1);
+            }
+            column += fields.get(field).map_or(0, |t| t.len() as u32 + 1);
+        }
         Ok(pos)
     }
 
@@ -163,3 +180,39 @@ impl Plugin for ThisPlugin {
 }
 
 export_plugin!(ThisPlugin);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use houserules_host::conformance::{check_plugin, CheckOptions};
+    use houserules_host::{perft, Pipeline, Registry};
+    use houserules_plugin_api::root_module;
+
+    /// This plugin, loaded in-process the way the host loads libraries.
+    fn registry() -> Registry {
+        let mut reg = Registry::default();
+        reg.add_builtin(root_module::<ThisPlugin>())
+            .expect("this plugin loads");
+        reg
+    }
+
+    #[test]
+    fn kings_step_and_race() {
+        let p = Pipeline::build(&registry(), ID, None, &[]).unwrap();
+        let start = p.start_position().unwrap();
+        // White's king on a1 has a2, b1, b2; Black's on f6 then has e6, e5, f5.
+        assert_eq!(perft(&p, &start, 1, 1, false).unwrap().nodes, 3);
+        assert_eq!(perft(&p, &start, 2, 1, false).unwrap().nodes, 9);
+        // A king on the far rank has won: no moves are left.
+        let won = p.parse_fen("K4k/6/6/6/6/6 b 0 9").unwrap();
+        assert_eq!(perft(&p, &won, 1, 1, false).unwrap().nodes, 0);
+    }
+
+    #[test]
+    fn keeps_the_plugin_contract() {
+        // The checks of `houserules check-plugin`: FEN round trip, legal moves against the
+        // host's generic path, perft consistency, determinism, no panics.
+        let report = check_plugin(&registry(), ID, &CheckOptions::default()).unwrap();
+        assert!(report.passed(), "{}", report.text());
+    }
+}

@@ -1,0 +1,170 @@
+//! The plugin kit from a new author's side: crates scaffolded outside the repository build,
+//! pass their generated tests in debug and release, and pass `houserules check-plugin`; a
+//! preset that implements a hook it does not declare fails the check, which names the hook.
+//! Also the contract check on the plugins houserules ships.
+
+use houserules_tests::{built_artifacts, houserules, plugin_path, workspace_root};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The target directory these builds share with tests/third_party.rs (dependencies are
+/// compiled once), apart from the host's own directories so that no test plugin ever sits
+/// beside a `houserules` binary.
+fn target() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace_root().join("target"))
+        .join("third-party")
+}
+
+fn cargo(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO"))
+        .current_dir(dir)
+        .args(args)
+        .env("CARGO_TARGET_DIR", target())
+        .env_remove("RUSTFLAGS")
+        .output()
+        .expect("cargo runs");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.status.success(),
+        "cargo {args:?} in {} failed:\n{text}",
+        dir.display()
+    );
+    text
+}
+
+fn library(profile: &str, lib: &str) -> PathBuf {
+    target().join(profile).join(format!(
+        "{}{lib}{}",
+        std::env::consts::DLL_PREFIX,
+        std::env::consts::DLL_SUFFIX
+    ))
+}
+
+fn scaffold(dir: &Path, kind: &str, id: &str) {
+    // No --repo: the scaffolder depends on the repository it was built from.
+    let out = Command::new(built_artifacts().join("houserules-scaffold"))
+        .arg(dir)
+        .args(["--kind", kind, "--id", id])
+        .output()
+        .expect("scaffold runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+fn check(lib: &Path) -> (i32, String) {
+    let out = houserules([std::ffi::OsStr::new("check-plugin"), lib.as_os_str()]);
+    (
+        out.status.code().unwrap_or(-1),
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ),
+    )
+}
+
+#[test]
+fn scaffolded_crates_build_test_and_keep_the_contract_out_of_the_tree() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = workspace_root().canonicalize().unwrap();
+    assert!(
+        !tmp.path().canonicalize().unwrap().starts_with(&root),
+        "the crates must live outside the repository"
+    );
+    let preset = tmp.path().join("house-rule");
+    let variant = tmp.path().join("my-race");
+    scaffold(&preset, "preset", "house-rule");
+    scaffold(&variant, "variant", "my-race");
+    for (dir, lib) in [
+        (&preset, "houserules_house_rule"),
+        (&variant, "houserules_my_race"),
+    ] {
+        for profile in [&[][..], &["--release"][..]] {
+            let mut args = vec!["test"];
+            args.extend_from_slice(profile);
+            let out = cargo(dir, &args);
+            assert!(
+                out.contains("keeps_the_plugin_contract ... ok") && out.contains("2 passed"),
+                "{out}"
+            );
+        }
+        cargo(dir, &["build", "--release", "--lib"]);
+        let (code, report) = check(&library("release", lib));
+        assert_eq!(code, 0, "{report}");
+        assert!(report.contains("0 failed"), "{report}");
+    }
+
+    // A preset that implements `filter_legal_moves` but declares no hook: the host never calls
+    // the hook, so its rule (no castling) is silently ignored. The check says so by name.
+    let broken = tmp.path().join("broken-rule");
+    scaffold(&broken, "preset", "broken-rule");
+    let src = broken.join("src/lib.rs");
+    let text = std::fs::read_to_string(&src).unwrap();
+    assert!(text.contains("hooks: HookSet::FILTER_LEGAL_MOVES,"));
+    std::fs::write(
+        &src,
+        text.replace(
+            "hooks: HookSet::FILTER_LEGAL_MOVES,",
+            "hooks: HookSet::default(),",
+        ),
+    )
+    .unwrap();
+    cargo(&broken, &["build", "--release", "--lib"]);
+    let (code, report) = check(&library("release", "houserules_broken_rule"));
+    assert_eq!(code, 1, "{report}");
+    let fail = report
+        .lines()
+        .find(|l| l.contains("FAIL"))
+        .unwrap_or_else(|| panic!("no failure in:\n{report}"));
+    assert!(fail.contains("hooks"), "{report}");
+    assert!(
+        report.contains("implements `filter_legal_moves` but does not declare it"),
+        "{report}"
+    );
+}
+
+#[test]
+fn the_shipped_plugins_keep_the_contract() {
+    for stem in [
+        "houserules_chess",
+        "houserules_rookmania",
+        "houserules_fairy",
+        "houserules_presets_gallery",
+    ] {
+        let (code, report) = check(&plugin_path(stem));
+        assert_eq!(code, 0, "{stem}:\n{report}");
+    }
+    // Known defects the check found (docs/plugin-guide.md, "Known defects"): FENs that do not
+    // read back after a pushed pawn reaches its last rank (piece-hp and the descriptors that
+    // require it), after a sprint from the sixth rank (double-pawn-sprint), and after a king
+    // is captured with its castling rights (last-piece-standing). Nothing else may fail.
+    for stem in ["houserules_presets_v1", "houserules_modifiers"] {
+        let (code, report) = check(&plugin_path(stem));
+        assert!(code == 0 || code == 1, "{stem}:\n{report}");
+        for line in report.lines().filter(|l| l.contains("FAIL")) {
+            assert!(
+                line.contains(": fen round trip:"),
+                "{stem}: {line}\n{report}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_file_that_is_no_plugin_is_refused_by_the_check() {
+    let tmp = tempfile::tempdir().unwrap();
+    let f = tmp.path().join("libnothing.so");
+    std::fs::write(&f, b"not a library").unwrap();
+    let (code, report) = check(&f);
+    assert_eq!(code, 2, "{report}");
+    assert!(report.contains("libnothing.so"), "{report}");
+}
