@@ -1,0 +1,1151 @@
+//! Attack tests, pins and check masks, and move generation (listing or bulk counting) from
+//! the compiled tables.
+//!
+//! Legality, when every attack of the model is a "first piece blocks" attack (leaps, rider
+//! lines on any topology, lame leaps, two-leg leaps, warps): each royal is scanned once for
+//! checkers (with the squares that block each) and pinned pieces (with the squares they may
+//! still go to); a non-royal move is legal when its destination is in the check mask and the
+//! pin mask; a royal move when its destination is not attacked with the royal lifted (and it
+//! respects the pins and checks of the other royals). En passant and castling are made on the
+//! bitboards and tested. Models with hoppers (a screen can be added or removed) or the
+//! "all royals" check rule test every move that way ("trial legality").
+
+use crate::bitboard::Bits;
+use crate::rules::CheckRule;
+use crate::state::State;
+use crate::tables::{family, Compiled, CompiledPromotion, KindTables, Mode};
+use houserules_plugin_api::abi_stable::std_types::RVec;
+use houserules_plugin_api::{Color, Move, MoveFlags, Position, Square};
+
+/// Where generated moves go.
+pub trait Sink {
+    /// Whether the sink only counts (then whole target sets are counted at once).
+    const COUNT: bool;
+    /// One move.
+    fn push(&mut self, m: Move);
+    /// `n` moves (counting sinks only).
+    fn add(&mut self, n: u64);
+}
+
+/// Counts moves.
+pub struct Count(pub u64);
+
+impl Sink for Count {
+    const COUNT: bool = true;
+    #[inline(always)]
+    fn push(&mut self, _m: Move) {
+        self.0 += 1;
+    }
+    #[inline(always)]
+    fn add(&mut self, n: u64) {
+        self.0 += n;
+    }
+}
+
+/// Appends moves to a list.
+pub struct List<'a>(pub &'a mut RVec<Move>);
+
+impl Sink for List<'_> {
+    const COUNT: bool = false;
+    #[inline(always)]
+    fn push(&mut self, m: Move) {
+        self.0.push(m);
+    }
+    fn add(&mut self, _n: u64) {}
+}
+
+/// Stops at the first move.
+pub struct Any(pub bool);
+
+impl Sink for Any {
+    const COUNT: bool = true;
+    #[inline(always)]
+    fn push(&mut self, _m: Move) {
+        self.0 = true;
+    }
+    #[inline(always)]
+    fn add(&mut self, n: u64) {
+        self.0 |= n > 0;
+    }
+}
+
+const MAX_ROYALS: usize = 16;
+const MAX_PINS: usize = 32;
+
+/// Checks and pins around the mover's royals.
+struct Analysis<B: Bits> {
+    royals: [u8; MAX_ROYALS],
+    n_royals: usize,
+    /// Per royal: the squares that resolve its check (capture or block), when in check.
+    block: [B; MAX_ROYALS],
+    /// Per royal: whether it is in check.
+    checked: u32,
+    /// AND of `block` over royals in check.
+    check_all: B,
+    pinned: B,
+    pins: [(u8, u8, B); MAX_PINS],
+    n_pins: usize,
+}
+
+/// One generation over one position.
+pub struct Ctx<'a, B: Bits> {
+    /// Tables.
+    pub c: &'a Compiled<B>,
+    /// The position.
+    pub pos: &'a Position,
+    /// Its bitboards.
+    pub st: State<B>,
+    /// Mover.
+    pub us: usize,
+    /// The other side.
+    pub them: usize,
+    /// Pieces that carry the `Moved` attribute (no initial moves).
+    pub moved: B,
+}
+
+impl<'a, B: Bits> Ctx<'a, B> {
+    /// A context for `side`'s moves.
+    pub fn new(c: &'a Compiled<B>, pos: &'a Position, st: State<B>, side: Color) -> Self {
+        let mut moved = B::ZERO;
+        if c.rules.initial_needs_unmoved && pos.has_attributes() {
+            for a in pos.attributes() {
+                if a.name == houserules_plugin_api::attr::MOVED && a.value != 0 {
+                    if let Some(s) = c.geo.compact(a.square) {
+                        moved |= B::bit(s);
+                    }
+                }
+            }
+        }
+        Ctx {
+            c,
+            pos,
+            st,
+            us: side.index(),
+            them: 1 - side.index(),
+            moved,
+        }
+    }
+
+    #[inline(always)]
+    fn kt(&self, color: usize, k: usize) -> &'a KindTables<B> {
+        &self.c.kinds[color][k]
+    }
+
+    #[inline(always)]
+    fn immune(&self) -> B {
+        let mut b = B::ZERO;
+        let mut m = self.c.immune_kinds;
+        while m != 0 {
+            let k = m.trailing_zeros() as usize;
+            m &= m - 1;
+            b |= self.st.kind[k];
+        }
+        b
+    }
+
+    /// Royal pieces of `color`.
+    #[inline(always)]
+    pub fn royals_of(&self, color: usize) -> B {
+        let mut b = B::ZERO;
+        let mut m = self.c.royal_kinds;
+        while m != 0 {
+            let k = m.trailing_zeros() as usize;
+            m &= m - 1;
+            b |= self.st.kind[k];
+        }
+        b & self.st.color[color]
+    }
+
+    /// Family rays and lame leaps of `fams` from `s` (before the pseudo mask).
+    #[inline]
+    fn families(&self, fams: u32, s: usize, occ: B) -> B {
+        let mut acc = B::ZERO;
+        let mut f = fams;
+        while f != 0 {
+            let i = f.trailing_zeros() as usize;
+            f &= f - 1;
+            let bit = 1u32 << i;
+            if bit & family::SLIDERS != 0 {
+                if let Some(r) = &self.c.rays[i] {
+                    for ray in &r.rays[s] {
+                        acc |= ray.blocked(occ);
+                    }
+                }
+            } else if bit & family::LAME != 0 {
+                if let Some(l) = &self.c.lame[i] {
+                    for &(to, path) in &l.moves[s] {
+                        if (path & occ).is_empty() {
+                            acc |= B::bit(to as usize);
+                        }
+                    }
+                }
+            } else if let Some(r) = &self.c.rays[i] {
+                let grass = bit & (family::GRASS_H | family::GRASS_V | family::GRASS_D) != 0;
+                for list in &r.lists[s] {
+                    let Some(screen) = list.iter().position(|&x| occ.has(x as usize)) else {
+                        continue;
+                    };
+                    if grass {
+                        if let Some(&t) = list.get(screen + 1) {
+                            acc |= B::bit(t as usize);
+                        }
+                    } else {
+                        for &t in &list[screen + 1..] {
+                            acc |= B::bit(t as usize);
+                            if occ.has(t as usize) {
+                                break;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        acc
+    }
+
+    #[inline(always)]
+    fn mode_targets(&self, m: &Mode<B>, s: usize, occ: B) -> B {
+        let mut t = m.leap[s];
+        if m.families != 0 {
+            t |= self.families(m.families, s, occ) & m.pseudo[s];
+        }
+        t
+    }
+
+    /// Quiet targets, capture targets, and the quiet targets that pass a square (en passant
+    /// victims), of the piece of `kind` on `s`.
+    #[inline]
+    fn targets(&self, kind: usize, s: usize) -> (B, B, B) {
+        let kt = self.kt(self.us, kind);
+        let occ = self.st.occ;
+        let empty = !occ & self.c.geo.board;
+        let capturable = self.st.color[self.them] & !self.immune();
+        let (mut q, mut c) = if kt.same {
+            let t = self.mode_targets(&kt.quiet, s, occ);
+            (t & empty, t & capturable)
+        } else {
+            (
+                self.mode_targets(&kt.quiet, s, occ) & empty,
+                self.mode_targets(&kt.capture, s, occ) & capturable,
+            )
+        };
+        let mut passing = B::ZERO;
+        let info = &self.c.info[kind];
+        if info.ep_victim && kt.quiet.families & family::LAME != 0 {
+            passing |= self.families(kt.quiet.families & family::LAME, s, occ)
+                & kt.quiet.pseudo[s]
+                & empty;
+        }
+        if let Some(init) = &kt.initial {
+            if kt.initial_region.has(s) && !self.moved.has(s) {
+                let t = self.mode_targets(init, s, occ) & empty;
+                q |= t;
+                if info.ep_victim {
+                    passing |= t;
+                }
+            }
+        }
+        for &d in &kt.doubles {
+            let t = &self.c.doubles[self.us][d];
+            for m in (t.mid[s] & empty).squares() {
+                let land = t.land[m] & !B::bit(s);
+                if t.quiet {
+                    q |= land & empty;
+                }
+                if t.capture {
+                    c |= land & capturable;
+                }
+            }
+        }
+        for &w in &kt.warps {
+            let t = &self.c.warps[self.us][w];
+            let l = t.land[s];
+            if l != 0xFF && (t.path[s] & occ).is_empty() {
+                let lb = B::bit(l as usize);
+                if t.quiet {
+                    q |= lb & empty;
+                }
+                if t.capture {
+                    c |= lb & capturable;
+                }
+            }
+        }
+        (q, c, passing & q)
+    }
+
+    /// The live en passant square and victim for the mover, if any.
+    #[inline]
+    fn ep(&self) -> Option<(usize, usize)> {
+        if !self.c.any_en_passant || self.pos.ep_passed.is_none() {
+            return None;
+        }
+        if self.pos.side_to_move.index() != self.us {
+            return None;
+        }
+        let p = self.c.geo.compact(self.pos.ep_passed)?;
+        let v = self.c.geo.compact(self.pos.ep_victim)?;
+        (!self.st.occ.has(p) && self.st.color[self.them].has(v)).then_some((p, v))
+    }
+
+    /// The pieces of `by` that attack `sq` with occupancy `occ`, the pieces on `gone`
+    /// removed.
+    pub fn attackers(&self, sq: usize, occ: B, by: usize, gone: B) -> B {
+        self.attack_scan::<false>(sq, occ, by, gone)
+    }
+
+    /// Whether a piece of `by` attacks `sq`.
+    #[inline]
+    pub fn attacked(&self, sq: usize, occ: B, by: usize, gone: B) -> bool {
+        !self.attack_scan::<true>(sq, occ, by, gone).is_empty()
+    }
+
+    #[inline]
+    fn attack_scan<const FIRST: bool>(&self, sq: usize, occ: B, by: usize, gone: B) -> B {
+        let c = self.c;
+        let mut acc = B::ZERO;
+        let keep = self.st.color[by] & !gone;
+        for &k in &c.leapers[by] {
+            acc |= c.kinds[by][k as usize].rev_leap[sq] & self.st.kind[k as usize] & keep;
+            if FIRST && !acc.is_empty() {
+                return acc;
+            }
+        }
+        let mut f = c.families_by[by];
+        while f != 0 {
+            let i = f.trailing_zeros() as usize;
+            f &= f - 1;
+            let bit = 1u32 << i;
+            let mut cand = B::ZERO;
+            for &k in &c.family_kinds[by][i] {
+                cand |= self.st.kind[k as usize] & c.kinds[by][k as usize].rev_pseudo[sq];
+            }
+            cand &= keep;
+            if cand.is_empty() {
+                continue;
+            }
+            if bit & family::SLIDERS != 0 {
+                if let Some(r) = &c.rays[i] {
+                    for ray in &r.rays[sq] {
+                        if (ray.all & cand).is_empty() {
+                            continue;
+                        }
+                        if let Some(b) = ray.first(occ) {
+                            if cand.has(b) {
+                                acc |= B::bit(b);
+                                if FIRST {
+                                    return acc;
+                                }
+                            }
+                        }
+                    }
+                }
+            } else if bit & family::LAME != 0 {
+                if let Some(l) = &c.lame[i] {
+                    for &(a, path) in &l.reverse[sq] {
+                        if cand.has(a as usize) && (path & occ).is_empty() {
+                            acc |= B::bit(a as usize);
+                            if FIRST {
+                                return acc;
+                            }
+                        }
+                    }
+                }
+            } else if let Some(r) = &c.rays[i] {
+                let grass = bit & (family::GRASS_H | family::GRASS_V | family::GRASS_D) != 0;
+                for list in &r.lists[sq] {
+                    let mut it = list.iter().map(|&x| x as usize);
+                    let attacker = if grass {
+                        // The square next to `sq` is the screen; the attacker is the first
+                        // piece beyond it.
+                        match it.next() {
+                            Some(h) if occ.has(h) => it.find(|&x| occ.has(x)),
+                            _ => None,
+                        }
+                    } else {
+                        // One screen, then the attacker.
+                        it.by_ref().find(|&x| occ.has(x)).and_then(|_| it.find(|&x| occ.has(x)))
+                    };
+                    if let Some(a) = attacker {
+                        if cand.has(a) {
+                            acc |= B::bit(a);
+                            if FIRST {
+                                return acc;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        for &(k, d) in &c.double_kinds[by] {
+            let p = self.st.kind[k as usize] & keep & !B::bit(sq);
+            if p.is_empty() {
+                continue;
+            }
+            let t = &c.doubles[by][d];
+            for m in (t.rev_mid[sq] & !occ & c.geo.board).squares() {
+                acc |= t.rev_from[m] & p;
+                if FIRST && !acc.is_empty() {
+                    return acc;
+                }
+            }
+        }
+        for &(k, w) in &c.warp_kinds[by] {
+            let p = self.st.kind[k as usize] & keep;
+            if p.is_empty() {
+                continue;
+            }
+            for &(a, path) in &c.warps[by][w].reverse[sq] {
+                if p.has(a as usize) && (path & occ).is_empty() {
+                    acc |= B::bit(a as usize);
+                    if FIRST {
+                        return acc;
+                    }
+                }
+            }
+        }
+        acc
+    }
+
+    /// Checkers and pins around the mover's royals; `None` with more royals than tracked.
+    fn analyze(&self) -> Option<Analysis<B>> {
+        let c = self.c;
+        let (us, them) = (self.us, self.them);
+        let royals = self.royals_of(us);
+        let mut an = Analysis {
+            royals: [0; MAX_ROYALS],
+            n_royals: 0,
+            block: [!B::ZERO; MAX_ROYALS],
+            checked: 0,
+            check_all: !B::ZERO,
+            pinned: B::ZERO,
+            pins: [(0, 0, B::ZERO); MAX_PINS],
+            n_pins: 0,
+        };
+        if royals.count() as usize > MAX_ROYALS {
+            return None;
+        }
+        let occ = self.st.occ;
+        let own = self.st.color[us];
+        for (ri, r) in royals.squares().enumerate() {
+            an.royals[ri] = r as u8;
+            an.n_royals = ri + 1;
+            // (checker, block) pairs found so far for this royal.
+            let mut checker: Option<usize> = None;
+            let mut block = !B::ZERO;
+            let mut double = false;
+            let mut found = |a: usize, b: B, checker: &mut Option<usize>, block: &mut B| {
+                match *checker {
+                    None => {
+                        *checker = Some(a);
+                        *block = b;
+                    }
+                    Some(x) if x == a => *block &= b,
+                    Some(_) => double = true,
+                }
+            };
+            let mut pins_ok = true;
+            let mut pin = |sq: usize, mask: B, an: &mut Analysis<B>| {
+                if an.n_pins >= MAX_PINS {
+                    pins_ok = false;
+                    return;
+                }
+                an.pins[an.n_pins] = (sq as u8, ri as u8, mask);
+                an.n_pins += 1;
+                an.pinned |= B::bit(sq);
+            };
+            for &k in &c.leapers[them] {
+                let hits = c.kinds[them][k as usize].rev_leap[r] & self.st.pieces(them, k as usize);
+                for a in hits.squares() {
+                    found(a, B::bit(a), &mut checker, &mut block);
+                }
+            }
+            let mut f = c.families_by[them];
+            while f != 0 {
+                let i = f.trailing_zeros() as usize;
+                f &= f - 1;
+                let bit = 1u32 << i;
+                let mut cand = B::ZERO;
+                for &k in &c.family_kinds[them][i] {
+                    cand |= self.st.pieces(them, k as usize) & c.kinds[them][k as usize].rev_pseudo[r];
+                }
+                if cand.is_empty() {
+                    continue;
+                }
+                if bit & family::SLIDERS != 0 {
+                    let Some(rays) = &c.rays[i] else { continue };
+                    for ray in &rays.rays[r] {
+                        if (ray.all & cand).is_empty() {
+                            continue;
+                        }
+                        let Some(b1) = ray.first(occ) else { continue };
+                        if cand.has(b1) {
+                            found(b1, ray.blocked(occ), &mut checker, &mut block);
+                        } else if own.has(b1) {
+                            let o2 = occ ^ B::bit(b1);
+                            if let Some(b2) = ray.first(o2) {
+                                if cand.has(b2) {
+                                    pin(b1, ray.blocked(o2), &mut an);
+                                }
+                            }
+                        }
+                    }
+                } else if bit & family::LAME != 0 {
+                    let Some(l) = &c.lame[i] else { continue };
+                    for &(a, path) in &l.reverse[r] {
+                        let a = a as usize;
+                        if !cand.has(a) {
+                            continue;
+                        }
+                        let blk = path & occ;
+                        if blk.is_empty() {
+                            found(a, path | B::bit(a), &mut checker, &mut block);
+                        } else if !blk.several() && own.has(blk.lsb()) {
+                            pin(blk.lsb(), path | B::bit(a), &mut an);
+                        }
+                    }
+                } else {
+                    // Hoppers use trial legality; never reached.
+                    return None;
+                }
+            }
+            for &(k, d) in &c.double_kinds[them] {
+                let p = self.st.pieces(them, k as usize) & !B::bit(r);
+                if p.is_empty() {
+                    continue;
+                }
+                let t = &c.doubles[them][d];
+                for m in (t.rev_mid[r] & c.geo.board).squares() {
+                    let att = t.rev_from[m] & p;
+                    for a in att.squares() {
+                        let mask = B::bit(a) | B::bit(m);
+                        if !occ.has(m) {
+                            found(a, mask, &mut checker, &mut block);
+                        } else if own.has(m) {
+                            pin(m, mask, &mut an);
+                        }
+                    }
+                }
+            }
+            for &(k, w) in &c.warp_kinds[them] {
+                let p = self.st.pieces(them, k as usize);
+                if p.is_empty() {
+                    continue;
+                }
+                for &(a, path) in &c.warps[them][w].reverse[r] {
+                    let a = a as usize;
+                    if !p.has(a) {
+                        continue;
+                    }
+                    let blk = path & occ;
+                    if blk.is_empty() {
+                        found(a, path | B::bit(a), &mut checker, &mut block);
+                    } else if !blk.several() && own.has(blk.lsb()) {
+                        pin(blk.lsb(), path | B::bit(a), &mut an);
+                    }
+                }
+            }
+            if !pins_ok {
+                return None;
+            }
+            if checker.is_some() {
+                an.checked |= 1 << ri;
+                an.block[ri] = if double { B::ZERO } else { block };
+                an.check_all &= an.block[ri];
+            }
+        }
+        Some(an)
+    }
+
+    /// Pin mask of the piece on `s`, ignoring pins towards royal `except`.
+    #[inline]
+    fn pin_mask(an: &Analysis<B>, s: usize, except: usize) -> B {
+        let mut m = !B::ZERO;
+        if an.pinned.has(s) {
+            for &(sq, ri, mask) in &an.pins[..an.n_pins] {
+                if sq as usize == s && ri as usize != except {
+                    m &= mask;
+                }
+            }
+        }
+        m
+    }
+
+    /// Check mask for a move of royal `except` (the other royals' checks).
+    #[inline]
+    fn check_mask_except(an: &Analysis<B>, except: usize) -> B {
+        let mut m = !B::ZERO;
+        for ri in 0..an.n_royals {
+            if ri != except && an.checked & (1 << ri) != 0 {
+                m &= an.block[ri];
+            }
+        }
+        m
+    }
+
+    #[inline]
+    fn mobile_count(&self, b: B, kind: usize) -> u64 {
+        if self.c.rules.immobility_illegal {
+            (b & self.kt(self.us, kind).mobile).count() as u64
+        } else {
+            b.count() as u64
+        }
+    }
+
+    #[inline]
+    fn mobile_ok(&self, kind: usize, t: usize) -> bool {
+        !self.c.rules.immobility_illegal || self.kt(self.us, kind).mobile.has(t)
+    }
+
+    /// Counts the moves of the piece of `kind` on `from` to `t` (promotions multiply).
+    #[inline]
+    fn count_set(&self, from: usize, kind: usize, t: B) -> u64 {
+        match &self.c.info[kind].promotion {
+            CompiledPromotion::None => self.mobile_count(t, kind),
+            CompiledPromotion::Choice {
+                zone,
+                choices,
+                mandatory,
+            } => {
+                let z = zone[self.us];
+                let inz = t & z;
+                let mut n = self.mobile_count(t & !z, kind);
+                if !inz.is_empty() {
+                    for &p in choices {
+                        n += self.mobile_count(inz, p as usize);
+                    }
+                    if !mandatory {
+                        n += self.mobile_count(inz, kind);
+                    }
+                }
+                n
+            }
+            CompiledPromotion::Shogi {
+                zone,
+                promoted,
+                mandatory,
+            } => {
+                let z = zone[self.us];
+                let pz = if z.has(from) { t } else { t & z };
+                let mut n = self.mobile_count(t & !pz, kind);
+                if !pz.is_empty() {
+                    n += self.mobile_count(pz, *promoted as usize);
+                    if !mandatory {
+                        n += self.mobile_count(pz, kind);
+                    }
+                }
+                n
+            }
+        }
+    }
+
+    /// Emits the moves of the piece of `kind` from `from` to `to` (promotions expanded).
+    #[inline]
+    fn emit<S: Sink>(&self, from: usize, to: usize, capture: bool, kind: usize, base: Move, sink: &mut S) {
+        let g = &self.c.geo;
+        let (hf, ht) = (g.host(from), g.host(to));
+        let cap = if capture { MoveFlags::CAPTURE } else { MoveFlags::NONE };
+        match &self.c.info[kind].promotion {
+            CompiledPromotion::Choice {
+                zone,
+                choices,
+                mandatory,
+            } if zone[self.us].has(to) => {
+                for &p in choices {
+                    if self.mobile_ok(p as usize, to) {
+                        sink.push(Move::promotion(hf, ht, p, capture));
+                    }
+                }
+                if !mandatory && self.mobile_ok(kind, to) {
+                    sink.push(Move::new(hf, ht, cap));
+                }
+            }
+            CompiledPromotion::Shogi {
+                zone,
+                promoted,
+                mandatory,
+            } if zone[self.us].has(to) || zone[self.us].has(from) => {
+                if self.mobile_ok(*promoted as usize, to) {
+                    let mut m = Move::promotion(hf, ht, *promoted, capture);
+                    m.flags = m.flags | MoveFlags::SPECIAL;
+                    sink.push(m);
+                }
+                if !mandatory && self.mobile_ok(kind, to) {
+                    sink.push(Move::new(hf, ht, cap));
+                }
+            }
+            _ => {
+                if self.mobile_ok(kind, to) {
+                    let mut m = base;
+                    m.from = hf;
+                    m.to = ht;
+                    m.flags = m.flags | cap;
+                    sink.push(m);
+                }
+            }
+        }
+    }
+
+    /// The square a passing move from `from` to `to` passes (the one next to `to`).
+    fn passed(&self, from: usize, to: usize) -> Option<usize> {
+        let g = &self.c.geo;
+        let kind = self.st_kind(from);
+        if let Some(kind) = kind {
+            let kt = self.kt(self.us, kind);
+            let fams = kt.quiet.families & family::LAME;
+            let mut f = fams;
+            while f != 0 {
+                let i = f.trailing_zeros() as usize;
+                f &= f - 1;
+                if let Some(l) = &self.c.lame[i] {
+                    for &(t, path) in &l.moves[from] {
+                        if t as usize == to && !path.is_empty() {
+                            return Some(self.nearest(path, to));
+                        }
+                    }
+                }
+            }
+        }
+        // Straight (or diagonal) initial moves: the squares between.
+        let (ff, fr) = (g.file(from) as i32, g.rank(from) as i32);
+        let (tf, tr) = (g.file(to) as i32, g.rank(to) as i32);
+        let (df, dr) = (tf - ff, tr - fr);
+        let n = df.abs().max(dr.abs());
+        if n < 2 || (df != 0 && dr != 0 && df.abs() != dr.abs()) {
+            return None;
+        }
+        g.step(to, -df.signum(), -dr.signum())
+    }
+
+    fn nearest(&self, path: B, to: usize) -> usize {
+        let g = &self.c.geo;
+        let d = |s: usize| {
+            let df = (g.file(s) as i32 - g.file(to) as i32).abs();
+            let dr = (g.rank(s) as i32 - g.rank(to) as i32).abs();
+            df.max(dr)
+        };
+        path.squares().min_by_key(|&s| d(s)).unwrap_or(to)
+    }
+
+    #[inline]
+    fn st_kind(&self, s: usize) -> Option<usize> {
+        let cell = self.c.cell(self.pos, s);
+        cell.kind().map(|k| k as usize).filter(|&k| k < self.c.n_kinds)
+    }
+
+    /// Emits (or counts) the moves to `q` (quiet) and `cap` (captures) of the piece on `s`.
+    #[inline]
+    fn piece_moves<S: Sink>(&self, s: usize, kind: usize, q: B, cap: B, passing: B, sink: &mut S) {
+        if S::COUNT {
+            sink.add(self.count_set(s, kind, q | cap));
+            return;
+        }
+        for t in (q & !passing).squares() {
+            self.emit(s, t, false, kind, Move::new(Square::NONE, Square::NONE, MoveFlags::NONE), sink);
+        }
+        for t in passing.squares() {
+            let mut m = Move::new(Square::NONE, Square::NONE, MoveFlags::DOUBLE_STEP);
+            if let Some(p) = self.passed(s, t) {
+                m.via = self.c.geo.host(p);
+            } else {
+                m.flags = MoveFlags::NONE;
+            }
+            self.emit(s, t, false, kind, m, sink);
+        }
+        for t in cap.squares() {
+            self.emit(s, t, true, kind, Move::new(Square::NONE, Square::NONE, MoveFlags::NONE), sink);
+        }
+    }
+
+    /// Pseudo-legal moves (every rule but leaving royals attacked and castling through
+    /// attacked squares), skipping the pieces in `skip`.
+    pub fn pseudo<S: Sink>(&self, skip: B, sink: &mut S) {
+        self.pseudo_with(skip, false, sink)
+    }
+
+    /// [`Ctx::pseudo`]; with `legal`, castling and drops follow their own legality rules
+    /// (castling path not attacked, drop-mate rule).
+    fn pseudo_with<S: Sink>(&self, skip: B, legal: bool, sink: &mut S) {
+        let ep = self.ep();
+        let own = self.st.color[self.us] & !skip;
+        for s in own.squares() {
+            let Some(kind) = self.st_kind(s) else { continue };
+            let (mut q, c, passing) = self.targets(kind, s);
+            if let Some((p, _)) = ep {
+                if self.kt(self.us, kind).ep[s].has(p) {
+                    q &= !B::bit(p);
+                    self.emit_ep(s, p, sink);
+                }
+            }
+            self.piece_moves(s, kind, q, c, passing, sink);
+        }
+        self.castling(sink, legal, skip);
+        self.drops(!B::ZERO, legal, sink);
+    }
+
+    fn emit_ep<S: Sink>(&self, from: usize, to: usize, sink: &mut S) {
+        let g = &self.c.geo;
+        sink.push(Move::new(
+            g.host(from),
+            g.host(to),
+            MoveFlags::CAPTURE | MoveFlags::EN_PASSANT,
+        ));
+    }
+
+    /// Legal moves of the side to move.
+    pub fn legal<S: Sink>(&self, sink: &mut S) {
+        let royals = self.royals_of(self.us);
+        if self.c.rules.check == CheckRule::Off || royals.is_empty() {
+            self.pseudo(B::ZERO, sink);
+            return;
+        }
+        let an = if self.c.trial_legality {
+            None
+        } else {
+            self.analyze()
+        };
+        let Some(an) = an else {
+            let mut t = Trial { ctx: self, inner: sink };
+            self.pseudo_with(B::ZERO, true, &mut t);
+            return;
+        };
+        let ep = self.ep();
+        let occ = self.st.occ;
+        let own = self.st.color[self.us];
+        let double_all = an.check_all.is_empty();
+        for s in own.squares() {
+            let Some(kind) = self.st_kind(s) else { continue };
+            let royal = self.c.info[kind].royal;
+            if double_all && !royal {
+                continue;
+            }
+            let (mut q, mut c, passing) = self.targets(kind, s);
+            if let Some((p, _)) = ep {
+                if self.kt(self.us, kind).ep[s].has(p) {
+                    q &= !B::bit(p);
+                    let m = Move::new(
+                        self.c.geo.host(s),
+                        self.c.geo.host(p),
+                        MoveFlags::CAPTURE | MoveFlags::EN_PASSANT,
+                    );
+                    if self.trial_ok(m) {
+                        sink.push(m);
+                    }
+                }
+            }
+            if royal {
+                let ri = an.royals[..an.n_royals]
+                    .iter()
+                    .position(|&r| r as usize == s)
+                    .unwrap_or(usize::MAX);
+                let mask = Self::check_mask_except(&an, ri) & Self::pin_mask(&an, s, ri);
+                let from = B::bit(s);
+                let mut ok = B::ZERO;
+                for t in ((q | c) & mask).squares() {
+                    let tb = B::bit(t);
+                    if !self.attacked(t, (occ ^ from) | tb, self.them, tb) {
+                        ok |= tb;
+                    }
+                }
+                self.piece_moves(s, kind, q & ok, c & ok, passing & ok, sink);
+            } else {
+                let mask = an.check_all & Self::pin_mask(&an, s, usize::MAX);
+                q &= mask;
+                c &= mask;
+                self.piece_moves(s, kind, q, c, passing & q, sink);
+            }
+        }
+        self.castling(sink, true, B::ZERO);
+        self.drops(an.check_all, true, sink);
+    }
+
+    /// Whether `m` (pseudo-legal) leaves the mover's royals safe under the check rule.
+    pub fn trial_ok(&self, m: Move) -> bool {
+        let c = self.c;
+        let g = &c.geo;
+        let (us, them) = (self.us, self.them);
+        let mut occ = self.st.occ;
+        let mut gone = B::ZERO;
+        let mut royals = self.royals_of(us);
+        let Some(to) = g.compact(m.to) else {
+            return false;
+        };
+        if m.is_drop() {
+            occ |= B::bit(to);
+            if (m.piece as usize) < c.n_kinds && c.info[m.piece as usize].royal {
+                royals |= B::bit(to);
+            }
+        } else {
+            let Some(from) = g.compact(m.from) else {
+                return false;
+            };
+            let kind = self.st_kind(from).unwrap_or(0);
+            let was_royal = royals.has(from);
+            if m.is_castle() {
+                let Some(kd) = g.compact(m.via) else {
+                    return false;
+                };
+                let rd = self.rook_dest(from, to);
+                occ ^= B::bit(from) | B::bit(to);
+                occ |= B::bit(kd) | B::bit(rd);
+                if was_royal {
+                    royals ^= B::bit(from);
+                    royals |= B::bit(kd);
+                }
+            } else {
+                occ ^= B::bit(from);
+                if m.flags.contains(MoveFlags::EN_PASSANT) {
+                    if let Some(v) = g.compact(self.pos.ep_victim) {
+                        occ &= !B::bit(v);
+                        gone |= B::bit(v);
+                    }
+                } else if self.st.color[them].has(to) {
+                    gone |= B::bit(to);
+                }
+                occ |= B::bit(to);
+                let after = if m.is_promotion() && (m.piece as usize) < c.n_kinds {
+                    m.piece as usize
+                } else {
+                    kind
+                };
+                if was_royal {
+                    royals ^= B::bit(from);
+                }
+                if c.info[after].royal {
+                    royals |= B::bit(to);
+                }
+            }
+        }
+        match c.rules.check {
+            CheckRule::Off => true,
+            CheckRule::Any => !royals.squares().any(|r| self.attacked(r, occ, them, gone)),
+            CheckRule::All => {
+                royals.is_empty() || royals.squares().any(|r| !self.attacked(r, occ, them, gone))
+            }
+        }
+    }
+
+    fn rook_dest(&self, king: usize, rook: usize) -> usize {
+        let g = &self.c.geo;
+        let Some(cr) = &self.c.rules.castling else {
+            return rook;
+        };
+        let side = if g.file(rook) > g.file(king) { 0 } else { 1 };
+        g.rank(king) * g.files + cr.rook_dest[side] as usize
+    }
+
+    /// The piece that castles for `color`: the only castling piece on its back rank, or the
+    /// one on the king file when there are several.
+    pub fn castling_king(&self, color: usize) -> Option<usize> {
+        let cr = self.c.rules.castling.as_ref()?;
+        let g = &self.c.geo;
+        let back = if color == 0 { 0 } else { g.ranks - 1 };
+        let rank_bb = (0..g.files).fold(B::ZERO, |b, f| b | B::bit(back * g.files + f));
+        let kings = self.st.pieces(color, cr.king as usize) & rank_bb;
+        match kings.count() {
+            0 => None,
+            1 => Some(kings.lsb()),
+            _ => kings
+                .squares()
+                .find(|&s| g.file(s) == cr.king_file as usize),
+        }
+    }
+
+    fn castling<S: Sink>(&self, sink: &mut S, legal: bool, skip: B) {
+        let Some(cr) = &self.c.rules.castling else {
+            return;
+        };
+        if self.pos.side_to_move.index() != self.us && legal {
+            return;
+        }
+        let Some(king) = self.castling_king(self.us) else {
+            return;
+        };
+        if skip.has(king) {
+            return;
+        }
+        let g = &self.c.geo;
+        let back = g.rank(king);
+        let base = self.us * 2;
+        let royal = self.c.info[cr.king as usize].royal;
+        for slot in [base, base + 1] {
+            let rsq = self.pos.castling[slot];
+            let Some(rook) = g.compact(rsq) else { continue };
+            if g.rank(rook) != back || !self.st.pieces(self.us, cr.rook as usize).has(rook) {
+                continue;
+            }
+            let side = if g.file(rook) > g.file(king) { 0 } else { 1 };
+            let kf = cr.king_dest[side] as usize;
+            let rf = cr.rook_dest[side] as usize;
+            let (kfile, rfile) = (g.file(king), g.file(rook));
+            let lo = kfile.min(rfile).min(kf).min(rf);
+            let hi = kfile.max(rfile).max(kf).max(rf);
+            let clear = (lo..=hi).all(|f| {
+                let s = back * g.files + f;
+                s == king || s == rook || (!self.st.occ.has(s) && g.on(s))
+            });
+            if !clear {
+                continue;
+            }
+            let kd = back * g.files + kf;
+            let m = Move::castle(g.host(king), g.host(rook), g.host(kd));
+            if legal {
+                if royal {
+                    // Not out of, through or into check: the king stands on each square in
+                    // turn, the rook lifted.
+                    let base_occ = self.st.occ & !B::bit(king) & !B::bit(rook);
+                    let step: i32 = if kf > kfile { 1 } else { -1 };
+                    let mut f = kfile as i32;
+                    let mut safe = !self.attacked(king, self.st.occ, self.them, B::ZERO);
+                    while safe && f != kf as i32 {
+                        f += step;
+                        let s = back * g.files + f as usize;
+                        safe = !self.attacked(s, base_occ | B::bit(s), self.them, B::ZERO);
+                    }
+                    if !safe {
+                        continue;
+                    }
+                }
+                if !self.trial_ok(m) {
+                    continue;
+                }
+            }
+            sink.push(m);
+        }
+    }
+
+    fn drops<S: Sink>(&self, mask: B, legal: bool, sink: &mut S) {
+        let Some(dr) = &self.c.rules.drops else {
+            return;
+        };
+        let g = &self.c.geo;
+        let empty = !self.st.occ & g.board & mask;
+        if empty.is_empty() {
+            return;
+        }
+        let hand = &self.pos.hands[self.us];
+        for k in 0..self.c.n_kinds.min(32) {
+            if hand[k] == 0 {
+                continue;
+            }
+            let mut t = empty & self.c.drop_region[k][self.us];
+            if self.c.rules.immobility_illegal {
+                t &= self.kt(self.us, k).mobile;
+            }
+            if let Some((nk, count)) = dr.no_doubled {
+                if nk as usize == k {
+                    let mine = self.st.pieces(self.us, k);
+                    for f in 0..g.files {
+                        let file = (0..g.ranks).fold(B::ZERO, |b, r| b | B::bit(r * g.files + f));
+                        if (mine & file).count() >= count {
+                            t &= !file;
+                        }
+                    }
+                }
+            }
+            if legal && dr.mate_illegal.contains(&(k as u8)) {
+                for s in t.squares() {
+                    let m = Move::drop(k as u8, g.host(s));
+                    if !self.drop_mates(m) {
+                        sink.push(m);
+                    }
+                }
+                continue;
+            }
+            if S::COUNT {
+                sink.add(t.count() as u64);
+            } else {
+                for s in t.squares() {
+                    sink.push(Move::drop(k as u8, g.host(s)));
+                }
+            }
+        }
+    }
+
+    /// Whether the drop `m` checkmates (for kinds whose drop may not mate).
+    fn drop_mates(&self, m: Move) -> bool {
+        let Some(to) = self.c.geo.compact(m.to) else {
+            return false;
+        };
+        let occ = self.st.occ | B::bit(to);
+        // Check first, cheaply: only the dropped piece can give it.
+        let their = self.royals_of(self.them);
+        let mut st = self.st;
+        st.color[self.us] |= B::bit(to);
+        st.kind[m.piece as usize] |= B::bit(to);
+        st.occ = occ;
+        let probe = Ctx {
+            c: self.c,
+            pos: self.pos,
+            st,
+            us: self.them,
+            them: self.us,
+            moved: self.moved,
+        };
+        if !their.squares().any(|r| probe.attacked(r, occ, self.us, B::ZERO)) {
+            return false;
+        }
+        let mut child = self.pos.clone();
+        let mut fx = houserules_plugin_api::MoveEffects::new(Color::from_index(self.us), false);
+        crate::apply::apply(self.c, &mut child, m, &mut fx, 0);
+        let st2 = self.c.rebuild(&child);
+        let reply = Ctx::new(self.c, &child, st2, child.side_to_move);
+        let mut any = Any(false);
+        reply.legal(&mut any);
+        !any.0
+    }
+
+    /// The legal en passant captures of the mover.
+    pub fn en_passant_legal<S: Sink>(&self, sink: &mut S) {
+        let Some((p, _)) = self.ep() else {
+            return;
+        };
+        let free = self.c.rules.check == CheckRule::Off || self.royals_of(self.us).is_empty();
+        for k in 0..self.c.n_kinds {
+            let kt = self.kt(self.us, k);
+            for s in self.st.pieces(self.us, k).squares() {
+                if kt.ep[s].has(p) {
+                    let m = Move::new(
+                        self.c.geo.host(s),
+                        self.c.geo.host(p),
+                        MoveFlags::CAPTURE | MoveFlags::EN_PASSANT,
+                    );
+                    if free || self.trial_ok(m) {
+                        sink.push(m);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether some piece of the other side could take en passant on `passed` (pins and
+    /// checks aside).
+    pub fn ep_capturable(&self, passed: usize) -> bool {
+        let them = self.them;
+        for k in 0..self.c.n_kinds {
+            let kt = &self.c.kinds[them][k];
+            for s in self.st.pieces(them, k).squares() {
+                if kt.ep[s].has(passed) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+}
+
+/// Filters pushed moves by [`Ctx::trial_ok`].
+struct Trial<'x, 'a, B: Bits, S: Sink> {
+    ctx: &'x Ctx<'a, B>,
+    inner: &'x mut S,
+}
+
+impl<B: Bits, S: Sink> Sink for Trial<'_, '_, B, S> {
+    const COUNT: bool = false;
+    #[inline]
+    fn push(&mut self, m: Move) {
+        if self.ctx.trial_ok(m) {
+            self.inner.push(m);
+        }
+    }
+    fn add(&mut self, _n: u64) {}
+}

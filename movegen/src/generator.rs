@@ -1,0 +1,176 @@
+//! The public face of the crate: a [`Generator`] compiled from [`Rules`], run on the host's
+//! [`Position`]s.
+
+use crate::apply::apply;
+use crate::bitboard::Bits;
+use crate::gen::{Any, Count, Ctx, List};
+use crate::rules::{CheckRule, Rules};
+use crate::tables::{CompileError, Compiled};
+use houserules_plugin_api::abi_stable::std_types::RVec;
+use houserules_plugin_api::{Color, Move, MoveEffects, Position, Square, SquareSet};
+
+enum Engine {
+    Small(Box<Compiled<u64>>),
+    Large(Box<Compiled<u128>>),
+}
+
+/// A move generator for one rules model. Cheap to share between threads (`Sync`); every
+/// method takes the position it is about.
+pub struct Generator {
+    engine: Engine,
+    tag: u64,
+}
+
+impl std::fmt::Debug for Generator {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Generator({:#x})", self.tag)
+    }
+}
+
+/// Runs `$body` with `$c` bound to the compiled tables, whatever the bitboard width.
+macro_rules! dispatch {
+    ($self:expr, $c:ident => $body:expr) => {
+        match &$self.engine {
+            Engine::Small($c) => $body,
+            Engine::Large($c) => $body,
+        }
+    };
+}
+
+fn ctx<'a, B: Bits>(c: &'a Compiled<B>, pos: &'a Position, side: Color, tag: u64) -> Ctx<'a, B> {
+    Ctx::new(c, pos, c.state(pos, tag), side)
+}
+
+impl Generator {
+    /// Compiles `rules`: 64-bit bitboards for boards of at most 64 squares, 128-bit ones
+    /// for up to 128.
+    pub fn new(rules: &Rules) -> Result<Generator, CompileError> {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        format!("{rules:?}").hash(&mut h);
+        let tag = h.finish() | 1;
+        let n = rules.files as usize * rules.ranks as usize;
+        let engine = if n <= 64 {
+            Engine::Small(Box::new(Compiled::new(rules)?))
+        } else {
+            Engine::Large(Box::new(Compiled::new(rules)?))
+        };
+        Ok(Generator { engine, tag })
+    }
+
+    /// The rules this generator runs.
+    pub fn rules(&self) -> &Rules {
+        dispatch!(self, c => &c.rules)
+    }
+
+    /// The fingerprint this generator writes into the position cache.
+    pub fn cache_tag(&self) -> u64 {
+        self.tag
+    }
+
+    /// Appends the legal moves of the side to move.
+    pub fn legal_moves(&self, pos: &Position, out: &mut RVec<Move>) {
+        dispatch!(self, c => ctx(c, pos, pos.side_to_move, self.tag).legal(&mut List(out)))
+    }
+
+    /// Number of legal moves of the side to move (bulk counting: no move is made).
+    pub fn count_legal(&self, pos: &Position) -> u64 {
+        dispatch!(self, c => {
+            let mut n = Count(0);
+            ctx(c, pos, pos.side_to_move, self.tag).legal(&mut n);
+            n.0
+        })
+    }
+
+    /// Whether the side to move has a legal move.
+    pub fn has_legal_move(&self, pos: &Position) -> bool {
+        dispatch!(self, c => {
+            let mut a = Any(false);
+            ctx(c, pos, pos.side_to_move, self.tag).legal(&mut a);
+            a.0
+        })
+    }
+
+    /// Appends the pseudo-legal moves of `side` (which may be the side not to move), every
+    /// rule but leaving royals attacked and castling out of or through attacked squares,
+    /// skipping the pieces on `skip`.
+    pub fn pseudo_moves(&self, pos: &Position, side: Color, skip: &SquareSet, out: &mut RVec<Move>) {
+        dispatch!(self, c => {
+            let skip = c.geo.set(skip);
+            ctx(c, pos, side, self.tag).pseudo(skip, &mut List(out))
+        })
+    }
+
+    /// Whether the pseudo-legal move `mv` of the side to move leaves its royals safe (the
+    /// check rule's self-check filter).
+    pub fn leaves_royals_safe(&self, pos: &Position, mv: Move) -> bool {
+        dispatch!(self, c => {
+            let x = ctx(c, pos, pos.side_to_move, self.tag);
+            c.rules.check == CheckRule::Off || x.trial_ok(mv)
+        })
+    }
+
+    /// Makes `mv` and hands the turn over (see [`crate::apply`]).
+    pub fn apply(&self, pos: &mut Position, mv: Move, fx: &mut MoveEffects) {
+        dispatch!(self, c => apply(c, pos, mv, fx, self.tag))
+    }
+
+    /// Fills the position's cache (so that the next calls need not read the cells).
+    pub fn prime(&self, pos: &mut Position) {
+        dispatch!(self, c => {
+            let st = c.rebuild(pos);
+            c.store(pos, &st, self.tag)
+        })
+    }
+
+    /// Whether a piece of `by` could capture a piece standing on `sq`.
+    pub fn is_attacked(&self, pos: &Position, sq: Square, by: Color) -> bool {
+        dispatch!(self, c => {
+            let Some(s) = c.geo.compact(sq) else { return false };
+            let x = ctx(c, pos, by.opposite(), self.tag);
+            x.attacked(s, x.st.occ, by.index(), Default::default())
+        })
+    }
+
+    /// The squares of `by`'s pieces that attack `sq`.
+    pub fn attackers(&self, pos: &Position, sq: Square, by: Color) -> SquareSet {
+        dispatch!(self, c => {
+            let Some(s) = c.geo.compact(sq) else { return SquareSet::EMPTY };
+            let x = ctx(c, pos, by.opposite(), self.tag);
+            c.geo.host_set(x.attackers(s, x.st.occ, by.index(), Default::default()))
+        })
+    }
+
+    /// The royal pieces of `color`.
+    pub fn royals(&self, pos: &Position, color: Color) -> SquareSet {
+        dispatch!(self, c => {
+            let x = ctx(c, pos, color, self.tag);
+            c.geo.host_set(x.royals_of(color.index()))
+        })
+    }
+
+    /// Whether `color` is in check under the check rule (any royal attacked; with the "all
+    /// royals" rule every one).
+    pub fn in_check(&self, pos: &Position, color: Color) -> bool {
+        dispatch!(self, c => {
+            let x = ctx(c, pos, color, self.tag);
+            let royals = x.royals_of(color.index());
+            let them = color.opposite().index();
+            let hit = |r: usize| x.attacked(r, x.st.occ, them, Default::default());
+            match c.rules.check {
+                CheckRule::All => !royals.is_empty() && royals.squares().all(hit),
+                _ => royals.squares().any(hit),
+            }
+        })
+    }
+
+    /// Squares from which a piece of `kind` and `color` can move on an empty board.
+    pub fn mobile(&self, kind: u8, color: Color) -> SquareSet {
+        dispatch!(self, c => {
+            c.kinds[color.index()]
+                .get(kind as usize)
+                .map(|k| c.geo.host_set(k.mobile))
+                .unwrap_or_default()
+        })
+    }
+}
