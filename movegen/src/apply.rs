@@ -3,7 +3,7 @@
 //! move, and the bitboard cache.
 
 use crate::bitboard::Bits;
-use crate::gen::{Any, Ctx};
+use crate::gen::{castling_king, Any, Ctx};
 use crate::rules::EnPassantPolicy;
 use crate::tables::Compiled;
 use houserules_plugin_api::{
@@ -12,7 +12,14 @@ use houserules_plugin_api::{
 
 /// Makes `mv` (generated for `pos`) and hands the turn over. `tag` is the generator's cache
 /// fingerprint.
-pub fn apply<B: Bits>(c: &Compiled<B>, pos: &mut Position, mv: Move, fx: &mut MoveEffects, tag: u64) {
+#[inline(always)]
+pub fn apply<B: Bits>(
+    c: &Compiled<B>,
+    pos: &mut Position,
+    mv: Move,
+    fx: &mut MoveEffects,
+    tag: u64,
+) {
     let g = &c.geo;
     let mut st = c.state(pos, tag);
     let us = pos.side_to_move;
@@ -34,9 +41,11 @@ pub fn apply<B: Bits>(c: &Compiled<B>, pos: &mut Position, mv: Move, fx: &mut Mo
             n_changed += 1;
         }
     };
-    let castling_king_before = {
-        let ctx = Ctx::new(c, pos, st, us);
-        ctx.castling_king(ui)
+    let rights = pos.castling.iter().any(|s| !s.is_none());
+    let castling_king_before = if rights {
+        castling_king(c, &st, ui)
+    } else {
+        None
     };
     if mv.is_drop() {
         let Some(to) = g.compact(mv.to) else { return };
@@ -56,11 +65,25 @@ pub fn apply<B: Bits>(c: &Compiled<B>, pos: &mut Position, mv: Move, fx: &mut Mo
         let kcell = pos.get(mv.from);
         let rcell = pos.get(mv.to);
         let side = if g.file(rook) > g.file(king) { 0 } else { 1 };
-        let rf = c.rules.castling.as_ref().map_or(g.file(rook), |cr| cr.rook_dest[side] as usize);
+        let rf = c
+            .rules
+            .castling
+            .as_ref()
+            .map_or(g.file(rook), |cr| cr.rook_dest[side] as usize);
         let rd = g.rank(king) * g.files + rf;
         if pos.has_attributes() {
-            let ka: Vec<_> = pos.attributes().iter().filter(|a| a.square == mv.from).copied().collect();
-            let ra: Vec<_> = pos.attributes().iter().filter(|a| a.square == mv.to).copied().collect();
+            let ka: Vec<_> = pos
+                .attributes()
+                .iter()
+                .filter(|a| a.square == mv.from)
+                .copied()
+                .collect();
+            let ra: Vec<_> = pos
+                .attributes()
+                .iter()
+                .filter(|a| a.square == mv.to)
+                .copied()
+                .collect();
             pos.drop_attributes(mv.from);
             pos.drop_attributes(mv.to);
             for a in ka {
@@ -134,9 +157,7 @@ pub fn apply<B: Bits>(c: &Compiled<B>, pos: &mut Position, mv: Move, fx: &mut Mo
             pos.castling[ui * 2] = Square::NONE;
             pos.castling[ui * 2 + 1] = Square::NONE;
         }
-        if c.rules.initial_needs_unmoved
-            && kind < c.n_kinds
-            && c.kinds[ui][kind].initial.is_some()
+        if c.rules.initial_needs_unmoved && kind < c.n_kinds && c.kinds[ui][kind].initial.is_some()
         {
             if c.kinds[ui][kind].initial_region.has(to) {
                 pos.set_attribute(mv.to, attr::MOVED, 1);
@@ -175,17 +196,12 @@ pub fn apply<B: Bits>(c: &Compiled<B>, pos: &mut Position, mv: Move, fx: &mut Mo
     }
     pos.side_to_move = them;
     // Castling rights of a side whose castling piece is gone.
-    if c.rules.castling.is_some() {
-        let gone: Vec<usize> = {
-            let ctx = Ctx::new(c, pos, st, them);
-            [ui, ti]
-                .into_iter()
-                .filter(|&side| ctx.castling_king(side).is_none())
-                .collect()
-        };
-        for side in gone {
-            pos.castling[side * 2] = Square::NONE;
-            pos.castling[side * 2 + 1] = Square::NONE;
+    if c.rules.castling.is_some() && pos.castling.iter().any(|s| !s.is_none()) {
+        for side in [ui, ti] {
+            if castling_king(c, &st, side).is_none() {
+                pos.castling[side * 2] = Square::NONE;
+                pos.castling[side * 2 + 1] = Square::NONE;
+            }
         }
     }
     if let Some(p) = g.compact(pos.ep_passed) {

@@ -343,7 +343,14 @@ pub fn parse(betza: &str, dialect: Dialect) -> Result<Movement, BetzaError> {
         if atoms.get(k + 1).is_some_and(|n| n.leg) {
             let b = &atoms[k + 1];
             for (x, which) in [(a, "first"), (b, "second")] {
-                if x.rider || x.hopper || x.lame || x.initial || x.warp || x.ep || x.leg && which == "first" {
+                if x.rider
+                    || x.hopper
+                    || x.lame
+                    || x.initial
+                    || x.warp
+                    || x.ep
+                    || x.leg && which == "first"
+                {
                     return Err(err(
                         x.column,
                         format!("the {which} leg of an `a` move must be a plain leap"),
@@ -351,7 +358,11 @@ pub fn parse(betza: &str, dialect: Dialect) -> Result<Movement, BetzaError> {
                 }
             }
             if a.capture {
-                return Err(err(a.column, "the first leg of an `a` move ends on an empty square: only `m` is allowed".into()));
+                return Err(err(
+                    a.column,
+                    "the first leg of an `a` move ends on an empty square: only `m` is allowed"
+                        .into(),
+                ));
             }
             let mods = b.modalities();
             m.double_leaps.push(DoubleLeap {
@@ -382,7 +393,8 @@ pub fn parse(betza: &str, dialect: Dialect) -> Result<Movement, BetzaError> {
             if a.rider || a.hopper || a.initial || !a.capture {
                 return Err(err(
                     a.column,
-                    "`e` (en passant) marks a capturing leap: write it as `ce` with a leaper".into(),
+                    "`e` (en passant) marks a capturing leap: write it as `ce` with a leaper"
+                        .into(),
                 ));
             }
             for &v in &vecs {
@@ -428,7 +440,10 @@ mod tests {
             steps("fhN", QUIET),
             vec![((-2, 1), 0), ((-1, 2), 0), ((1, 2), 0), ((2, 1), 0)]
         );
-        assert_eq!(steps("fsW", QUIET), vec![((-1, 0), 0), ((0, 1), 0), ((1, 0), 0)]);
+        assert_eq!(
+            steps("fsW", QUIET),
+            vec![((-1, 0), 0), ((0, 1), 0), ((1, 0), 0)]
+        );
         assert_eq!(steps("lW", QUIET), vec![((-1, 0), 0)]);
         assert_eq!(steps("bF", CAPTURE), vec![((-1, -1), 0), ((1, -1), 0)]);
         assert_eq!(steps("K", QUIET).len(), 8);

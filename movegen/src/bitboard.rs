@@ -45,6 +45,10 @@ pub trait Bits:
     fn from_words(w: [u64; 2]) -> Self;
     /// Words a bitboard takes in the cache.
     const WORDS: usize;
+    /// Shift towards higher squares.
+    fn shl(self, n: u32) -> Self;
+    /// Shift towards lower squares.
+    fn shr(self, n: u32) -> Self;
 
     /// Whether no square is set.
     #[inline(always)]
@@ -125,6 +129,14 @@ impl Bits for u64 {
     fn from_words(w: [u64; 2]) -> u64 {
         w[0]
     }
+    #[inline(always)]
+    fn shl(self, n: u32) -> u64 {
+        self << n
+    }
+    #[inline(always)]
+    fn shr(self, n: u32) -> u64 {
+        self >> n
+    }
 }
 
 impl Bits for u128 {
@@ -160,6 +172,14 @@ impl Bits for u128 {
     }
     fn from_words(w: [u64; 2]) -> u128 {
         w[0] as u128 | ((w[1] as u128) << 64)
+    }
+    #[inline(always)]
+    fn shl(self, n: u32) -> u128 {
+        self << n
+    }
+    #[inline(always)]
+    fn shr(self, n: u32) -> u128 {
+        self >> n
     }
 }
 

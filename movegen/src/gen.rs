@@ -13,7 +13,7 @@
 use crate::bitboard::Bits;
 use crate::rules::CheckRule;
 use crate::state::State;
-use crate::tables::{family, Compiled, CompiledPromotion, KindTables, Mode};
+use crate::tables::{family, Bulk, Compiled, CompiledPromotion, KindTables, Mode, Shape};
 use houserules_plugin_api::abi_stable::std_types::RVec;
 use houserules_plugin_api::{Color, Move, MoveFlags, Position, Square};
 
@@ -101,6 +101,13 @@ pub struct Ctx<'a, B: Bits> {
     pub them: usize,
     /// Pieces that carry the `Moved` attribute (no initial moves).
     pub moved: B,
+    /// `fam[color][family]`: pieces of the family's full kinds (attackers along its rays
+    /// wherever they stand).
+    fam: [[B; family::COUNT]; 2],
+    /// Empty squares of the board.
+    empty: B,
+    /// Pieces of the other side that may be captured.
+    capturable: B,
 }
 
 impl<'a, B: Bits> Ctx<'a, B> {
@@ -116,6 +123,25 @@ impl<'a, B: Bits> Ctx<'a, B> {
                 }
             }
         }
+        let mut fam = [[B::ZERO; family::COUNT]; 2];
+        for (color, fc) in fam.iter_mut().enumerate() {
+            let mut f = c.families_by[color] & family::SLIDERS;
+            while f != 0 {
+                let i = f.trailing_zeros() as usize;
+                f &= f - 1;
+                for &k in &c.full_kinds[color][i] {
+                    fc[i] |= st.kind[k as usize];
+                }
+                fc[i] &= st.color[color];
+            }
+        }
+        let mut immune = B::ZERO;
+        let mut m = c.immune_kinds;
+        while m != 0 {
+            let k = m.trailing_zeros() as usize;
+            m &= m - 1;
+            immune |= st.kind[k];
+        }
         Ctx {
             c,
             pos,
@@ -123,24 +149,15 @@ impl<'a, B: Bits> Ctx<'a, B> {
             us: side.index(),
             them: 1 - side.index(),
             moved,
+            fam,
+            empty: !st.occ & c.geo.board,
+            capturable: st.color[1 - side.index()] & !immune,
         }
     }
 
     #[inline(always)]
     fn kt(&self, color: usize, k: usize) -> &'a KindTables<B> {
         &self.c.kinds[color][k]
-    }
-
-    #[inline(always)]
-    fn immune(&self) -> B {
-        let mut b = B::ZERO;
-        let mut m = self.c.immune_kinds;
-        while m != 0 {
-            let k = m.trailing_zeros() as usize;
-            m &= m - 1;
-            b |= self.st.kind[k];
-        }
-        b
     }
 
     /// Royal pieces of `color`.
@@ -157,7 +174,7 @@ impl<'a, B: Bits> Ctx<'a, B> {
     }
 
     /// Family rays and lame leaps of `fams` from `s` (before the pseudo mask).
-    #[inline]
+    #[inline(always)]
     fn families(&self, fams: u32, s: usize, occ: B) -> B {
         let mut acc = B::ZERO;
         let mut f = fams;
@@ -167,7 +184,7 @@ impl<'a, B: Bits> Ctx<'a, B> {
             let bit = 1u32 << i;
             if bit & family::SLIDERS != 0 {
                 if let Some(r) = &self.c.rays[i] {
-                    for ray in &r.rays[s] {
+                    for ray in r.at(s) {
                         acc |= ray.blocked(occ);
                     }
                 }
@@ -207,19 +224,41 @@ impl<'a, B: Bits> Ctx<'a, B> {
     fn mode_targets(&self, m: &Mode<B>, s: usize, occ: B) -> B {
         let mut t = m.leap[s];
         if m.families != 0 {
-            t |= self.families(m.families, s, occ) & m.pseudo[s];
+            let mut r = B::ZERO;
+            for ray in m.rays_at(s) {
+                r |= ray.blocked(occ);
+            }
+            let other = m.families & !family::SLIDERS;
+            if other != 0 {
+                r |= self.families(other, s, occ);
+            }
+            t |= r & m.pseudo[s];
         }
         t
     }
 
     /// Quiet targets, capture targets, and the quiet targets that pass a square (en passant
     /// victims), of the piece of `kind` on `s`.
-    #[inline]
+    #[inline(always)]
     fn targets(&self, kind: usize, s: usize) -> (B, B, B) {
         let kt = self.kt(self.us, kind);
         let occ = self.st.occ;
-        let empty = !occ & self.c.geo.board;
-        let capturable = self.st.color[self.them] & !self.immune();
+        let empty = self.empty;
+        let capturable = self.capturable;
+        match kt.shape {
+            Shape::Leap => {
+                return (
+                    kt.quiet.leap[s] & empty,
+                    kt.capture.leap[s] & capturable,
+                    B::ZERO,
+                );
+            }
+            Shape::Rider => {
+                let t = self.mode_targets(&kt.quiet, s, occ);
+                return (t & empty, t & capturable, B::ZERO);
+            }
+            Shape::General => {}
+        }
         let (mut q, mut c) = if kt.same {
             let t = self.mode_targets(&kt.quiet, s, occ);
             (t & empty, t & capturable)
@@ -274,7 +313,7 @@ impl<'a, B: Bits> Ctx<'a, B> {
     }
 
     /// The live en passant square and victim for the mover, if any.
-    #[inline]
+    #[inline(always)]
     fn ep(&self) -> Option<(usize, usize)> {
         if !self.c.any_en_passant || self.pos.ep_passed.is_none() {
             return None;
@@ -294,12 +333,12 @@ impl<'a, B: Bits> Ctx<'a, B> {
     }
 
     /// Whether a piece of `by` attacks `sq`.
-    #[inline]
+    #[inline(always)]
     pub fn attacked(&self, sq: usize, occ: B, by: usize, gone: B) -> bool {
         !self.attack_scan::<true>(sq, occ, by, gone).is_empty()
     }
 
-    #[inline]
+    #[inline(always)]
     fn attack_scan<const FIRST: bool>(&self, sq: usize, occ: B, by: usize, gone: B) -> B {
         let c = self.c;
         let mut acc = B::ZERO;
@@ -315,8 +354,8 @@ impl<'a, B: Bits> Ctx<'a, B> {
             let i = f.trailing_zeros() as usize;
             f &= f - 1;
             let bit = 1u32 << i;
-            let mut cand = B::ZERO;
-            for &k in &c.family_kinds[by][i] {
+            let mut cand = self.fam[by][i];
+            for &k in &c.partial_kinds[by][i] {
                 cand |= self.st.kind[k as usize] & c.kinds[by][k as usize].rev_pseudo[sq];
             }
             cand &= keep;
@@ -325,7 +364,7 @@ impl<'a, B: Bits> Ctx<'a, B> {
             }
             if bit & family::SLIDERS != 0 {
                 if let Some(r) = &c.rays[i] {
-                    for ray in &r.rays[sq] {
+                    for ray in r.at(sq) {
                         if (ray.all & cand).is_empty() {
                             continue;
                         }
@@ -363,7 +402,9 @@ impl<'a, B: Bits> Ctx<'a, B> {
                         }
                     } else {
                         // One screen, then the attacker.
-                        it.by_ref().find(|&x| occ.has(x)).and_then(|_| it.find(|&x| occ.has(x)))
+                        it.by_ref()
+                            .find(|&x| occ.has(x))
+                            .and_then(|_| it.find(|&x| occ.has(x)))
                     };
                     if let Some(a) = attacker {
                         if cand.has(a) {
@@ -407,6 +448,7 @@ impl<'a, B: Bits> Ctx<'a, B> {
     }
 
     /// Checkers and pins around the mover's royals; `None` with more royals than tracked.
+    #[inline(always)]
     fn analyze(&self) -> Option<Analysis<B>> {
         let c = self.c;
         let (us, them) = (self.us, self.them);
@@ -433,16 +475,15 @@ impl<'a, B: Bits> Ctx<'a, B> {
             let mut checker: Option<usize> = None;
             let mut block = !B::ZERO;
             let mut double = false;
-            let mut found = |a: usize, b: B, checker: &mut Option<usize>, block: &mut B| {
-                match *checker {
+            let mut found =
+                |a: usize, b: B, checker: &mut Option<usize>, block: &mut B| match *checker {
                     None => {
                         *checker = Some(a);
                         *block = b;
                     }
                     Some(x) if x == a => *block &= b,
                     Some(_) => double = true,
-                }
-            };
+                };
             let mut pins_ok = true;
             let mut pin = |sq: usize, mask: B, an: &mut Analysis<B>| {
                 if an.n_pins >= MAX_PINS {
@@ -464,16 +505,17 @@ impl<'a, B: Bits> Ctx<'a, B> {
                 let i = f.trailing_zeros() as usize;
                 f &= f - 1;
                 let bit = 1u32 << i;
-                let mut cand = B::ZERO;
-                for &k in &c.family_kinds[them][i] {
-                    cand |= self.st.pieces(them, k as usize) & c.kinds[them][k as usize].rev_pseudo[r];
+                let mut cand = self.fam[them][i];
+                for &k in &c.partial_kinds[them][i] {
+                    cand |=
+                        self.st.pieces(them, k as usize) & c.kinds[them][k as usize].rev_pseudo[r];
                 }
                 if cand.is_empty() {
                     continue;
                 }
                 if bit & family::SLIDERS != 0 {
                     let Some(rays) = &c.rays[i] else { continue };
-                    for ray in &rays.rays[r] {
+                    for ray in rays.at(r) {
                         if (ray.all & cand).is_empty() {
                             continue;
                         }
@@ -557,7 +599,7 @@ impl<'a, B: Bits> Ctx<'a, B> {
     }
 
     /// Pin mask of the piece on `s`, ignoring pins towards royal `except`.
-    #[inline]
+    #[inline(always)]
     fn pin_mask(an: &Analysis<B>, s: usize, except: usize) -> B {
         let mut m = !B::ZERO;
         if an.pinned.has(s) {
@@ -571,7 +613,7 @@ impl<'a, B: Bits> Ctx<'a, B> {
     }
 
     /// Check mask for a move of royal `except` (the other royals' checks).
-    #[inline]
+    #[inline(always)]
     fn check_mask_except(an: &Analysis<B>, except: usize) -> B {
         let mut m = !B::ZERO;
         for ri in 0..an.n_royals {
@@ -582,7 +624,7 @@ impl<'a, B: Bits> Ctx<'a, B> {
         m
     }
 
-    #[inline]
+    #[inline(always)]
     fn mobile_count(&self, b: B, kind: usize) -> u64 {
         if self.c.rules.immobility_illegal {
             (b & self.kt(self.us, kind).mobile).count() as u64
@@ -597,8 +639,11 @@ impl<'a, B: Bits> Ctx<'a, B> {
     }
 
     /// Counts the moves of the piece of `kind` on `from` to `t` (promotions multiply).
-    #[inline]
+    #[inline(always)]
     fn count_set(&self, from: usize, kind: usize, t: B) -> u64 {
+        if self.c.info[kind].plain_count {
+            return t.count() as u64;
+        }
         match &self.c.info[kind].promotion {
             CompiledPromotion::None => self.mobile_count(t, kind),
             CompiledPromotion::Choice {
@@ -640,10 +685,22 @@ impl<'a, B: Bits> Ctx<'a, B> {
 
     /// Emits the moves of the piece of `kind` from `from` to `to` (promotions expanded).
     #[inline]
-    fn emit<S: Sink>(&self, from: usize, to: usize, capture: bool, kind: usize, base: Move, sink: &mut S) {
+    fn emit<S: Sink>(
+        &self,
+        from: usize,
+        to: usize,
+        capture: bool,
+        kind: usize,
+        base: Move,
+        sink: &mut S,
+    ) {
         let g = &self.c.geo;
         let (hf, ht) = (g.host(from), g.host(to));
-        let cap = if capture { MoveFlags::CAPTURE } else { MoveFlags::NONE };
+        let cap = if capture {
+            MoveFlags::CAPTURE
+        } else {
+            MoveFlags::NONE
+        };
         match &self.c.info[kind].promotion {
             CompiledPromotion::Choice {
                 zone,
@@ -726,21 +783,30 @@ impl<'a, B: Bits> Ctx<'a, B> {
         path.squares().min_by_key(|&s| d(s)).unwrap_or(to)
     }
 
-    #[inline]
+    #[inline(always)]
     fn st_kind(&self, s: usize) -> Option<usize> {
         let cell = self.c.cell(self.pos, s);
-        cell.kind().map(|k| k as usize).filter(|&k| k < self.c.n_kinds)
+        cell.kind()
+            .map(|k| k as usize)
+            .filter(|&k| k < self.c.n_kinds)
     }
 
     /// Emits (or counts) the moves to `q` (quiet) and `cap` (captures) of the piece on `s`.
-    #[inline]
+    #[inline(always)]
     fn piece_moves<S: Sink>(&self, s: usize, kind: usize, q: B, cap: B, passing: B, sink: &mut S) {
         if S::COUNT {
             sink.add(self.count_set(s, kind, q | cap));
             return;
         }
         for t in (q & !passing).squares() {
-            self.emit(s, t, false, kind, Move::new(Square::NONE, Square::NONE, MoveFlags::NONE), sink);
+            self.emit(
+                s,
+                t,
+                false,
+                kind,
+                Move::new(Square::NONE, Square::NONE, MoveFlags::NONE),
+                sink,
+            );
         }
         for t in passing.squares() {
             let mut m = Move::new(Square::NONE, Square::NONE, MoveFlags::DOUBLE_STEP);
@@ -752,7 +818,14 @@ impl<'a, B: Bits> Ctx<'a, B> {
             self.emit(s, t, false, kind, m, sink);
         }
         for t in cap.squares() {
-            self.emit(s, t, true, kind, Move::new(Square::NONE, Square::NONE, MoveFlags::NONE), sink);
+            self.emit(
+                s,
+                t,
+                true,
+                kind,
+                Move::new(Square::NONE, Square::NONE, MoveFlags::NONE),
+                sink,
+            );
         }
     }
 
@@ -764,22 +837,145 @@ impl<'a, B: Bits> Ctx<'a, B> {
 
     /// [`Ctx::pseudo`]; with `legal`, castling and drops follow their own legality rules
     /// (castling path not attacked, drop-mate rule).
+    #[inline(always)]
     fn pseudo_with<S: Sink>(&self, skip: B, legal: bool, sink: &mut S) {
         let ep = self.ep();
         let own = self.st.color[self.us] & !skip;
-        for s in own.squares() {
-            let Some(kind) = self.st_kind(s) else { continue };
-            let (mut q, c, passing) = self.targets(kind, s);
-            if let Some((p, _)) = ep {
-                if self.kt(self.us, kind).ep[s].has(p) {
-                    q &= !B::bit(p);
-                    self.emit_ep(s, p, sink);
-                }
+        for kind in 0..self.c.n_kinds {
+            let mut bb = own & self.st.kind[kind];
+            if let Some(bulk) = self.bulk_for(kind, bb) {
+                self.bulk_moves(kind, bulk, bb, !B::ZERO, ep, legal, sink);
+                bb = B::ZERO;
             }
-            self.piece_moves(s, kind, q, c, passing, sink);
+            for s in bb.squares() {
+                let (mut q, c, passing) = self.targets(kind, s);
+                if let Some((p, _)) = ep {
+                    if self.kt(self.us, kind).ep[s].has(p) {
+                        q &= !B::bit(p);
+                        self.emit_ep(s, p, sink);
+                    }
+                }
+                self.piece_moves(s, kind, q, c, passing, sink);
+            }
         }
         self.castling(sink, legal, skip);
         self.drops(!B::ZERO, legal, sink);
+    }
+
+    /// The bulk tables of `kind`, when they apply to these pieces.
+    #[inline(always)]
+    fn bulk_for(&self, kind: usize, bb: B) -> Option<&'a Bulk<B>> {
+        let b = self.kt(self.us, kind).bulk.as_ref()?;
+        if !bb.several() || matches!(self.c.info[kind].promotion, CompiledPromotion::Shogi { .. }) {
+            return None;
+        }
+        Some(b)
+    }
+
+    /// Emits `t` (moves of `kind` by one shift `part` from their sources).
+    #[inline(always)]
+    fn bulk_emit<S: Sink>(
+        &self,
+        kind: usize,
+        t: B,
+        back: impl Fn(B) -> B,
+        capture: bool,
+        passing: bool,
+        sink: &mut S,
+    ) {
+        if t.is_empty() {
+            return;
+        }
+        if S::COUNT {
+            sink.add(self.count_set(0, kind, t));
+            return;
+        }
+        let g = &self.c.geo;
+        for to in t.squares() {
+            let from = back(B::bit(to)).lsb();
+            let mut base = Move::new(Square::NONE, Square::NONE, MoveFlags::NONE);
+            if passing {
+                if let Some(p) = self.passed(from, to) {
+                    base.flags = MoveFlags::DOUBLE_STEP;
+                    base.via = g.host(p);
+                }
+            }
+            self.emit(from, to, capture, kind, base, sink);
+        }
+    }
+
+    /// All moves of the pieces `src` of `kind` at once (pawns), within `mask`; en passant
+    /// captures are tried one by one.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn bulk_moves<S: Sink>(
+        &self,
+        kind: usize,
+        b: &Bulk<B>,
+        src: B,
+        mask: B,
+        ep: Option<(usize, usize)>,
+        legal: bool,
+        sink: &mut S,
+    ) {
+        let kt = self.kt(self.us, kind);
+        let ep_victim = self.c.info[kind].ep_victim;
+        let empty = self.empty & mask;
+        let capt = self.capturable & mask;
+        // A quiet move onto the en passant square by a piece that may take en passant there
+        // is that capture.
+        let mut ep_src = B::ZERO;
+        let mut ep_bit = B::ZERO;
+        if let Some((p, _)) = ep {
+            ep_src = kt.rev_ep[p] & src;
+            ep_bit = B::bit(p);
+            for s in ep_src.squares() {
+                let m = Move::new(
+                    self.c.geo.host(s),
+                    self.c.geo.host(p),
+                    MoveFlags::CAPTURE | MoveFlags::EN_PASSANT,
+                );
+                if !legal || self.trial_ok(m) {
+                    sink.push(m);
+                }
+            }
+        }
+        let init_src = src & kt.initial_region & !self.moved;
+        for (list, from, lame_list, passing) in [
+            (&b.quiet, src, &b.lame, false),
+            (&b.initial, init_src, &b.initial_lame, ep_victim),
+        ] {
+            if from.is_empty() {
+                continue;
+            }
+            for v in list {
+                for part in &v.parts {
+                    let mut t = part.apply(from) & empty;
+                    if !ep_src.is_empty() {
+                        t &= !(part.apply(ep_src) & ep_bit);
+                    }
+                    self.bulk_emit(kind, t, |x| part.back(x), false, passing, sink);
+                }
+            }
+            for (a, r) in lame_list {
+                for pa in &a.parts {
+                    let mid = pa.apply(from) & self.empty;
+                    if mid.is_empty() {
+                        continue;
+                    }
+                    for pr in &r.parts {
+                        let t = pr.apply(mid) & empty;
+                        self.bulk_emit(kind, t, |x| pa.back(pr.back(x)), false, ep_victim, sink);
+                    }
+                }
+            }
+        }
+        for v in &b.capture {
+            for part in &v.parts {
+                let t = part.apply(src) & capt;
+                self.bulk_emit(kind, t, |x| part.back(x), true, false, sink);
+            }
+        }
     }
 
     fn emit_ep<S: Sink>(&self, from: usize, to: usize, sink: &mut S) {
@@ -792,6 +988,7 @@ impl<'a, B: Bits> Ctx<'a, B> {
     }
 
     /// Legal moves of the side to move.
+    #[inline(always)]
     pub fn legal<S: Sink>(&self, sink: &mut S) {
         let royals = self.royals_of(self.us);
         if self.c.rules.check == CheckRule::Off || royals.is_empty() {
@@ -804,7 +1001,10 @@ impl<'a, B: Bits> Ctx<'a, B> {
             self.analyze()
         };
         let Some(an) = an else {
-            let mut t = Trial { ctx: self, inner: sink };
+            let mut t = Trial {
+                ctx: self,
+                inner: sink,
+            };
             self.pseudo_with(B::ZERO, true, &mut t);
             return;
         };
@@ -812,46 +1012,57 @@ impl<'a, B: Bits> Ctx<'a, B> {
         let occ = self.st.occ;
         let own = self.st.color[self.us];
         let double_all = an.check_all.is_empty();
-        for s in own.squares() {
-            let Some(kind) = self.st_kind(s) else { continue };
+        for kind in 0..self.c.n_kinds {
+            let bb = own & self.st.kind[kind];
+            if bb.is_empty() {
+                continue;
+            }
             let royal = self.c.info[kind].royal;
             if double_all && !royal {
                 continue;
             }
-            let (mut q, mut c, passing) = self.targets(kind, s);
-            if let Some((p, _)) = ep {
-                if self.kt(self.us, kind).ep[s].has(p) {
-                    q &= !B::bit(p);
-                    let m = Move::new(
-                        self.c.geo.host(s),
-                        self.c.geo.host(p),
-                        MoveFlags::CAPTURE | MoveFlags::EN_PASSANT,
-                    );
-                    if self.trial_ok(m) {
-                        sink.push(m);
-                    }
-                }
+            let mut bb = bb;
+            if let Some(bulk) = self.bulk_for(kind, bb) {
+                let free = bb & !an.pinned;
+                self.bulk_moves(kind, bulk, free, an.check_all, ep, true, sink);
+                bb &= an.pinned;
             }
-            if royal {
-                let ri = an.royals[..an.n_royals]
-                    .iter()
-                    .position(|&r| r as usize == s)
-                    .unwrap_or(usize::MAX);
-                let mask = Self::check_mask_except(&an, ri) & Self::pin_mask(&an, s, ri);
-                let from = B::bit(s);
-                let mut ok = B::ZERO;
-                for t in ((q | c) & mask).squares() {
-                    let tb = B::bit(t);
-                    if !self.attacked(t, (occ ^ from) | tb, self.them, tb) {
-                        ok |= tb;
+            for s in bb.squares() {
+                let (mut q, mut c, passing) = self.targets(kind, s);
+                if let Some((p, _)) = ep {
+                    if self.kt(self.us, kind).ep[s].has(p) {
+                        q &= !B::bit(p);
+                        let m = Move::new(
+                            self.c.geo.host(s),
+                            self.c.geo.host(p),
+                            MoveFlags::CAPTURE | MoveFlags::EN_PASSANT,
+                        );
+                        if self.trial_ok(m) {
+                            sink.push(m);
+                        }
                     }
                 }
-                self.piece_moves(s, kind, q & ok, c & ok, passing & ok, sink);
-            } else {
-                let mask = an.check_all & Self::pin_mask(&an, s, usize::MAX);
-                q &= mask;
-                c &= mask;
-                self.piece_moves(s, kind, q, c, passing & q, sink);
+                if royal {
+                    let ri = an.royals[..an.n_royals]
+                        .iter()
+                        .position(|&r| r as usize == s)
+                        .unwrap_or(usize::MAX);
+                    let mask = Self::check_mask_except(&an, ri) & Self::pin_mask(&an, s, ri);
+                    let from = B::bit(s);
+                    let mut ok = B::ZERO;
+                    for t in ((q | c) & mask).squares() {
+                        let tb = B::bit(t);
+                        if !self.attacked(t, (occ ^ from) | tb, self.them, tb) {
+                            ok |= tb;
+                        }
+                    }
+                    self.piece_moves(s, kind, q & ok, c & ok, passing & ok, sink);
+                } else {
+                    let mask = an.check_all & Self::pin_mask(&an, s, usize::MAX);
+                    q &= mask;
+                    c &= mask;
+                    self.piece_moves(s, kind, q, c, passing & q, sink);
+                }
             }
         }
         self.castling(sink, true, B::ZERO);
@@ -859,6 +1070,7 @@ impl<'a, B: Bits> Ctx<'a, B> {
     }
 
     /// Whether `m` (pseudo-legal) leaves the mover's royals safe under the check rule.
+    #[inline(always)]
     pub fn trial_ok(&self, m: Move) -> bool {
         let c = self.c;
         let g = &c.geo;
@@ -933,28 +1145,22 @@ impl<'a, B: Bits> Ctx<'a, B> {
         g.rank(king) * g.files + cr.rook_dest[side] as usize
     }
 
-    /// The piece that castles for `color`: the only castling piece on its back rank, or the
-    /// one on the king file when there are several.
+    /// The piece that castles for `color` (see [`castling_king`]).
+    #[inline(always)]
     pub fn castling_king(&self, color: usize) -> Option<usize> {
-        let cr = self.c.rules.castling.as_ref()?;
-        let g = &self.c.geo;
-        let back = if color == 0 { 0 } else { g.ranks - 1 };
-        let rank_bb = (0..g.files).fold(B::ZERO, |b, f| b | B::bit(back * g.files + f));
-        let kings = self.st.pieces(color, cr.king as usize) & rank_bb;
-        match kings.count() {
-            0 => None,
-            1 => Some(kings.lsb()),
-            _ => kings
-                .squares()
-                .find(|&s| g.file(s) == cr.king_file as usize),
-        }
+        castling_king(self.c, &self.st, color)
     }
 
+    #[inline(always)]
     fn castling<S: Sink>(&self, sink: &mut S, legal: bool, skip: B) {
         let Some(cr) = &self.c.rules.castling else {
             return;
         };
         if self.pos.side_to_move.index() != self.us && legal {
+            return;
+        }
+        let base = self.us * 2;
+        if self.pos.castling[base].is_none() && self.pos.castling[base + 1].is_none() {
             return;
         }
         let Some(king) = self.castling_king(self.us) else {
@@ -965,7 +1171,6 @@ impl<'a, B: Bits> Ctx<'a, B> {
         }
         let g = &self.c.geo;
         let back = g.rank(king);
-        let base = self.us * 2;
         let royal = self.c.info[cr.king as usize].royal;
         for slot in [base, base + 1] {
             let rsq = self.pos.castling[slot];
@@ -1013,6 +1218,7 @@ impl<'a, B: Bits> Ctx<'a, B> {
         }
     }
 
+    #[inline(always)]
     fn drops<S: Sink>(&self, mask: B, legal: bool, sink: &mut S) {
         let Some(dr) = &self.c.rules.drops else {
             return;
@@ -1023,8 +1229,8 @@ impl<'a, B: Bits> Ctx<'a, B> {
             return;
         }
         let hand = &self.pos.hands[self.us];
-        for k in 0..self.c.n_kinds.min(32) {
-            if hand[k] == 0 {
+        for (k, &count_in_hand) in hand.iter().enumerate().take(self.c.n_kinds.min(32)) {
+            if count_in_hand == 0 {
                 continue;
             }
             let mut t = empty & self.c.drop_region[k][self.us];
@@ -1034,8 +1240,7 @@ impl<'a, B: Bits> Ctx<'a, B> {
             if let Some((nk, count)) = dr.no_doubled {
                 if nk as usize == k {
                     let mine = self.st.pieces(self.us, k);
-                    for f in 0..g.files {
-                        let file = (0..g.ranks).fold(B::ZERO, |b, r| b | B::bit(r * g.files + f));
+                    for &file in &self.c.file_bb {
                         if (mine & file).count() >= count {
                             t &= !file;
                         }
@@ -1073,15 +1278,11 @@ impl<'a, B: Bits> Ctx<'a, B> {
         st.color[self.us] |= B::bit(to);
         st.kind[m.piece as usize] |= B::bit(to);
         st.occ = occ;
-        let probe = Ctx {
-            c: self.c,
-            pos: self.pos,
-            st,
-            us: self.them,
-            them: self.us,
-            moved: self.moved,
-        };
-        if !their.squares().any(|r| probe.attacked(r, occ, self.us, B::ZERO)) {
+        let probe = Ctx::new(self.c, self.pos, st, Color::from_index(self.them));
+        if !their
+            .squares()
+            .any(|r| probe.attacked(r, occ, self.us, B::ZERO))
+        {
             return false;
         }
         let mut child = self.pos.clone();
@@ -1148,4 +1349,22 @@ impl<B: Bits, S: Sink> Sink for Trial<'_, '_, B, S> {
         }
     }
     fn add(&mut self, _n: u64) {}
+}
+
+/// The piece that castles for `color`: the only castling piece on its back rank, or the one on
+/// the king file when there are several.
+#[inline(always)]
+pub fn castling_king<B: Bits>(c: &Compiled<B>, st: &State<B>, color: usize) -> Option<usize> {
+    let cr = c.rules.castling.as_ref()?;
+    let g = &c.geo;
+    let kings = st.pieces(color, cr.king as usize) & c.back_rank[color];
+    if kings.is_empty() {
+        return None;
+    }
+    if !kings.several() {
+        return Some(kings.lsb());
+    }
+    kings
+        .squares()
+        .find(|&s| g.file(s) == cr.king_file as usize)
 }

@@ -19,6 +19,8 @@ enum Engine {
 pub struct Generator {
     engine: Engine,
     tag: u64,
+    /// The CPU has `popcnt` (the hot paths are compiled twice, see [`fast`]).
+    popcnt: bool,
 }
 
 impl std::fmt::Debug for Generator {
@@ -55,7 +57,15 @@ impl Generator {
         } else {
             Engine::Large(Box::new(Compiled::new(rules)?))
         };
-        Ok(Generator { engine, tag })
+        #[cfg(all(target_arch = "x86_64", not(target_feature = "popcnt")))]
+        let popcnt = std::is_x86_feature_detected!("popcnt");
+        #[cfg(not(all(target_arch = "x86_64", not(target_feature = "popcnt"))))]
+        let popcnt = false;
+        Ok(Generator {
+            engine,
+            tag,
+            popcnt,
+        })
     }
 
     /// The rules this generator runs.
@@ -70,11 +80,31 @@ impl Generator {
 
     /// Appends the legal moves of the side to move.
     pub fn legal_moves(&self, pos: &Position, out: &mut RVec<Move>) {
+        #[cfg(all(target_arch = "x86_64", not(target_feature = "popcnt")))]
+        if self.popcnt {
+            // SAFETY: the CPU supports `popcnt` (detected when the generator was built).
+            return unsafe { fast::legal_moves(self, pos, out) };
+        }
+        self.legal_moves_inline(pos, out)
+    }
+
+    #[inline(always)]
+    fn legal_moves_inline(&self, pos: &Position, out: &mut RVec<Move>) {
         dispatch!(self, c => ctx(c, pos, pos.side_to_move, self.tag).legal(&mut List(out)))
     }
 
     /// Number of legal moves of the side to move (bulk counting: no move is made).
     pub fn count_legal(&self, pos: &Position) -> u64 {
+        #[cfg(all(target_arch = "x86_64", not(target_feature = "popcnt")))]
+        if self.popcnt {
+            // SAFETY: the CPU supports `popcnt` (detected when the generator was built).
+            return unsafe { fast::count_legal(self, pos) };
+        }
+        self.count_legal_inline(pos)
+    }
+
+    #[inline(always)]
+    fn count_legal_inline(&self, pos: &Position) -> u64 {
         dispatch!(self, c => {
             let mut n = Count(0);
             ctx(c, pos, pos.side_to_move, self.tag).legal(&mut n);
@@ -94,7 +124,13 @@ impl Generator {
     /// Appends the pseudo-legal moves of `side` (which may be the side not to move), every
     /// rule but leaving royals attacked and castling out of or through attacked squares,
     /// skipping the pieces on `skip`.
-    pub fn pseudo_moves(&self, pos: &Position, side: Color, skip: &SquareSet, out: &mut RVec<Move>) {
+    pub fn pseudo_moves(
+        &self,
+        pos: &Position,
+        side: Color,
+        skip: &SquareSet,
+        out: &mut RVec<Move>,
+    ) {
         dispatch!(self, c => {
             let skip = c.geo.set(skip);
             ctx(c, pos, side, self.tag).pseudo(skip, &mut List(out))
@@ -112,6 +148,16 @@ impl Generator {
 
     /// Makes `mv` and hands the turn over (see [`crate::apply`]).
     pub fn apply(&self, pos: &mut Position, mv: Move, fx: &mut MoveEffects) {
+        #[cfg(all(target_arch = "x86_64", not(target_feature = "popcnt")))]
+        if self.popcnt {
+            // SAFETY: the CPU supports `popcnt` (detected when the generator was built).
+            return unsafe { fast::apply(self, pos, mv, fx) };
+        }
+        self.apply_inline(pos, mv, fx)
+    }
+
+    #[inline(always)]
+    fn apply_inline(&self, pos: &mut Position, mv: Move, fx: &mut MoveEffects) {
         dispatch!(self, c => apply(c, pos, mv, fx, self.tag))
     }
 
@@ -172,5 +218,33 @@ impl Generator {
                 .map(|k| c.geo.host_set(k.mobile))
                 .unwrap_or_default()
         })
+    }
+}
+
+/// The hot entry points compiled with the `popcnt` instruction (the baseline x86-64 target
+/// lacks it, and bit counting is most of bulk counting).
+#[cfg(all(target_arch = "x86_64", not(target_feature = "popcnt")))]
+mod fast {
+    use super::*;
+
+    /// # Safety
+    /// The CPU must support `popcnt`.
+    #[target_feature(enable = "popcnt")]
+    pub(super) unsafe fn count_legal(g: &Generator, pos: &Position) -> u64 {
+        g.count_legal_inline(pos)
+    }
+
+    /// # Safety
+    /// The CPU must support `popcnt`.
+    #[target_feature(enable = "popcnt")]
+    pub(super) unsafe fn legal_moves(g: &Generator, pos: &Position, out: &mut RVec<Move>) {
+        g.legal_moves_inline(pos, out)
+    }
+
+    /// # Safety
+    /// The CPU must support `popcnt`.
+    #[target_feature(enable = "popcnt")]
+    pub(super) unsafe fn apply(g: &Generator, pos: &mut Position, mv: Move, fx: &mut MoveEffects) {
+        g.apply_inline(pos, mv, fx)
     }
 }

@@ -19,6 +19,10 @@ pub struct Ray<B: Bits> {
     pub up: [bool; MAX_RUNS],
     /// Every square of the ray.
     pub all: B,
+    /// The ray is one run (no wrap or bounce on it): the common, fast case.
+    pub single: bool,
+    /// Direction of the single run.
+    pub single_up: bool,
 }
 
 impl<B: Bits> Default for Ray<B> {
@@ -27,6 +31,8 @@ impl<B: Bits> Default for Ray<B> {
             runs: [B::ZERO; MAX_RUNS],
             up: [true; MAX_RUNS],
             all: B::ZERO,
+            single: true,
+            single_up: true,
         }
     }
 }
@@ -38,6 +44,13 @@ impl<B: Bits> Ray<B> {
         let hit = self.all & occ;
         if hit.is_empty() {
             return self.all;
+        }
+        if self.single {
+            return if self.single_up {
+                self.all & B::upto(hit.lsb())
+            } else {
+                self.all & B::from_sq(hit.msb())
+            };
         }
         let mut acc = B::ZERO;
         for i in 0..MAX_RUNS {
@@ -58,8 +71,12 @@ impl<B: Bits> Ray<B> {
     /// The first occupied square of the ray, if any.
     #[inline(always)]
     pub fn first(&self, occ: B) -> Option<usize> {
-        if (self.all & occ).is_empty() {
+        let hit = self.all & occ;
+        if hit.is_empty() {
             return None;
+        }
+        if self.single {
+            return Some(if self.single_up { hit.lsb() } else { hit.msb() });
         }
         for i in 0..MAX_RUNS {
             let h = self.runs[i] & occ;
@@ -227,7 +244,7 @@ impl<B: Bits> Geometry<B> {
 
     /// A ray as monotonic runs.
     pub fn ray(&self, squares: &[usize]) -> Ray<B> {
-        let mut ray = Ray::default();
+        let mut ray: Ray<B> = Ray::default();
         let (mut k, mut len, mut last) = (0usize, 0usize, 0usize);
         for &sq in squares {
             if len == 1 {
@@ -244,6 +261,8 @@ impl<B: Bits> Geometry<B> {
             len += 1;
             last = sq;
         }
+        ray.single = ray.runs[1].is_empty();
+        ray.single_up = ray.up[0];
         ray
     }
 }
@@ -278,7 +297,10 @@ mod tests {
         let east = g.ray_squares(e4, 1, 0, false);
         assert_eq!(east, vec![29, 30, 31, 24, 25, 26, 27]);
         let r = g.ray(&east);
-        assert_eq!(r.blocked(1u64 << 25), (0b111u64 << 29) | (1 << 24) | (1 << 25));
+        assert_eq!(
+            r.blocked(1u64 << 25),
+            (0b111u64 << 29) | (1 << 24) | (1 << 25)
+        );
         assert_eq!(r.first((1u64 << 25) | (1 << 26)), Some(25));
         let west = g.ray_squares(e4, -1, 0, false);
         let r = g.ray(&west);
@@ -309,7 +331,10 @@ mod tests {
         assert_eq!(got, want);
         let r = g.ray(&got);
         assert_eq!(r.first(1u64 << sq("e5")), Some(sq("e5")));
-        assert_eq!(r.first((1u64 << sq("e5")) | (1 << sq("c7"))), Some(sq("c7")));
+        assert_eq!(
+            r.first((1u64 << sq("e5")) | (1 << sq("c7"))),
+            Some(sq("c7"))
+        );
         // A corner stops the ray: NE from d4 ends on h8.
         assert_eq!(g.ray_squares(d4, 1, 1, true).last(), Some(&63));
     }

@@ -119,3 +119,6 @@ pub use tables::CompileError;
 
 #[cfg(test)]
 mod tests;
+// The test helpers name the crate as the example that shares them does.
+#[cfg(test)]
+extern crate self as houserules_movegen;

@@ -10,6 +10,8 @@
 //! mask. Every table is built on the board's topology (wrapped files, bounced diagonals,
 //! holes), so every piece obeys it.
 
+#![allow(clippy::needless_range_loop)] // per-square tables are filled by index
+
 use crate::betza::{Movement, Vector, CAPTURE, QUIET};
 use crate::bitboard::Bits;
 use crate::geometry::{Geometry, Ray};
@@ -115,10 +117,20 @@ fn lame_family_vectors(f: u32) -> &'static [Vector] {
 /// order for hoppers.
 #[derive(Debug, Clone)]
 pub struct FamilyRays<B: Bits> {
-    /// `rays[s]`: one ray per direction of the family.
-    pub rays: Vec<Vec<Ray<B>>>,
-    /// The same rays as square lists (for hoppers).
+    /// Directions of the family.
+    pub dirs: usize,
+    /// `flat[s * dirs + d]`: the ray from `s` in direction `d`.
+    pub flat: Vec<Ray<B>>,
+    /// The same rays as square lists (for hoppers), `lists[s][d]`.
     pub lists: Vec<Vec<Vec<u8>>>,
+}
+
+impl<B: Bits> FamilyRays<B> {
+    /// The rays from `s`.
+    #[inline(always)]
+    pub fn at(&self, s: usize) -> &[Ray<B>] {
+        &self.flat[s * self.dirs..(s + 1) * self.dirs]
+    }
 }
 
 /// A lame family: from every square, each (target, squares that must be empty).
@@ -172,6 +184,10 @@ pub struct Mode<B: Bits> {
     pub pseudo: Vec<B>,
     /// Rider families (see [`family`]).
     pub families: u32,
+    /// The slider families' rays, flattened: `rays[s * per_square ..][..per_square]`.
+    pub rays: Vec<Ray<B>>,
+    /// Rays per square.
+    pub per_square: usize,
 }
 
 impl<B: Bits> Mode<B> {
@@ -180,7 +196,14 @@ impl<B: Bits> Mode<B> {
             leap: vec![B::ZERO; n],
             pseudo: vec![B::ZERO; n],
             families: 0,
+            rays: Vec::new(),
+            per_square: 0,
         }
+    }
+    /// The slider rays from `s`.
+    #[inline(always)]
+    pub fn rays_at(&self, s: usize) -> &[Ray<B>] {
+        &self.rays[s * self.per_square..(s + 1) * self.per_square]
     }
     /// Whether the mode has any move at all.
     pub fn is_empty(&self) -> bool {
@@ -215,6 +238,93 @@ pub struct KindTables<B: Bits> {
     pub initial_region: B,
     /// Whether some capture reaches beyond plain leaps (rider, hopper, two legs, warp).
     pub capture_beyond_leaps: bool,
+    /// Which fast path computes its moves.
+    pub shape: Shape,
+    /// Whole-set shifts for pawn-like pieces (see [`Bulk`]).
+    pub bulk: Option<Bulk<B>>,
+    /// `rev_ep[t]`: squares from which it may take en passant on `t`.
+    pub rev_ep: Vec<B>,
+}
+
+/// How a kind's moves are computed, fastest first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    /// Only plain leaps (knight, king, ferz ...): table lookups.
+    Leap,
+    /// Leaps and slider families, the same for quiet moves and captures (rook, queen ...).
+    Rider,
+    /// Anything else.
+    General,
+}
+
+/// A bitboard shifted by `delta` squares after masking with `mask` (the squares whose
+/// destination exists).
+#[derive(Debug, Clone, Copy)]
+pub struct Shift<B: Bits> {
+    /// Sources that land on the board.
+    pub mask: B,
+    /// Index difference.
+    pub delta: i32,
+}
+
+impl<B: Bits> Shift<B> {
+    /// `b` moved by this shift.
+    #[inline(always)]
+    pub fn apply(&self, b: B) -> B {
+        let x = b & self.mask;
+        if x.is_empty() {
+            x
+        } else if self.delta >= 0 {
+            B::shl(x, self.delta as u32)
+        } else {
+            B::shr(x, (-self.delta) as u32)
+        }
+    }
+    /// Where the pieces that land on `t` came from.
+    #[inline(always)]
+    pub fn back(&self, t: B) -> B {
+        if self.delta >= 0 {
+            B::shr(t, self.delta as u32)
+        } else {
+            B::shl(t, (-self.delta) as u32)
+        }
+    }
+}
+
+/// One vector as shifts (two on wrapped boards: the part that crosses the seam).
+#[derive(Debug, Clone)]
+pub struct VecShift<B: Bits> {
+    /// The shifts.
+    pub parts: Vec<Shift<B>>,
+}
+
+impl<B: Bits> VecShift<B> {
+    /// All pieces of `b` moved by the vector.
+    #[inline(always)]
+    pub fn apply(&self, b: B) -> B {
+        let mut t = B::ZERO;
+        for p in &self.parts {
+            t |= p.apply(b);
+        }
+        t
+    }
+}
+
+/// Moves of every piece of a kind at once, for pieces whose moves are a few plain or lame
+/// leaps with no promotion of shogi style (pawns): each vector is one or two shifts of the
+/// whole set.
+#[derive(Debug, Clone)]
+pub struct Bulk<B: Bits> {
+    /// Quiet leaps.
+    pub quiet: Vec<VecShift<B>>,
+    /// Capturing leaps.
+    pub capture: Vec<VecShift<B>>,
+    /// Quiet lame leaps: (to the passed square, from there to the target).
+    pub lame: Vec<(VecShift<B>, VecShift<B>)>,
+    /// Initial quiet leaps.
+    pub initial: Vec<VecShift<B>>,
+    /// Initial quiet lame leaps.
+    pub initial_lame: Vec<(VecShift<B>, VecShift<B>)>,
 }
 
 /// Per-kind properties the hot path reads.
@@ -232,6 +342,8 @@ pub struct KindInfo<B: Bits> {
     pub hand_kind: u8,
     /// Promotion.
     pub promotion: CompiledPromotion<B>,
+    /// Moves count one each (no promotion, no immobility rule): a popcount.
+    pub plain_count: bool,
 }
 
 /// A promotion rule with its zone as bitboards.
@@ -327,6 +439,15 @@ pub struct Compiled<B: Bits> {
     pub drop_region: Vec<[B; 2]>,
     /// Some kind may capture en passant.
     pub any_en_passant: bool,
+    /// First and last rank, per colour's back rank (castling).
+    pub back_rank: [B; 2],
+    /// Files as bitboards.
+    pub file_bb: Vec<B>,
+    /// `full_kinds[color][family]`: kinds of that family whose empty-board reach covers the
+    /// family's whole rays (their attackers need no per-square mask).
+    pub full_kinds: [Vec<Vec<u8>>; 2],
+    /// The other kinds of each family (masked by their reverse reach).
+    pub partial_kinds: [Vec<Vec<u8>>; 2],
 }
 
 fn adjust(v: Vector, color: usize) -> (i32, i32) {
@@ -396,7 +517,8 @@ impl<B: Bits> Compiled<B> {
                 Promotion::Shogi { promoted, .. } => check(*promoted, "promoted kind")?,
             }
         }
-        let geo: Geometry<B> = Geometry::new(rules.files, rules.ranks, &rules.holes, rules.topology);
+        let geo: Geometry<B> =
+            Geometry::new(rules.files, rules.ranks, &rules.holes, rules.topology);
         let mut c = Compiled {
             geo,
             n_kinds: nk,
@@ -408,7 +530,10 @@ impl<B: Bits> Compiled<B> {
             warps: [Vec::new(), Vec::new()],
             families_by: [0; 2],
             leapers: [Vec::new(), Vec::new()],
-            family_kinds: [vec![Vec::new(); family::COUNT], vec![Vec::new(); family::COUNT]],
+            family_kinds: [
+                vec![Vec::new(); family::COUNT],
+                vec![Vec::new(); family::COUNT],
+            ],
             double_kinds: [Vec::new(), Vec::new()],
             warp_kinds: [Vec::new(), Vec::new()],
             trial_legality: rules.check == CheckRule::All,
@@ -417,7 +542,28 @@ impl<B: Bits> Compiled<B> {
             rules: rules.clone(),
             drop_region: Vec::new(),
             any_en_passant: false,
+            back_rank: [B::ZERO; 2],
+            file_bb: Vec::new(),
+            full_kinds: [
+                vec![Vec::new(); family::COUNT],
+                vec![Vec::new(); family::COUNT],
+            ],
+            partial_kinds: [
+                vec![Vec::new(); family::COUNT],
+                vec![Vec::new(); family::COUNT],
+            ],
         };
+        for f in 0..c.geo.files {
+            let mut b = B::ZERO;
+            for r in 0..c.geo.ranks {
+                b |= B::bit(r * c.geo.files + f);
+            }
+            c.file_bb.push(b & c.geo.board);
+        }
+        for f in 0..c.geo.files {
+            c.back_rank[0] |= B::bit(f);
+            c.back_rank[1] |= B::bit((c.geo.ranks - 1) * c.geo.files + f);
+        }
         for (k, p) in rules.pieces.iter().enumerate() {
             if p.royal {
                 c.royal_kinds |= 1 << k;
@@ -426,6 +572,7 @@ impl<B: Bits> Compiled<B> {
                 c.immune_kinds |= 1 << k;
             }
             c.info.push(KindInfo {
+                plain_count: p.promotion == Promotion::None && !rules.immobility_illegal,
                 royal: p.royal,
                 immune: p.immune,
                 ep_victim: p.ep_victim,
@@ -456,7 +603,13 @@ impl<B: Bits> Compiled<B> {
         }
         for color in 0..2 {
             for (k, p) in rules.pieces.iter().enumerate() {
-                let t = c.kind_tables(&p.movement, p.bounce, p.ep_capture, &p.initial_region, color);
+                let t = c.kind_tables(
+                    &p.movement,
+                    p.bounce,
+                    p.ep_capture,
+                    &p.initial_region,
+                    color,
+                );
                 let cap = &t.capture;
                 if cap.leap.iter().any(|b| !b.is_empty()) {
                     c.leapers[color].push(k as u8);
@@ -486,6 +639,26 @@ impl<B: Bits> Compiled<B> {
                 c.kinds[color].push(t);
             }
         }
+        for color in 0..2 {
+            for f in 0..family::COUNT {
+                for &k in &c.family_kinds[color][f].clone() {
+                    let kt = &c.kinds[color][k as usize];
+                    let full = match &c.rays[f] {
+                        Some(r) if (1u32 << f) & (family::SLIDERS) != 0 => (0..c.geo.n).all(|s| {
+                            r.at(s)
+                                .iter()
+                                .all(|ray| ray.all.squares().all(|t| kt.capture.pseudo[s].has(t)))
+                        }),
+                        _ => false,
+                    };
+                    if full {
+                        c.full_kinds[color][f].push(k);
+                    } else {
+                        c.partial_kinds[color][f].push(k);
+                    }
+                }
+            }
+        }
         let board = c.geo.board;
         for k in 0..nk {
             let mut r = [board; 2];
@@ -506,22 +679,26 @@ impl<B: Bits> Compiled<B> {
         }
         let (vecs, bounce) = family_rays(f);
         let n = self.geo.n;
-        let mut rays = Vec::with_capacity(n);
+        let mut flat = Vec::with_capacity(n * vecs.len());
         let mut lists = Vec::with_capacity(n);
         for s in 0..n {
-            let mut rs = Vec::new();
             let mut ls = Vec::new();
-            if self.geo.on(s) {
-                for &(df, dr) in vecs {
-                    let sq = self.geo.ray_squares(s, df as i32, dr as i32, bounce);
-                    rs.push(self.geo.ray(&sq));
-                    ls.push(sq.iter().map(|&x| x as u8).collect());
-                }
+            for &(df, dr) in vecs {
+                let sq = if self.geo.on(s) {
+                    self.geo.ray_squares(s, df as i32, dr as i32, bounce)
+                } else {
+                    Vec::new()
+                };
+                flat.push(self.geo.ray(&sq));
+                ls.push(sq.iter().map(|&x| x as u8).collect());
             }
-            rays.push(rs);
             lists.push(ls);
         }
-        self.rays[idx] = Some(FamilyRays { rays, lists });
+        self.rays[idx] = Some(FamilyRays {
+            dirs: vecs.len(),
+            flat,
+            lists,
+        });
     }
 
     fn ensure_lame(&mut self, f: u32) {
@@ -572,7 +749,14 @@ impl<B: Bits> Compiled<B> {
         b
     }
 
-    fn mode(&mut self, m: &Movement, initial: usize, md: usize, bounce: bool, color: usize) -> Mode<B> {
+    fn mode(
+        &mut self,
+        m: &Movement,
+        initial: usize,
+        md: usize,
+        bounce: bool,
+        color: usize,
+    ) -> Mode<B> {
         use family::*;
         let n = self.geo.n;
         let mut mode = Mode::empty(n);
@@ -656,7 +840,123 @@ impl<B: Bits> Compiled<B> {
                 }
             }
         }
+        // Flatten the slider families' rays for this piece.
+        let sl: Vec<usize> = (0..COUNT)
+            .filter(|&f| fam & (1 << f) & SLIDERS != 0)
+            .collect();
+        let per: usize = sl
+            .iter()
+            .map(|&f| self.rays[f].as_ref().map_or(0, |r| r.dirs))
+            .sum();
+        mode.per_square = per;
+        if per > 0 {
+            for s in 0..n {
+                for &f in &sl {
+                    if let Some(r) = &self.rays[f] {
+                        mode.rays.extend_from_slice(r.at(s));
+                    }
+                }
+            }
+        }
         mode
+    }
+
+    /// The shifts of vector `v` of `color` (None if it cannot be expressed as shifts).
+    fn vec_shift(&self, v: (i32, i32)) -> VecShift<B> {
+        let g = &self.geo;
+        let mut parts: Vec<Shift<B>> = Vec::new();
+        for s in 0..g.n {
+            let Some(t) = g.step(s, v.0, v.1) else {
+                continue;
+            };
+            let delta = t as i32 - s as i32;
+            match parts.iter_mut().find(|p| p.delta == delta) {
+                Some(p) => p.mask |= B::bit(s),
+                None => parts.push(Shift {
+                    mask: B::bit(s),
+                    delta,
+                }),
+            }
+        }
+        VecShift { parts }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn bulk(
+        &self,
+        m: &Movement,
+        quiet: &Mode<B>,
+        capture: &Mode<B>,
+        initial: Option<&Mode<B>>,
+        doubles: &[usize],
+        warps: &[usize],
+        color: usize,
+    ) -> Option<Bulk<B>> {
+        use family::*;
+        if !doubles.is_empty() || !warps.is_empty() || capture.families != 0 {
+            return None;
+        }
+        let no_riders =
+            |i: usize, md: usize| m.slider[i][md].is_empty() && m.hopper[i][md].is_empty();
+        if !no_riders(0, QUIET) || !no_riders(0, CAPTURE) || !no_riders(1, QUIET) {
+            return None;
+        }
+        if (quiet.families | initial.map_or(0, |i| i.families)) & !(LAME_DABBABA | HORSE | ELEPHANT)
+            != 0
+        {
+            return None;
+        }
+        let mut b = Bulk {
+            quiet: Vec::new(),
+            capture: Vec::new(),
+            lame: Vec::new(),
+            initial: Vec::new(),
+            initial_lame: Vec::new(),
+        };
+        let mut total = 0;
+        for (init, md) in [(0usize, QUIET), (0, CAPTURE), (1, QUIET)] {
+            for &(v, limit) in &m.steps[init][md].entries {
+                let d = adjust(v, color);
+                total += 1;
+                if limit == 0 {
+                    let vs = self.vec_shift(d);
+                    match (init, md) {
+                        (0, QUIET) => b.quiet.push(vs),
+                        (0, _) => b.capture.push(vs),
+                        _ => b.initial.push(vs),
+                    }
+                } else if md == QUIET {
+                    let w = (v.0.abs(), v.1.abs());
+                    if !matches!((w.0.max(w.1), w.0.min(w.1)), (2, 0) | (2, 1) | (2, 2)) {
+                        // Lame leaps of other shapes move nowhere (as in Fairy-Stockfish).
+                        continue;
+                    }
+                    let path = lame_path(d.0, d.1);
+                    let p = path[0];
+                    let pair = (self.vec_shift(p), self.vec_shift((d.0 - p.0, d.1 - p.1)));
+                    if init == 0 {
+                        b.lame.push(pair);
+                    } else {
+                        b.initial_lame.push(pair);
+                    }
+                }
+            }
+        }
+        // Few vectors: shifting the set beats a lookup per piece. Distinct vectors must never
+        // meet (a narrow wrapped board could make two vectors one square).
+        if total > 4 {
+            return None;
+        }
+        for s in 0..self.geo.n {
+            let sb = B::bit(s);
+            for (list, t) in [(&b.quiet, quiet.leap[s]), (&b.capture, capture.leap[s])] {
+                let sum: u32 = list.iter().map(|v| v.apply(sb).count()).sum();
+                if sum != t.count() {
+                    return None;
+                }
+            }
+        }
+        Some(b)
     }
 
     fn kind_tables(
@@ -788,7 +1088,9 @@ impl<B: Bits> Compiled<B> {
             let mut any = !(quiet.pseudo[s] | capture.pseudo[s]).is_empty();
             for &d in &doubles {
                 let dt = &self.doubles[color][d];
-                any |= dt.mid[s].squares().any(|mid| !(dt.land[mid] & !B::bit(s)).is_empty());
+                any |= dt.mid[s]
+                    .squares()
+                    .any(|mid| !(dt.land[mid] & !B::bit(s)).is_empty());
             }
             for &w in &warps {
                 any |= self.warps[color][w].land[s] != 0xFF;
@@ -800,7 +1102,35 @@ impl<B: Bits> Compiled<B> {
         let capture_beyond_leaps = capture.families != 0
             || doubles.iter().any(|&d| self.doubles[color][d].capture)
             || warps.iter().any(|&w| self.warps[color][w].capture);
+        let plain = doubles.is_empty() && warps.is_empty() && initial.is_none();
+        let shape = if plain && same && quiet.families == 0 {
+            Shape::Leap
+        } else if plain && same && quiet.families & !family::SLIDERS == 0 {
+            Shape::Rider
+        } else if plain && quiet.families == 0 && capture.families == 0 {
+            Shape::Leap
+        } else {
+            Shape::General
+        };
+        let mut rev_ep = vec![B::ZERO; n];
+        for s in 0..n {
+            for t in epb[s].squares() {
+                rev_ep[t] |= B::bit(s);
+            }
+        }
+        let bulk = self.bulk(
+            m,
+            &quiet,
+            &capture,
+            initial.as_ref(),
+            &doubles,
+            &warps,
+            color,
+        );
         KindTables {
+            shape,
+            bulk,
+            rev_ep,
             same,
             quiet,
             capture,
