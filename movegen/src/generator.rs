@@ -210,6 +210,25 @@ impl Generator {
         })
     }
 
+    /// Whether `color` has `n` pieces of the kinds in `kinds` (bit mask) in a row along a
+    /// rank, file or diagonal of the plain board (connect-N; files do not wrap).
+    pub fn in_a_row(&self, pos: &Position, color: Color, kinds: u64, n: u32) -> bool {
+        dispatch!(self, c => {
+            let st = c.state(pos, self.tag);
+            let mut b = Default::default();
+            let mut m = kinds;
+            while m != 0 {
+                let k = m.trailing_zeros() as usize;
+                m &= m - 1;
+                if k < c.n_kinds {
+                    b |= st.kind[k];
+                }
+            }
+            b &= st.color[color.index()];
+            c.in_a_row(b, n)
+        })
+    }
+
     /// Squares from which a piece of `kind` and `color` can move on an empty board.
     pub fn mobile(&self, kind: u8, color: Color) -> SquareSet {
         dispatch!(self, c => {

@@ -443,6 +443,8 @@ pub struct Compiled<B: Bits> {
     pub back_rank: [B; 2],
     /// Files as bitboards.
     pub file_bb: Vec<B>,
+    /// Shifts one square along E, N, NE and NW on the plain board (connect-N).
+    pub line_shifts: Vec<Shift<B>>,
     /// `full_kinds[color][family]`: kinds of that family whose empty-board reach covers the
     /// family's whole rays (their attackers need no per-square mask).
     pub full_kinds: [Vec<Vec<u8>>; 2],
@@ -544,6 +546,7 @@ impl<B: Bits> Compiled<B> {
             any_en_passant: false,
             back_rank: [B::ZERO; 2],
             file_bb: Vec::new(),
+            line_shifts: Vec::new(),
             full_kinds: [
                 vec![Vec::new(); family::COUNT],
                 vec![Vec::new(); family::COUNT],
@@ -559,6 +562,20 @@ impl<B: Bits> Compiled<B> {
                 b |= B::bit(r * c.geo.files + f);
             }
             c.file_bb.push(b & c.geo.board);
+        }
+        for (df, dr) in [(1i32, 0i32), (0, 1), (1, 1), (-1, 1)] {
+            let (files, ranks) = (c.geo.files as i32, c.geo.ranks as i32);
+            let mut mask = B::ZERO;
+            for s in 0..c.geo.n {
+                let (f, r) = ((s % c.geo.files) as i32 + df, (s / c.geo.files) as i32 + dr);
+                if f >= 0 && f < files && r < ranks {
+                    mask |= B::bit(s);
+                }
+            }
+            c.line_shifts.push(Shift {
+                mask,
+                delta: df + dr * files,
+            });
         }
         for f in 0..c.geo.files {
             c.back_rank[0] |= B::bit(f);
@@ -859,6 +876,27 @@ impl<B: Bits> Compiled<B> {
             }
         }
         mode
+    }
+
+    /// Whether `b` has `n` squares in a row (rank, file, diagonal).
+    pub fn in_a_row(&self, b: B, n: u32) -> bool {
+        if n == 0 {
+            return false;
+        }
+        for sh in &self.line_shifts {
+            let mut run = b;
+            for _ in 1..n {
+                // Squares starting a run one longer: the next square starts a run too.
+                run &= sh.back(run) & sh.mask;
+                if run.is_empty() {
+                    break;
+                }
+            }
+            if !run.is_empty() {
+                return true;
+            }
+        }
+        false
     }
 
     /// The shifts of vector `v` of `color` (None if it cannot be expressed as shifts).
