@@ -481,7 +481,10 @@ fn rules_model(
         p.royal = k.royal;
         p.resets_clock = k.n_move_reset;
         p.hand_kind = k.demoted;
-        p.initial_region = spec.double_step_region;
+        // Fairy-Stockfish empties the double-step region when double steps are off.
+        if spec.double_step {
+            p.initial_region = spec.double_step_region;
+        }
         if k.pawn {
             p.ep_victim = true;
             p.ep_capture = EnPassantCapture::Marked;
