@@ -318,10 +318,9 @@ fn betza_sections_match_fairy_stockfish() {
     // nightriders, ranges, initial moves, a 12x10 board), against its recorded perft.
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data");
     let ini = std::fs::read_to_string(format!("{dir}/betza-sections.ini")).unwrap();
-    let rec: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(format!("{dir}/betza-perft.json")).unwrap(),
-    )
-    .unwrap();
+    let rec: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(format!("{dir}/betza-perft.json")).unwrap())
+            .unwrap();
     let reg = Registry::from_sources(&[("betza-sections.ini".to_string(), ini)]);
     for s in rec["sections"].as_array().unwrap() {
         let name = s["variant"].as_str().unwrap();
@@ -329,7 +328,12 @@ fn betza_sections_match_fairy_stockfish() {
         assert_eq!(v.start_fen, s["fen"].as_str().unwrap(), "{name}");
         let pos = v.parse(&v.start_fen).unwrap();
         for (d, n) in s["perft"].as_array().unwrap().iter().enumerate() {
-            assert_eq!(perft(&v, &pos, d as u32 + 1), n.as_u64().unwrap(), "{name} depth {}", d + 1);
+            assert_eq!(
+                perft(&v, &pos, d as u32 + 1),
+                n.as_u64().unwrap(),
+                "{name} depth {}",
+                d + 1
+            );
         }
     }
 }
