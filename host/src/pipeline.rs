@@ -15,7 +15,7 @@ use abi_stable::std_types::{ROption, RResult, RStr, RVec};
 use houserules_plugin_api::{
     host_query, stage, Cell, Color, Decision, Event, EventKind, GenRequest, HookSet, HostQuery,
     Layout, Move, MoveEffects, OptionValue, Outcome, OutcomeContext, PluginError, Position,
-    PresetBox, PresetInfo, Square, SquareSet, VariantBox, VariantFlags, VariantInfo,
+    PresetBox, PresetInfo, RulesModel, Square, SquareSet, VariantBox, VariantFlags, VariantInfo,
     EXTRA_MOVEMENT, MOVEMENT_ADDITIVE, MOVEMENT_NONE,
 };
 use std::cell::RefCell;
@@ -126,6 +126,8 @@ pub struct Pipeline {
     has_default_royalty: bool,
     stage_order: Vec<(u8, Vec<usize>)>,
     check_all: bool,
+    /// The transformed rules model, if a preset transformed it.
+    model: Option<RulesModel>,
 }
 
 /// `PresetInfo::extra` key by which a preset asks for the "all royals" check rule
@@ -156,7 +158,7 @@ impl Pipeline {
                 id: variant_id.to_string(),
                 suggestion: nearest(variant_id, registry.variants().map(|(_, v)| v.id.as_str())),
             })?;
-        let variant = ffi(
+        let mut variant = ffi(
             plugin.id(),
             (plugin.module.new_variant())(RStr::from_str(variant_id)),
         )?;
@@ -367,7 +369,74 @@ impl Pipeline {
                 object,
             });
         }
-        Ok(Pipeline::assemble(variant, info, layout, active, notes))
+        let model = Pipeline::transform_model(&mut variant, variant_id, &active)?;
+        let mut p = Pipeline::assemble(variant, info, layout, active, notes);
+        if let Some(m) = model {
+            p.use_model(m);
+        }
+        Ok(p)
+    }
+
+    /// The presets' transforms of the variant's rules model, in pipeline order, handed back to
+    /// the variant (API 1.2). `None` when no preset transforms the model.
+    fn transform_model(
+        variant: &mut VariantBox,
+        variant_id: &str,
+        presets: &[ActivePreset],
+    ) -> Result<Option<RulesModel>, HostError> {
+        let mut transforming = presets
+            .iter()
+            .filter(|p| p.info.hooks.contains(HookSet::TRANSFORM_MODEL))
+            .peekable();
+        let Some(first) = transforming.peek() else {
+            return Ok(None);
+        };
+        let mut model = ffi(variant_id, variant.rules_model())?
+            .into_option()
+            .ok_or_else(|| HostError::NoRulesModel {
+                variant: variant_id.to_string(),
+                preset: first.info.id.to_string(),
+            })?;
+        for p in transforming {
+            ffi(p.info.id.as_str(), p.object.transform_model(&mut model))?
+                .into_result()
+                .map_err(|reason| HostError::Transform {
+                    preset: p.info.id.to_string(),
+                    reason: reason.to_string(),
+                })?;
+        }
+        ffi(variant_id, variant.set_model(&model))?
+            .into_result()
+            .map_err(|reason| HostError::Transform {
+                preset: format!("(the variant `{variant_id}` refused the transformed model)"),
+                reason: reason.to_string(),
+            })?;
+        Ok(Some(model))
+    }
+
+    /// Takes the royal set and the check rule from the transformed model.
+    fn use_model(&mut self, model: RulesModel) {
+        let mut royal_cells = [[false; 256]; 2];
+        for (kind, p) in model.pieces.iter().enumerate().take(127) {
+            if p.royal {
+                for color in [Color::White, Color::Black] {
+                    royal_cells[color.index()][Cell::piece(kind as u8, color).0 as usize] = true;
+                }
+            }
+        }
+        self.royal_cells = royal_cells;
+        self.has_default_royalty = model.has_royalty();
+        if model.check == houserules_plugin_api::model::check_rule::ALL {
+            // The variant plays the rule itself; the host's check facts and results follow.
+            self.check_all = true;
+        }
+        self.model = Some(model);
+    }
+
+    /// The rules model the variant plays after the presets' transforms (API 1.2); `None`
+    /// when no preset transforms it.
+    pub fn model(&self) -> Option<&RulesModel> {
+        self.model.as_ref()
     }
 
     fn assemble(
@@ -402,7 +471,8 @@ impl Pipeline {
         // Hooks that cannot change which moves are legal.
         let neutral = HookSet::SETUP_POSITION
             .with(HookSet::FILTER_LEGAL_MOVES)
-            .with(HookSet::ON_CHECK_GAME_RESULT);
+            .with(HookSet::ON_CHECK_GAME_RESULT)
+            .with(HookSet::TRANSFORM_MODEL);
         let recording = neutral
             .with(HookSet::ON_AFTER_MOVE)
             .with(HookSet::AFTER_MOVE_QUERY);
@@ -460,6 +530,7 @@ impl Pipeline {
             has_default_royalty,
             stage_order,
             check_all,
+            model: None,
         }
     }
 
@@ -480,10 +551,12 @@ impl Pipeline {
         self.additive
     }
 
-    /// Uses the generic path even where the additive one applies: the reference that tests of
-    /// an additive preset compare against.
+    /// Uses the generic path even where the plain or additive one applies (pseudo-legal
+    /// moves, every candidate made and tested through the pipeline): the reference that tests
+    /// of fast paths compare against.
     pub fn force_generic_path(&mut self) {
         self.additive = false;
+        self.plain = false;
     }
 
     fn each(&self, hook: HookSet) -> impl Iterator<Item = &ActivePreset> {
@@ -606,7 +679,8 @@ impl Pipeline {
     /// field of its own. One square when the victim stands right behind the passed square,
     /// else Fairy-Stockfish's two-square form: both squares in board order (`c3d4`, `f5g6`).
     fn host_en_passant(&self) -> bool {
-        !self.plain && !self.info.flags.contains(VariantFlags::TWO_SQUARE_EP)
+        (!self.plain || self.model.is_some())
+            && !self.info.flags.contains(VariantFlags::TWO_SQUARE_EP)
     }
 
     /// The start position of the layout, with the presets' setup applied.

@@ -862,11 +862,29 @@ impl<'a, B: Bits> Ctx<'a, B> {
         self.drops(!B::ZERO, legal, sink);
     }
 
+    /// Where a move of the piece of `kind` on `from` may promote.
+    fn promotion_zone(&self, kind: usize, from: usize) -> B {
+        match &self.c.info[kind].promotion {
+            CompiledPromotion::None => B::ZERO,
+            CompiledPromotion::Choice { zone, .. } => zone[self.us],
+            CompiledPromotion::Shogi { zone, .. } => {
+                if zone[self.us].has(from) {
+                    !B::ZERO
+                } else {
+                    zone[self.us]
+                }
+            }
+        }
+    }
+
     /// The bulk tables of `kind`, when they apply to these pieces.
     #[inline(always)]
     fn bulk_for(&self, kind: usize, bb: B) -> Option<&'a Bulk<B>> {
         let b = self.kt(self.us, kind).bulk.as_ref()?;
-        if !bb.several() || matches!(self.c.info[kind].promotion, CompiledPromotion::Shogi { .. }) {
+        if !bb.several()
+            || self.c.info[kind].promotes_to_royal
+            || matches!(self.c.info[kind].promotion, CompiledPromotion::Shogi { .. })
+        {
             return None;
         }
         Some(b)
@@ -1061,6 +1079,30 @@ impl<'a, B: Bits> Ctx<'a, B> {
                     let mask = an.check_all & Self::pin_mask(&an, s, usize::MAX);
                     q &= mask;
                     c &= mask;
+                    if self.c.info[kind].promotes_to_royal {
+                        // Promotions that create a royal must leave it unattacked.
+                        let z = self.promotion_zone(kind, s);
+                        for t in ((q | c) & z).squares() {
+                            let mut list = Vec::new();
+                            self.emit(
+                                s,
+                                t,
+                                c.has(t),
+                                kind,
+                                Move::new(Square::NONE, Square::NONE, MoveFlags::NONE),
+                                &mut VecSink(&mut list),
+                            );
+                            for m in list {
+                                let royal_after = m.is_promotion()
+                                    && self.c.info.get(m.piece as usize).is_some_and(|i| i.royal);
+                                if !royal_after || self.trial_ok(m) {
+                                    sink.push(m);
+                                }
+                            }
+                        }
+                        q &= !z;
+                        c &= !z;
+                    }
                     self.piece_moves(s, kind, q, c, passing & q, sink);
                 }
             }
@@ -1332,6 +1374,17 @@ impl<'a, B: Bits> Ctx<'a, B> {
         }
         false
     }
+}
+
+/// Collects moves into a `Vec` (rare paths).
+struct VecSink<'a>(&'a mut Vec<Move>);
+
+impl Sink for VecSink<'_> {
+    const COUNT: bool = false;
+    fn push(&mut self, m: Move) {
+        self.0.push(m);
+    }
+    fn add(&mut self, _n: u64) {}
 }
 
 /// Filters pushed moves by [`Ctx::trial_ok`].

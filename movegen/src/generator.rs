@@ -161,6 +161,36 @@ impl Generator {
         dispatch!(self, c => apply(c, pos, mv, fx, self.tag))
     }
 
+    /// Clears the position's en passant right unless the rules' en passant policy keeps it
+    /// (an en passant capture exists for the side to move: pseudo-legal or legal, as the
+    /// policy says). For positions read from a FEN.
+    pub fn normalize_ep(&self, pos: &mut Position) {
+        if pos.ep_passed.is_none() {
+            return;
+        }
+        let keep = dispatch!(self, c => {
+            let x = ctx(c, pos, pos.side_to_move, self.tag);
+            match c.rules.en_passant {
+                crate::rules::EnPassantPolicy::Always => {
+                    c.geo.compact(pos.ep_passed).is_some_and(|p| !x.st.occ.has(p))
+                        && c.geo.compact(pos.ep_victim).is_some()
+                }
+                crate::rules::EnPassantPolicy::Pseudo => c.geo.compact(pos.ep_passed).is_some_and(|p| {
+                    Ctx::new(c, pos, x.st, pos.side_to_move.opposite()).ep_capturable(p)
+                }),
+                crate::rules::EnPassantPolicy::Legal => {
+                    let mut any = Any(false);
+                    x.en_passant_legal(&mut any);
+                    any.0
+                }
+            }
+        });
+        if !keep {
+            pos.ep_passed = Square::NONE;
+            pos.ep_victim = Square::NONE;
+        }
+    }
+
     /// Fills the position's cache (so that the next calls need not read the cells).
     pub fn prime(&self, pos: &mut Position) {
         dispatch!(self, c => {

@@ -104,6 +104,7 @@ pub mod bitboard;
 pub mod gen;
 pub mod generator;
 pub mod geometry;
+pub mod model;
 pub mod rules;
 pub mod state;
 pub mod tables;
@@ -111,6 +112,7 @@ pub mod tables;
 pub use betza::{parse as parse_betza, BetzaError, Dialect, Movement};
 pub use generator::Generator;
 pub use houserules_plugin_api::Position;
+pub use model::{rules_from_model, ModelError};
 pub use rules::{
     CastlingRules, CheckRule, DropRules, EnPassantCapture, EnPassantPolicy, PieceRules, Promotion,
     Rules, Topology,

@@ -68,8 +68,10 @@ pub enum EnPassantCapture {
 pub struct PieceRules {
     /// FEN letter (upper case), for messages.
     pub letter: char,
-    /// Its movement (see [`crate::betza`]).
+    /// Its movement (see [`crate::betza`]), White's view.
     pub movement: Movement,
+    /// Black's movement when it is not White's rotated (scope-aware rules).
+    pub movement_black: Option<Movement>,
     /// Royal: the check rule protects it.
     pub royal: bool,
     /// It cannot be captured (god-kings).
@@ -105,6 +107,7 @@ impl PieceRules {
         PieceRules {
             letter,
             movement,
+            movement_black: None,
             royal: false,
             immune: false,
             promotion: Promotion::None,
@@ -201,6 +204,8 @@ pub struct Rules {
     /// A piece that has moved (attribute `Moved`, set by the generator when such a piece
     /// comes back into its initial region) has no initial moves.
     pub initial_needs_unmoved: bool,
+    /// Every slide goes at most this many squares (0 = no limit).
+    pub slide_limit: u8,
 }
 
 impl Rules {
@@ -219,6 +224,7 @@ impl Rules {
             captures_to_hand: false,
             en_passant: EnPassantPolicy::Pseudo,
             initial_needs_unmoved: false,
+            slide_limit: 0,
         }
     }
 }

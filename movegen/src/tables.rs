@@ -344,6 +344,8 @@ pub struct KindInfo<B: Bits> {
     pub promotion: CompiledPromotion<B>,
     /// Moves count one each (no promotion, no immobility rule): a popcount.
     pub plain_count: bool,
+    /// It may promote to a royal kind (coregal): such promotions are tested one by one.
+    pub promotes_to_royal: bool,
 }
 
 /// A promotion rule with its zone as bitboards.
@@ -458,6 +460,21 @@ fn adjust(v: Vector, color: usize) -> (i32, i32) {
     } else {
         (-(v.0 as i32), -(v.1 as i32))
     }
+}
+
+/// `m` with every slide limited to `limit` squares (0: unchanged).
+fn limit_slides(m: &Movement, limit: u8) -> Movement {
+    let mut m = m.clone();
+    if limit > 0 {
+        for t in m.slider.iter_mut().flatten() {
+            for e in t.entries.iter_mut() {
+                if e.1 == 0 || e.1 > limit as i32 {
+                    e.1 = limit as i32;
+                }
+            }
+        }
+    }
+    m
 }
 
 /// Fairy-Stockfish's lame-leaper path: the squares passed on the way to `(df, dr)`.
@@ -588,7 +605,18 @@ impl<B: Bits> Compiled<B> {
             if p.immune {
                 c.immune_kinds |= 1 << k;
             }
+            let promotes_to_royal = match &p.promotion {
+                Promotion::None => false,
+                Promotion::Choice { choices, .. } => choices
+                    .iter()
+                    .any(|&k| rules.pieces.get(k as usize).is_some_and(|q| q.royal)),
+                Promotion::Shogi { promoted, .. } => rules
+                    .pieces
+                    .get(*promoted as usize)
+                    .is_some_and(|q| q.royal),
+            };
             c.info.push(KindInfo {
+                promotes_to_royal,
                 plain_count: p.promotion == Promotion::None && !rules.immobility_illegal,
                 royal: p.royal,
                 immune: p.immune,
@@ -620,13 +648,12 @@ impl<B: Bits> Compiled<B> {
         }
         for color in 0..2 {
             for (k, p) in rules.pieces.iter().enumerate() {
-                let t = c.kind_tables(
-                    &p.movement,
-                    p.bounce,
-                    p.ep_capture,
-                    &p.initial_region,
-                    color,
-                );
+                let mv = match (&p.movement_black, color) {
+                    (Some(b), 1) => b,
+                    _ => &p.movement,
+                };
+                let mv = limit_slides(mv, rules.slide_limit);
+                let t = c.kind_tables(&mv, p.bounce, p.ep_capture, &p.initial_region, color);
                 let cap = &t.capture;
                 if cap.leap.iter().any(|b| !b.is_empty()) {
                     c.leapers[color].push(k as u8);

@@ -7,6 +7,7 @@
 
 use crate::board::{Color, Position, Square, SquareSet};
 use crate::manifest::{OptionValue, VariantInfo};
+use crate::model::RulesModel;
 use crate::moves::{Move, MoveEffects};
 use crate::outcome::{Decision, FenError, Outcome, OutcomeContext, PluginError, ResultDecision};
 use abi_stable::{
@@ -87,6 +88,20 @@ pub trait VariantRules: Send + Sync + 'static {
     /// Must not collide with the coordinate form of any other move.
     fn special_coordinate(&self, _pos: &Position, _mv: Move) -> Option<String> {
         None
+    }
+    /// The variant's rules model (API 1.2), if it can run a changed one: presets that declare
+    /// [`crate::HookSet::TRANSFORM_MODEL`] edit it, and the host hands the result to
+    /// [`VariantRules::set_model`]. `None`: such presets cannot be used with this variant.
+    fn rules_model(&self) -> Option<RulesModel> {
+        None
+    }
+    /// Plays `model` from now on (API 1.2): called once, when the pipeline is built, with the
+    /// model [`VariantRules::rules_model`] gave after the presets' transforms. Every method
+    /// then follows it: moves, attacks, FEN validation, results (a variant's dead-position
+    /// rules must not outlive a change of movement or royalty they did not foresee).
+    fn set_model(&mut self, model: &RulesModel) -> Result<(), String> {
+        let _ = model;
+        Err("this variant cannot run a changed rules model".to_string())
     }
 }
 
@@ -178,6 +193,14 @@ pub trait PresetRules: Send + Sync + 'static {
     ) -> ResultDecision {
         ResultDecision::defer()
     }
+    /// Changes the variant's rules model (API 1.2; called once at pipeline build, in pipeline
+    /// order, when the preset declares [`crate::HookSet::TRANSFORM_MODEL`]): movement in
+    /// Betza, topology, royalty, promotion, pawn specials. Return an error when the model
+    /// lacks what the rule needs (no piece of the role it changes ...).
+    fn transform_model(&self, model: &mut RulesModel) -> Result<(), String> {
+        let _ = model;
+        Ok(())
+    }
 }
 
 /// The boundary form of [`VariantRules`]. Methods after the `last_prefix_field` may be added
@@ -219,6 +242,10 @@ pub trait VariantFfi: Send + Sync {
         pos: &Position,
         mv: Move,
     ) -> RResult<ROption<RString>, PluginError>;
+    /// See [`VariantRules::rules_model`] (API 1.2).
+    fn rules_model(&self) -> RResult<ROption<RulesModel>, PluginError>;
+    /// See [`VariantRules::set_model`] (API 1.2).
+    fn set_model(&mut self, model: &RulesModel) -> RResult<RResult<(), RString>, PluginError>;
 }
 
 /// The boundary form of [`PresetRules`].
@@ -325,6 +352,10 @@ pub trait PresetFfi: Send + Sync {
         fx: &mut MoveEffects,
         query: HostQueryRef<'_>,
     ) -> RResult<(), PluginError>;
+    /// See [`PresetRules::transform_model`] (API 1.2; called only when the preset declares
+    /// [`crate::HookSet::TRANSFORM_MODEL`]).
+    fn transform_model(&self, model: &mut RulesModel)
+        -> RResult<RResult<(), RString>, PluginError>;
 }
 
 /// Questions a preset may ask the host about a position, answered through the whole pipeline:
@@ -451,6 +482,14 @@ impl<T: VariantRules> VariantFfi for VariantAdapter<T> {
     ) -> RResult<ROption<RString>, PluginError> {
         guard("special_coordinate", || {
             self.0.special_coordinate(pos, mv).map(RString::from).into()
+        })
+    }
+    fn rules_model(&self) -> RResult<ROption<RulesModel>, PluginError> {
+        guard("rules_model", || self.0.rules_model().into())
+    }
+    fn set_model(&mut self, model: &RulesModel) -> RResult<RResult<(), RString>, PluginError> {
+        guard("set_model", || {
+            self.0.set_model(model).map_err(RString::from).into()
         })
     }
 }
@@ -593,6 +632,14 @@ impl<T: PresetRules> PresetFfi for PresetAdapter<T> {
         guard("on_after_move", || {
             self.0
                 .on_after_move_with(pos, before, mv, stage, fx, &query)
+        })
+    }
+    fn transform_model(
+        &self,
+        model: &mut RulesModel,
+    ) -> RResult<RResult<(), RString>, PluginError> {
+        guard("transform_model", || {
+            self.0.transform_model(model).map_err(RString::from).into()
         })
     }
 }

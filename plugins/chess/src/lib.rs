@@ -10,6 +10,7 @@
 #[allow(clippy::all)]
 mod engine;
 mod fen;
+pub mod model;
 
 use engine::{Board, ChessMove, MoveKind, MoveList, Role as ERole, Side};
 use houserules_plugin_api::abi_stable::std_types::RVec;
@@ -83,15 +84,22 @@ pub fn piece_table() -> Vec<PieceType> {
 /// The chess variant.
 pub struct Chess {
     pieces: Vec<PieceType>,
+    /// A transformed rules model, played by the shared generator (none: FIDE's, played by the
+    /// magic-bitboard engine).
+    modelled: Option<model::Modelled>,
 }
 
 impl Default for Chess {
     fn default() -> Self {
         Chess {
             pieces: piece_table(),
+            modelled: None,
         }
     }
 }
+
+/// Marks the cache words as the engine's `Board` (the shared generator writes its own mark).
+const ENGINE_TAG: u64 = 0xC4E5_5B0A_12D0_0001;
 
 #[inline]
 fn sq8(s: Square) -> u8 {
@@ -135,7 +143,7 @@ fn board_words(b: &Board) -> [u64; 10] {
 
 /// The engine board of a position: from the cache when valid, rebuilt from the cells otherwise.
 fn board_of(pos: &Position) -> Board {
-    if let Some(a) = pos.accel() {
+    if let Some(a) = pos.accel().filter(|a| a.words[15] == ENGINE_TAG) {
         let mut w = [0u64; 10];
         w.copy_from_slice(&a.words[..10]);
         // SAFETY: the cache only ever holds words written by `store_board` (the position marks
@@ -183,7 +191,9 @@ fn fide_en_passant(pos: &Position) -> bool {
 
 fn store_board(pos: &mut Position, b: &Board) {
     let w = board_words(b);
-    pos.accel_mut().words[..10].copy_from_slice(&w);
+    let a = pos.accel_mut();
+    a.words[..10].copy_from_slice(&w);
+    a.words[15] = ENGINE_TAG;
 }
 
 /// Copies the engine's side, rights, en passant and clocks into the position.
@@ -475,14 +485,41 @@ impl VariantRules for Chess {
     }
 
     fn parse_fen(&self, text: &str) -> Result<Position, FenError> {
-        fen::parse(text, &self.pieces)
+        match &self.modelled {
+            Some(m) => m.parse_fen(text, &self.pieces),
+            None => fen::parse(text, &self.pieces),
+        }
     }
 
     fn write_fen(&self, pos: &Position) -> String {
-        fen::write(pos, &self.pieces, &board_of(pos))
+        match &self.modelled {
+            Some(_) => fen::write(pos, &self.pieces, None),
+            None => fen::write(pos, &self.pieces, Some(&board_of(pos))),
+        }
+    }
+
+    fn rules_model(&self) -> Option<houserules_plugin_api::RulesModel> {
+        Some(
+            self.modelled
+                .as_ref()
+                .map_or_else(model::chess_model, |m| m.model.clone()),
+        )
+    }
+
+    fn set_model(&mut self, m: &houserules_plugin_api::RulesModel) -> Result<(), String> {
+        // FIDE's own model keeps the magic-bitboard engine.
+        self.modelled = if *m == model::chess_model() {
+            None
+        } else {
+            Some(model::Modelled::new(m)?)
+        };
+        Ok(())
     }
 
     fn generate(&self, pos: &Position, req: &GenRequest, out: &mut RVec<Move>) {
+        if let Some(m) = &self.modelled {
+            return m.generate(pos, req, out);
+        }
         if !(req.legal && req.side == pos.side_to_move && req.skip.is_empty()) {
             self.pseudo(pos, req, out);
             return;
@@ -501,6 +538,9 @@ impl VariantRules for Chess {
     }
 
     fn legal_move_count(&self, pos: &Position) -> u64 {
+        if let Some(m) = &self.modelled {
+            return m.gen.count_legal(pos);
+        }
         let b = board_of(pos);
         if one_king_each(&b) && fide_en_passant(pos) {
             b.count_legal() as u64
@@ -512,6 +552,9 @@ impl VariantRules for Chess {
     }
 
     fn apply(&self, pos: &mut Position, mv: Move, fx: &mut MoveEffects) {
+        if let Some(m) = &self.modelled {
+            return m.apply(pos, mv, fx);
+        }
         let mut b = board_of(pos);
         let mut em = to_engine(mv, pos);
         let from = mv.from;
@@ -612,10 +655,16 @@ impl VariantRules for Chess {
         if sq.is_none() || sq.file() > 7 || sq.rank() > 7 {
             return false;
         }
+        if let Some(m) = &self.modelled {
+            return m.gen.is_attacked(pos, sq, by);
+        }
         board_of(pos).is_attacked(sq8(sq), side_of(by))
     }
 
     fn outcome(&self, pos: &Position, ctx: &OutcomeContext) -> Option<Outcome> {
+        if let Some(m) = &self.modelled {
+            return m.outcome(pos, ctx);
+        }
         if !ctx.has_legal_moves {
             return Some(if ctx.in_check {
                 Outcome::win(pos.side_to_move.opposite(), "checkmate")
