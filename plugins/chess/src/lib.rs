@@ -411,49 +411,14 @@ fn one_king_each(b: &Board) -> bool {
         && b.pieces(Side::Black, ERole::King).count_ones() == 1
 }
 
-impl Chess {
-    /// Legal moves for layouts with several (or no) kings per side: every king is royal, so
-    /// a move is legal when no king of the mover is attacked afterwards, and castling may
-    /// not start from or cross an attacked square.
-    fn legal_by_trial(&self, pos: &Position, out: &mut RVec<Move>) {
-        let side = pos.side_to_move;
-        let mut cands = RVec::new();
-        self.pseudo(
-            pos,
-            &GenRequest::new(side, false, houserules_plugin_api::SquareSet::EMPTY),
-            &mut cands,
-        );
-        let king = Cell::piece(kind::KING, side);
-        for &m in cands.iter() {
-            if m.is_castle() {
-                let (from, to) = (m.from, m.via);
-                let step: i8 = if to.file() > from.file() { 1 } else { -1 };
-                let mut f = from.file() as i8;
-                let mut safe = !self.is_attacked(pos, from, side.opposite());
-                while safe && f != to.file() as i8 {
-                    f += step;
-                    let mut probe = pos.clone();
-                    let sq = Square::new(f as u8, from.rank());
-                    probe.clear(m.to);
-                    probe.move_piece(from, sq);
-                    safe = !self.is_attacked(&probe, sq, side.opposite());
-                }
-                if !safe {
-                    continue;
-                }
-            }
-            let mut child = pos.clone();
-            let mut fx = MoveEffects::new(side, false);
-            self.apply(&mut child, m, &mut fx);
-            let exposed = child
-                .squares()
-                .filter(|&s| child.get(s) == king)
-                .any(|s| self.is_attacked(&child, s, side.opposite()));
-            if !exposed {
-                out.push(m);
-            }
-        }
-    }
+/// FIDE's model on the shared generator, for the positions the magic-bitboard engine does not
+/// take (several or no kings per side: dual-classic, kingless positions; en passant rights a
+/// preset's move left where FIDE's geometry does not put them). Compiled once.
+fn fide_generator() -> &'static model::Modelled {
+    static GEN: std::sync::OnceLock<model::Modelled> = std::sync::OnceLock::new();
+    GEN.get_or_init(|| {
+        model::Modelled::new(&model::chess_model()).expect("FIDE's model compiles")
+    })
 }
 
 impl VariantRules for Chess {
@@ -533,7 +498,7 @@ impl VariantRules for Chess {
                 out.push(to_api(m));
             }
         } else {
-            self.legal_by_trial(pos, out);
+            fide_generator().gen.legal_moves(pos, out);
         }
     }
 
@@ -545,9 +510,7 @@ impl VariantRules for Chess {
         if one_king_each(&b) && fide_en_passant(pos) {
             b.count_legal() as u64
         } else {
-            let mut v = RVec::new();
-            self.legal_by_trial(pos, &mut v);
-            v.len() as u64
+            fide_generator().gen.count_legal(pos)
         }
     }
 

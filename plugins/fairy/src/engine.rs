@@ -5,14 +5,13 @@
 
 use crate::ini::Loc;
 use crate::spec::{self, Spec, Value, KING};
-use houserules_movegen::{
-    betza, DropRules, EnPassantCapture, EnPassantPolicy, Generator, Movement, PieceRules,
-    Promotion, Rules,
-};
-use houserules_plugin_api::abi_stable::std_types::RVec;
+use houserules_movegen::{betza, rules_from_model, DropRules, Generator, Movement, Rules};
+use houserules_plugin_api::abi_stable::std_types::{ROption, RVec};
+use houserules_plugin_api::model::{check_rule, ep_capture, ep_policy};
 use houserules_plugin_api::{
     geometry, Color, FenError, GenRequest, Layout, Move, MoveEffects, Outcome, OutcomeContext,
-    PieceType, Position, Role, Square, SquareSet, VariantFlags, VariantInfo, VariantRules,
+    PieceModel, PieceType, Position, PromotionModel, Role, RulesModel, Square, SquareSet,
+    Topology, VariantFlags, VariantInfo, VariantRules,
 };
 use std::sync::Arc;
 
@@ -45,6 +44,22 @@ pub struct Kind {
     pub connect: bool,
     /// Its movement, as parsed.
     pub movement: Movement,
+    /// The same in the houserules dialect.
+    pub betza: String,
+}
+
+/// The movement of a piece type in the houserules dialect (what the rules model carries):
+/// Fairy-Stockfish's own text, except for its pawn (see [`movement`]).
+pub fn movement_text<'a>(ty: u16, betza_text: &'a str, spec: &Spec) -> &'a str {
+    if ty == spec::PAWN {
+        if spec.double_step {
+            "fmWfceFifmnD"
+        } else {
+            "fmWfceF"
+        }
+    } else {
+        betza_text
+    }
 }
 
 /// A compiled variant.
@@ -68,6 +83,10 @@ pub struct Fairy {
     hand_order: Vec<u8>,
     /// Kinds that count for connect-N (bit mask).
     connect_kinds: u64,
+    /// The rules model it plays (its own, or the one presets transformed).
+    pub model: RulesModel,
+    /// What the model does not carry: drops, immobility, captures to hand.
+    extras: Extras,
     /// The generator that plays the variant.
     pub gen: Arc<Generator>,
 }
@@ -76,12 +95,8 @@ pub struct Fairy {
 /// as `fmWfcF`, double-steps (`ifmnD`) from the double-step region when double steps are on,
 /// and takes en passant with its diagonal captures (`e`, houserules dialect).
 pub fn movement(ty: u16, betza_text: &str, spec: &Spec) -> Result<Movement, String> {
+    let text = movement_text(ty, betza_text, spec);
     if ty == spec::PAWN {
-        let text = if spec.double_step {
-            "fmWfceFifmnD"
-        } else {
-            "fmWfceF"
-        };
         return betza::parse(text, betza::Dialect::Houserules).map_err(|e| e.to_string());
     }
     let m = betza::parse(betza_text, betza::Dialect::Fsf).map_err(|e| e.to_string())?;
@@ -170,6 +185,7 @@ impl Fairy {
                     .as_ref()
                     .is_none_or(|v| v.contains(&ty)),
                 movement: mv,
+                betza: movement_text(ty, &p.betza, spec).to_string(),
             });
             let name = if (spec::CUSTOM..KING).contains(&ty) {
                 format!("{} ({})", p.key, p.betza)
@@ -209,6 +225,7 @@ impl Fairy {
                 n_move_reset: target.n_move_reset,
                 connect: target.connect,
                 movement: target.movement.clone(),
+                betza: target.betza.clone(),
             });
             let mut pt = PieceType::new(
                 base.letter,
@@ -225,8 +242,11 @@ impl Fairy {
             .collect();
         let mut hand_order: Vec<u8> = (0..n_base as u8).collect();
         hand_order.sort_by_key(|&k| std::cmp::Reverse(kinds[k as usize].ty));
-        let rules = rules_model(spec, &kinds, &promo_targets, &kind_of_ty);
-        let gen = Generator::new(&rules).map_err(|e| format!("{header}: [{id}]: {e}"))?;
+        let model = public_model(spec, &kinds, &pieces, &promo_targets);
+        let extras = extras(spec, &kinds, &kind_of_ty);
+        let gen = extras
+            .generator(&model)
+            .map_err(|e| format!("{header}: [{id}]: {e}"))?;
         let connect_kinds = kinds
             .iter()
             .enumerate()
@@ -243,6 +263,8 @@ impl Fairy {
             spec: spec.clone(),
             hand_order,
             connect_kinds,
+            model,
+            extras,
             gen: Arc::new(gen),
         };
         let start = v
@@ -466,18 +488,13 @@ fn betza_value(m: &Movement) -> i32 {
         .max(50)
 }
 
-/// The generator's rules model of a variant: pieces (with Fairy-Stockfish's promotion and
-/// pawn rules), drops with their restrictions, immobility, captures to hand. En passant
-/// rights are kept when an enemy pawn could take (Fairy-Stockfish).
-fn rules_model(
-    spec: &Spec,
-    kinds: &[Kind],
-    promo_targets: &[u8],
-    kind_of_ty: &std::collections::HashMap<u16, u8>,
-) -> Rules {
+/// The variant's rules model: its pieces' movement (houserules Betza), royalty, Fairy-Stockfish's
+/// promotion and pawn rules. En passant rights are kept when an enemy pawn could take
+/// (Fairy-Stockfish).
+fn public_model(spec: &Spec, kinds: &[Kind], table: &[PieceType], promo_targets: &[u8]) -> RulesModel {
     let mut pieces = Vec::new();
-    for k in kinds {
-        let mut p = PieceRules::with_movement(k.letter, k.movement.clone());
+    for (i, k) in kinds.iter().enumerate() {
+        let mut p = PieceModel::new(k.letter, table[i].role, &k.betza);
         p.royal = k.royal;
         p.resets_clock = k.n_move_reset;
         p.hand_kind = k.demoted;
@@ -487,18 +504,19 @@ fn rules_model(
         }
         if k.pawn {
             p.ep_victim = true;
-            p.ep_capture = EnPassantCapture::Marked;
+            p.ep_capture = ep_capture::MARKED;
         }
         p.promotion = if k.chess_promo {
-            Promotion::Choice {
-                zone: spec.promotion_region,
-                choices: promo_targets.to_vec(),
-                mandatory: spec.mandatory_pawn_promotion,
-            }
+            PromotionModel::choice(
+                spec.promotion_region,
+                promo_targets,
+                spec.mandatory_pawn_promotion,
+            )
         } else if let Some(promoted) = k.promo {
-            Promotion::Shogi {
+            PromotionModel {
+                style: PromotionModel::SHOGI,
                 zone: spec.promotion_region,
-                promoted,
+                choices: [promoted].into_iter().collect(),
                 mandatory: if k.pawn_type {
                     spec.mandatory_pawn_promotion
                 } else {
@@ -506,15 +524,51 @@ fn rules_model(
                 },
             }
         } else {
-            Promotion::None
+            PromotionModel::default()
         };
         pieces.push(p);
     }
-    let mut r = Rules::new(spec.max_file, spec.max_rank, pieces);
-    r.immobility_illegal = spec.immobility_illegal;
-    r.captures_to_hand = spec.captures_to_hand;
-    r.en_passant = EnPassantPolicy::Pseudo;
-    if spec.piece_drops {
+    RulesModel {
+        files: spec.max_file,
+        ranks: spec.max_rank,
+        holes: SquareSet::EMPTY,
+        topology: Topology::default(),
+        pieces: pieces.into_iter().collect(),
+        castling: ROption::RNone,
+        check: check_rule::ANY,
+        en_passant: ep_policy::PSEUDO,
+        initial_needs_unmoved: false,
+        slide_limit: 0,
+        extra: RVec::new(),
+    }
+}
+
+/// Rules of a variant that the model does not carry.
+#[derive(Debug, Clone)]
+struct Extras {
+    drops: Option<DropRules>,
+    immobility_illegal: bool,
+    captures_to_hand: bool,
+}
+
+impl Extras {
+    /// The generator for `model` with these rules added.
+    fn generator(&self, model: &RulesModel) -> Result<Generator, String> {
+        let mut r: Rules = rules_from_model(model).map_err(|e| e.to_string())?;
+        r.drops = self.drops.clone();
+        r.immobility_illegal = self.immobility_illegal;
+        r.captures_to_hand = self.captures_to_hand;
+        Generator::new(&r).map_err(|e| e.to_string())
+    }
+}
+
+/// Drops with Fairy-Stockfish's restrictions, the immobility rule, captures to hand.
+fn extras(
+    spec: &Spec,
+    kinds: &[Kind],
+    kind_of_ty: &std::collections::HashMap<u16, u8>,
+) -> Extras {
+    let drops = spec.piece_drops.then(|| {
         let mut region = Vec::new();
         for k in kinds {
             if k.pawn {
@@ -541,7 +595,7 @@ fn rules_model(
                 region.push(None);
             }
         }
-        r.drops = Some(DropRules {
+        DropRules {
             region,
             no_doubled: spec
                 .drop_no_doubled
@@ -557,9 +611,13 @@ fn rules_model(
             } else {
                 Vec::new()
             },
-        });
+        }
+    });
+    Extras {
+        drops,
+        immobility_illegal: spec.immobility_illegal,
+        captures_to_hand: spec.captures_to_hand,
     }
-    r
 }
 
 impl VariantRules for Fairy {
@@ -662,6 +720,19 @@ impl VariantRules for Fairy {
 
     fn special_san(&self, pos: &Position, mv: Move) -> Option<String> {
         Some(self.san(pos, mv))
+    }
+
+    fn rules_model(&self) -> Option<RulesModel> {
+        Some(self.model.clone())
+    }
+
+    fn set_model(&mut self, model: &RulesModel) -> Result<(), String> {
+        if model.pieces.len() != self.kinds.len() {
+            return Err("a transformed model must keep the piece table".into());
+        }
+        self.gen = Arc::new(self.extras.generator(model)?);
+        self.model = model.clone();
+        Ok(())
     }
 
     fn special_coordinate(&self, _pos: &Position, mv: Move) -> Option<String> {
