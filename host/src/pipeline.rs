@@ -14,7 +14,7 @@ use crate::loader::Registry;
 use abi_stable::std_types::{ROption, RResult, RStr, RVec};
 use houserules_plugin_api::{
     host_query, stage, Cell, Color, Decision, Event, EventKind, GenRequest, HookSet, HostQuery,
-    Layout, Move, MoveEffects, OptionValue, Outcome, OutcomeContext, PluginError, Position,
+    Layout, Move, MoveEffects, MoveFlags, OptionValue, Outcome, OutcomeContext, PluginError, Position,
     PresetBox, PresetInfo, RulesModel, Square, SquareSet, VariantBox, VariantFlags, VariantInfo,
     EXTRA_MOVEMENT, MOVEMENT_ADDITIVE, MOVEMENT_NONE,
 };
@@ -624,7 +624,8 @@ impl Pipeline {
             pos.ep_passed = passed;
             pos.ep_victim = victim;
             pos.invalidate_accel();
-        } else if let Some(passed) = single.filter(|_| pos.ep_passed.is_none()) {
+        } else if let Some(passed) = single.filter(|_| pos.ep_passed.is_none() && self.model.is_none()) {
+            // (A variant playing a transformed model judged the square by the rules in force.)
             let them = pos.side_to_move.opposite();
             if let Some(victim) = pos.offset(passed, 0, them.forward()) {
                 if pos.get(passed).is_empty() && pos.get(victim).is_color(them) {
@@ -641,6 +642,9 @@ impl Pipeline {
                     error,
                 },
             )?;
+        }
+        if self.host_en_passant() {
+            self.normalize_ep(&mut pos)?;
         }
         // The side that just moved cannot have left a protected royal attacked.
         let waiting = pos.side_to_move.opposite();
@@ -660,6 +664,31 @@ impl Pipeline {
             });
         }
         Ok(pos)
+    }
+
+    /// Keeps an en passant right only when the rules in force give the side to move an en
+    /// passant capture (legal; or pseudo-legal where the rules model records rights that way),
+    /// so that a FEN and the position it reads into agree with what the rules make of it.
+    fn normalize_ep(&self, pos: &mut Position) -> Result<(), HostError> {
+        if pos.ep_passed.is_none() {
+            return Ok(());
+        }
+        let pseudo = self
+            .model
+            .as_ref()
+            .is_some_and(|m| m.en_passant == houserules_plugin_api::model::ep_policy::PSEUDO);
+        let mut moves = RVec::new();
+        if pseudo {
+            self.pseudo_moves(pos, pos.side_to_move, &mut moves)?;
+        } else {
+            self.legal_moves(pos, &mut moves)?;
+        }
+        if !moves.iter().any(|m| m.flags.contains(MoveFlags::EN_PASSANT)) {
+            pos.ep_passed = Square::NONE;
+            pos.ep_victim = Square::NONE;
+            pos.invalidate_accel();
+        }
+        Ok(())
     }
 
     /// Writes a FEN (the variant's, plus the host's extension for attributes and state).

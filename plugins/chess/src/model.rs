@@ -100,7 +100,9 @@ impl Modelled {
     }
 
     /// Reads a FEN: the chess reader without FIDE's assumptions, then the model's checks (a
-    /// piece that must promote cannot stand in its zone) and its en passant policy.
+    /// piece cannot stand on its last rank where every move onto it must promote) and its en
+    /// passant policy. (A pawn may stand elsewhere in an early promotion zone: it promotes on
+    /// its next move.)
     pub fn parse_fen(&self, text: &str, pieces: &[PieceType]) -> Result<Position, FenError> {
         let mut pos = crate::fen::parse_setup(text, pieces)?;
         for (sq, k) in pos
@@ -112,15 +114,17 @@ impl Modelled {
             };
             let color = pos.get(sq).color().unwrap_or(Color::White);
             let pm = &p.promotion;
+            let last = if color == Color::White { 7 } else { 0 };
             if pm.style == PromotionModel::CHOICE
                 && pm.mandatory
+                && sq.rank() == last
                 && pm.zone[color.index()].contains(sq)
             {
                 return Err(FenError::new(
                     0,
                     0,
                     format!(
-                        "{} {} on {sq} stands in its promotion zone, where it must promote",
+                        "{} {} on {sq}, its promotion rank",
                         color.name(),
                         pieces.get(k as usize).map_or("piece", |t| t.name.as_str())
                     ),
