@@ -14,9 +14,9 @@ use crate::loader::Registry;
 use abi_stable::std_types::{ROption, RResult, RStr, RVec};
 use houserules_plugin_api::{
     host_query, stage, Cell, Color, Decision, Event, EventKind, GenRequest, HookSet, HostQuery,
-    Layout, Move, MoveEffects, MoveFlags, OptionValue, Outcome, OutcomeContext, PluginError, Position,
-    PresetBox, PresetInfo, RulesModel, Square, SquareSet, VariantBox, VariantFlags, VariantInfo,
-    EXTRA_MOVEMENT, MOVEMENT_ADDITIVE, MOVEMENT_NONE,
+    Layout, Move, MoveEffects, MoveFlags, OptionValue, Outcome, OutcomeContext, PluginError,
+    Position, PresetBox, PresetInfo, RulesModel, Square, SquareSet, VariantBox, VariantFlags,
+    VariantInfo, EXTRA_MOVEMENT, MOVEMENT_ADDITIVE, MOVEMENT_NONE,
 };
 use std::cell::RefCell;
 
@@ -624,7 +624,9 @@ impl Pipeline {
             pos.ep_passed = passed;
             pos.ep_victim = victim;
             pos.invalidate_accel();
-        } else if let Some(passed) = single.filter(|_| pos.ep_passed.is_none() && self.model.is_none()) {
+        } else if let Some(passed) =
+            single.filter(|_| pos.ep_passed.is_none() && self.model.is_none())
+        {
             // (A variant playing a transformed model judged the square by the rules in force.)
             let them = pos.side_to_move.opposite();
             if let Some(victim) = pos.offset(passed, 0, them.forward()) {
@@ -683,7 +685,10 @@ impl Pipeline {
         } else {
             self.legal_moves(pos, &mut moves)?;
         }
-        if !moves.iter().any(|m| m.flags.contains(MoveFlags::EN_PASSANT)) {
+        if !moves
+            .iter()
+            .any(|m| m.flags.contains(MoveFlags::EN_PASSANT))
+        {
             pos.ep_passed = Square::NONE;
             pos.ep_victim = Square::NONE;
             pos.invalidate_accel();

@@ -195,8 +195,10 @@ pub fn apply<B: Bits>(
         pos.fullmove_number = pos.fullmove_number.saturating_add(1);
     }
     pos.side_to_move = them;
-    // Castling rights of a side whose castling piece is gone.
-    if c.rules.castling.is_some() && pos.castling.iter().any(|s| !s.is_none()) {
+    // Castling rights of a side whose castling piece is gone; none without castling.
+    if c.rules.castling.is_none() {
+        pos.castling = [Square::NONE; 4];
+    } else if pos.castling.iter().any(|s| !s.is_none()) {
         for side in [ui, ti] {
             if castling_king(c, &st, side).is_none() {
                 pos.castling[side * 2] = Square::NONE;

@@ -1040,7 +1040,7 @@ impl<'a, B: Bits> Ctx<'a, B> {
                 continue;
             }
             let mut bb = bb;
-            if let Some(bulk) = self.bulk_for(kind, bb) {
+            if let Some(bulk) = self.bulk_for(kind, bb).filter(|_| !royal) {
                 let free = bb & !an.pinned;
                 self.bulk_moves(kind, bulk, free, an.check_all, ep, true, sink);
                 bb &= an.pinned;

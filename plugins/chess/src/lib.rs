@@ -416,9 +416,7 @@ fn one_king_each(b: &Board) -> bool {
 /// preset's move left where FIDE's geometry does not put them). Compiled once.
 fn fide_generator() -> &'static model::Modelled {
     static GEN: std::sync::OnceLock<model::Modelled> = std::sync::OnceLock::new();
-    GEN.get_or_init(|| {
-        model::Modelled::new(&model::chess_model()).expect("FIDE's model compiles")
-    })
+    GEN.get_or_init(|| model::Modelled::new(&model::chess_model()).expect("FIDE's model compiles"))
 }
 
 impl VariantRules for Chess {

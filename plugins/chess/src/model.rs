@@ -131,6 +131,10 @@ impl Modelled {
                 ));
             }
         }
+        if self.model.castling.is_none() {
+            // Rules without castling have no castling rights.
+            pos.castling = [Square::NONE; 4];
+        }
         self.gen.normalize_ep(&mut pos);
         Ok(pos)
     }

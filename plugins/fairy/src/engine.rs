@@ -10,8 +10,8 @@ use houserules_plugin_api::abi_stable::std_types::{ROption, RVec};
 use houserules_plugin_api::model::{check_rule, ep_capture, ep_policy};
 use houserules_plugin_api::{
     geometry, Color, FenError, GenRequest, Layout, Move, MoveEffects, Outcome, OutcomeContext,
-    PieceModel, PieceType, Position, PromotionModel, Role, RulesModel, Square, SquareSet,
-    Topology, VariantFlags, VariantInfo, VariantRules,
+    PieceModel, PieceType, Position, PromotionModel, Role, RulesModel, Square, SquareSet, Topology,
+    VariantFlags, VariantInfo, VariantRules,
 };
 use std::sync::Arc;
 
@@ -491,7 +491,12 @@ fn betza_value(m: &Movement) -> i32 {
 /// The variant's rules model: its pieces' movement (houserules Betza), royalty, Fairy-Stockfish's
 /// promotion and pawn rules. En passant rights are kept when an enemy pawn could take
 /// (Fairy-Stockfish).
-fn public_model(spec: &Spec, kinds: &[Kind], table: &[PieceType], promo_targets: &[u8]) -> RulesModel {
+fn public_model(
+    spec: &Spec,
+    kinds: &[Kind],
+    table: &[PieceType],
+    promo_targets: &[u8],
+) -> RulesModel {
     let mut pieces = Vec::new();
     for (i, k) in kinds.iter().enumerate() {
         let mut p = PieceModel::new(k.letter, table[i].role, &k.betza);
@@ -563,11 +568,7 @@ impl Extras {
 }
 
 /// Drops with Fairy-Stockfish's restrictions, the immobility rule, captures to hand.
-fn extras(
-    spec: &Spec,
-    kinds: &[Kind],
-    kind_of_ty: &std::collections::HashMap<u16, u8>,
-) -> Extras {
+fn extras(spec: &Spec, kinds: &[Kind], kind_of_ty: &std::collections::HashMap<u16, u8>) -> Extras {
     let drops = spec.piece_drops.then(|| {
         let mut region = Vec::new();
         for k in kinds {

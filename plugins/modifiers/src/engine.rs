@@ -7,8 +7,8 @@
 //! piece-hp), which is what edges (`on-damaged`, check edges) compare.
 
 use crate::descriptor::{
-    AppliesTo, BoardTopology, ColorFilter, Condition, Descriptor, Node, NodeKind, Relation, SeedValue,
-    SquareFilter, SquareRef, Target, Trigger, TriggerKind,
+    AppliesTo, BoardTopology, ColorFilter, Condition, Descriptor, Node, NodeKind, Relation,
+    SeedValue, SquareFilter, SquareRef, Target, Trigger, TriggerKind,
 };
 use houserules_plugin_api::abi_stable::std_types::RVec;
 use houserules_plugin_api::{

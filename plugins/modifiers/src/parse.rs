@@ -10,10 +10,9 @@ use std::collections::BTreeSet;
 use serde_json::{Map, Value};
 
 use crate::descriptor::{
-    BoardTopology,
-    AppliesTo, CmpOp, ColorFilter, Condition, Descriptor, DescriptorError, Node, NodeKind,
-    Relation, SeedValue, SquareFilter, SquareRef, Target, Trigger, TriggerKind, MAX_DEPTH,
-    MAX_NODES, MAX_SEEDABLE, VERSION,
+    AppliesTo, BoardTopology, CmpOp, ColorFilter, Condition, Descriptor, DescriptorError, Node,
+    NodeKind, Relation, SeedValue, SquareFilter, SquareRef, Target, Trigger, TriggerKind,
+    MAX_DEPTH, MAX_NODES, MAX_SEEDABLE, VERSION,
 };
 
 /// The descriptors of the catalogue, built into the plugin: `(id, JSON text)`, in the order of
@@ -37,7 +36,10 @@ pub const EXAMPLES: &[(&str, &str)] = &[
         include_str!("../examples/berserker-king.json"),
     ),
     ("vampire", include_str!("../examples/vampire.json")),
-    ("pacman-style", include_str!("../examples/pacman-style.json")),
+    (
+        "pacman-style",
+        include_str!("../examples/pacman-style.json"),
+    ),
     (
         "stun-counter",
         include_str!("../examples/stun-counter.json"),

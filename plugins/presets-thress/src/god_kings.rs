@@ -53,7 +53,10 @@ mod tests {
         assert!(d.contains(&"d6".to_string()) && d.contains(&"f6".to_string()));
         // The first square must be empty to go two.
         let d = destinations(&p, "7k/8/8/3P4/3K4/8/8/8 w - - 0 1", "d4");
-        assert!(!d.contains(&"d6".to_string()) && !d.contains(&"d5".to_string()), "{d:?}");
+        assert!(
+            !d.contains(&"d6".to_string()) && !d.contains(&"d5".to_string()),
+            "{d:?}"
+        );
     }
 
     #[test]

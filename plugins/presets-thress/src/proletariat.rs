@@ -49,13 +49,19 @@ mod tests {
         let d = destinations(&p, "4k3/8/8/2p5/3Q4/8/8/4K3 w - - 0 1", "d4");
         assert_eq!(d, ["c5", "d5"], "one step forward, a diagonal capture");
         // No double step, no promotion for a non-pawn.
-        assert_eq!(destinations(&p, "4k3/8/8/8/8/8/3N4/4K3 w - - 0 1", "d2"), ["d3"]);
+        assert_eq!(
+            destinations(&p, "4k3/8/8/8/8/8/3N4/4K3 w - - 0 1", "d2"),
+            ["d3"]
+        );
         assert!(destinations(&p, "3Rk3/8/8/8/8/8/8/4K3 w - - 0 1", "d8").is_empty());
         // Real pawns keep theirs.
         assert!(has(&p, "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", "e2e4"));
         assert!(has(&p, "k7/4P3/8/8/8/8/8/4K3 w - - 0 1", "e7e8q"));
         // Black pieces go down the board.
-        assert_eq!(destinations(&p, "4k3/8/8/3q4/8/8/8/4K3 b - - 0 1", "d5"), ["d4"]);
+        assert_eq!(
+            destinations(&p, "4k3/8/8/3q4/8/8/8/4K3 b - - 0 1", "d5"),
+            ["d4"]
+        );
     }
 
     #[test]

@@ -48,9 +48,15 @@ mod tests {
             destinations(&p, "4k3/8/8/8/3B4/8/8/4K3 w - - 0 1", "d4"),
             ["c3", "c5", "e3", "e5"]
         );
-        assert_eq!(destinations(&p, "4k3/8/8/8/3Q4/8/8/4K3 w - - 0 1", "d4").len(), 8);
+        assert_eq!(
+            destinations(&p, "4k3/8/8/8/3Q4/8/8/4K3 w - - 0 1", "d4").len(),
+            8
+        );
         // Knights are unchanged.
-        assert_eq!(destinations(&p, "4k3/8/8/8/3N4/8/8/4K3 w - - 0 1", "d4").len(), 8);
+        assert_eq!(
+            destinations(&p, "4k3/8/8/8/3N4/8/8/4K3 w - - 0 1", "d4").len(),
+            8
+        );
         // No double step, no castling: 8 pawn moves and 4 knight moves from the start.
         assert_eq!(perft_fen(&p, START, 1), 12);
         assert!(!has(&p, "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "e1g1"));
@@ -61,7 +67,10 @@ mod tests {
         let p = pipe(&["short-stop"]);
         // A rook two squares away does not attack; the king may step next to the line.
         assert!(!p
-            .royal_attacked(&pos(&p, "4k3/8/4R3/8/8/8/8/4K3 b - - 0 1"), houserules_plugin_api::Color::Black)
+            .royal_attacked(
+                &pos(&p, "4k3/8/4R3/8/8/8/8/4K3 b - - 0 1"),
+                houserules_plugin_api::Color::Black
+            )
             .unwrap());
         assert!(try_pipe(&["short-stop", "double-pawn-sprint"]).is_err());
         // Combines with wrap-board: a one-step slide across the seam.

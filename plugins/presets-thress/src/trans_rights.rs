@@ -48,7 +48,10 @@ mod tests {
         // the h-file, g1 and the long diagonal to b8.
         assert_eq!(d.len(), 18, "{d:?}");
         assert!(d.contains(&"d8".to_string()) && d.contains(&"a7".to_string()));
-        assert_eq!(destinations(&p, "k7/8/8/8/3Q4/8/8/6K1 w - - 0 1", "d4").len(), 8);
+        assert_eq!(
+            destinations(&p, "k7/8/8/8/3Q4/8/8/6K1 w - - 0 1", "d4").len(),
+            8
+        );
         // The king stays royal: a queen-king may not slide into a rook's line.
         let f = "4k3/8/8/8/8/8/r7/3K4 w - - 0 1";
         assert!(!has(&p, f, "d1d2"));
