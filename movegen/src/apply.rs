@@ -29,18 +29,20 @@ pub fn apply<B: Bits>(
     pos.ep_passed = Square::NONE;
     pos.ep_victim = Square::NONE;
     let mut reset = false;
-    // Changed squares: (compact square, new cell).
-    let mut changed: [(usize, Cell); 4] = [(usize::MAX, Cell::EMPTY); 4];
+    // Changed squares: (compact square, cell before, cell after).
+    let mut changed: [(usize, Cell, Cell); 4] = [(usize::MAX, Cell::EMPTY, Cell::EMPTY); 4];
     let mut n_changed = 0;
-    let mut set = |pos: &mut Position, s: usize, cell: Cell, changed: &mut [(usize, Cell); 4]| {
-        pos.set_raw(g.host(s), cell);
-        if let Some(e) = changed[..n_changed].iter_mut().find(|e| e.0 == s) {
-            e.1 = cell;
-        } else if n_changed < 4 {
-            changed[n_changed] = (s, cell);
-            n_changed += 1;
-        }
-    };
+    let mut set =
+        |pos: &mut Position, s: usize, cell: Cell, changed: &mut [(usize, Cell, Cell); 4]| {
+            let old = pos.cells()[g.to_host[s] as usize];
+            pos.set_raw(g.host(s), cell);
+            if let Some(e) = changed[..n_changed].iter_mut().find(|e| e.0 == s) {
+                e.2 = cell;
+            } else if n_changed < 4 {
+                changed[n_changed] = (s, old, cell);
+                n_changed += 1;
+            }
+        };
     let rights = pos.castling.iter().any(|s| !s.is_none());
     let castling_king_before = if rights {
         castling_king(c, &st, ui)
@@ -171,12 +173,13 @@ pub fn apply<B: Bits>(
         }
     }
     // Bitboards after the move.
-    for &(s, cell) in &changed[..n_changed] {
+    for &(s, old, cell) in &changed[..n_changed] {
         let b = B::bit(s);
-        st.color[0] &= !b;
-        st.color[1] &= !b;
-        for k in st.kind.iter_mut().take(c.n_kinds) {
-            *k &= !b;
+        if let (Some(k), Some(col)) = (old.kind(), old.color()) {
+            if (k as usize) < c.n_kinds {
+                st.color[col.index()] &= !b;
+                st.kind[k as usize] &= !b;
+            }
         }
         if let (Some(k), Some(col)) = (cell.kind(), cell.color()) {
             if (k as usize) < c.n_kinds {
@@ -211,10 +214,13 @@ pub fn apply<B: Bits>(
             EnPassantPolicy::Always => true,
             EnPassantPolicy::Pseudo => Ctx::new(c, pos, st, us).ep_capturable(p),
             EnPassantPolicy::Legal => {
-                let ctx = Ctx::new(c, pos, st, them);
-                let mut any = Any(false);
-                ctx.en_passant_legal(&mut any);
-                any.0
+                // Cheap first: is there a capturer at all?
+                Ctx::new(c, pos, st, us).ep_capturable(p) && {
+                    let ctx = Ctx::new(c, pos, st, them);
+                    let mut any = Any(false);
+                    ctx.en_passant_legal(&mut any);
+                    any.0
+                }
             }
         };
         if !keep {

@@ -101,17 +101,20 @@ pub struct Ctx<'a, B: Bits> {
     pub them: usize,
     /// Pieces that carry the `Moved` attribute (no initial moves).
     pub moved: B,
-    /// `fam[color][family]`: pieces of the family's full kinds (attackers along its rays
-    /// wherever they stand).
-    fam: [[B; family::COUNT]; 2],
+    /// `fam[family]`: the other side's pieces of the family's full kinds (attackers along its
+    /// rays wherever they stand).
+    fam: [B; family::COUNT],
     /// Empty squares of the board.
     empty: B,
     /// Pieces of the other side that may be captured.
     capturable: B,
+    /// The all-royals check rule (weak dual king) is in force.
+    all_rule: bool,
 }
 
 impl<'a, B: Bits> Ctx<'a, B> {
     /// A context for `side`'s moves.
+    #[inline(always)]
     pub fn new(c: &'a Compiled<B>, pos: &'a Position, st: State<B>, side: Color) -> Self {
         let mut moved = B::ZERO;
         if c.rules.initial_needs_unmoved && pos.has_attributes() {
@@ -123,18 +126,7 @@ impl<'a, B: Bits> Ctx<'a, B> {
                 }
             }
         }
-        let mut fam = [[B::ZERO; family::COUNT]; 2];
-        for (color, fc) in fam.iter_mut().enumerate() {
-            let mut f = c.families_by[color] & family::SLIDERS;
-            while f != 0 {
-                let i = f.trailing_zeros() as usize;
-                f &= f - 1;
-                for &k in &c.full_kinds[color][i] {
-                    fc[i] |= st.kind[k as usize];
-                }
-                fc[i] &= st.color[color];
-            }
-        }
+        let fam = Self::full_family_pieces(c, &st, 1 - side.index());
         let mut immune = B::ZERO;
         let mut m = c.immune_kinds;
         while m != 0 {
@@ -152,7 +144,24 @@ impl<'a, B: Bits> Ctx<'a, B> {
             fam,
             empty: !st.occ & c.geo.board,
             capturable: st.color[1 - side.index()] & !immune,
+            all_rule: c.rules.check == CheckRule::All,
         }
+    }
+
+    /// Per slider family, the pieces of `color` whose kind rides its whole rays.
+    #[inline(always)]
+    fn full_family_pieces(c: &Compiled<B>, st: &State<B>, color: usize) -> [B; family::COUNT] {
+        let mut fam = [B::ZERO; family::COUNT];
+        let mut f = c.families_by[color] & family::SLIDERS;
+        while f != 0 {
+            let i = f.trailing_zeros() as usize;
+            f &= f - 1;
+            for &k in &c.full_kinds[color][i] {
+                fam[i] |= st.kind[k as usize];
+            }
+            fam[i] &= st.color[color];
+        }
+        fam
     }
 
     #[inline(always)]
@@ -343,6 +352,13 @@ impl<'a, B: Bits> Ctx<'a, B> {
         let c = self.c;
         let mut acc = B::ZERO;
         let keep = self.st.color[by] & !gone;
+        let other;
+        let fam = if by == self.them {
+            &self.fam
+        } else {
+            other = Self::full_family_pieces(c, &self.st, by);
+            &other
+        };
         for &k in &c.leapers[by] {
             acc |= c.kinds[by][k as usize].rev_leap[sq] & self.st.kind[k as usize] & keep;
             if FIRST && !acc.is_empty() {
@@ -354,7 +370,7 @@ impl<'a, B: Bits> Ctx<'a, B> {
             let i = f.trailing_zeros() as usize;
             f &= f - 1;
             let bit = 1u32 << i;
-            let mut cand = self.fam[by][i];
+            let mut cand = fam[i];
             for &k in &c.partial_kinds[by][i] {
                 cand |= self.st.kind[k as usize] & c.kinds[by][k as usize].rev_pseudo[sq];
             }
@@ -505,7 +521,7 @@ impl<'a, B: Bits> Ctx<'a, B> {
                 let i = f.trailing_zeros() as usize;
                 f &= f - 1;
                 let bit = 1u32 << i;
-                let mut cand = self.fam[them][i];
+                let mut cand = self.fam[i];
                 for &k in &c.partial_kinds[them][i] {
                     cand |=
                         self.st.pieces(them, k as usize) & c.kinds[them][k as usize].rev_pseudo[r];
@@ -610,6 +626,81 @@ impl<'a, B: Bits> Ctx<'a, B> {
             }
         }
         m
+    }
+
+    /// The destinations of a move from `s` (`usize::MAX`: a piece pinned to nothing, a drop)
+    /// after which the royals other than `except` are safe enough for the check rule: every one of them (any rule: the AND of their check
+    /// and pin masks) or at least one (all-royals rule: the OR; empty with no other royal).
+    #[inline(always)]
+    fn safe_mask(&self, an: &Analysis<B>, s: usize, except: usize) -> B {
+        if !self.all_rule {
+            let pins = if s == usize::MAX {
+                !B::ZERO
+            } else {
+                Self::pin_mask(an, s, except)
+            };
+            return Self::check_mask_except(an, except) & pins;
+        }
+        let mut any = B::ZERO;
+        for ri in 0..an.n_royals {
+            if ri == except {
+                continue;
+            }
+            let mut m = if an.checked & (1 << ri) != 0 {
+                an.block[ri]
+            } else {
+                !B::ZERO
+            };
+            if s != usize::MAX && an.pinned.has(s) {
+                for &(sq, r, mask) in &an.pins[..an.n_pins] {
+                    if sq as usize == s && r as usize == ri {
+                        m &= mask;
+                    }
+                }
+            }
+            any |= m;
+        }
+        any
+    }
+
+    /// Every square `by` attacks with occupancy `occ` (the royal that moves lifted).
+    #[inline(always)]
+    fn attack_map(&self, by: usize, occ: B) -> B {
+        let c = self.c;
+        let mut acc = B::ZERO;
+        for k in 0..c.n_kinds {
+            let bb = self.st.pieces(by, k);
+            if bb.is_empty() {
+                continue;
+            }
+            let kt = &c.kinds[by][k];
+            if let Some(b) = &kt.bulk {
+                if kt.capture.families == 0 {
+                    for v in &b.capture {
+                        acc |= v.apply(bb);
+                    }
+                    continue;
+                }
+            }
+            for s in bb.squares() {
+                acc |= self.mode_targets(&kt.capture, s, occ);
+                for &d in &kt.doubles {
+                    let t = &c.doubles[by][d];
+                    if t.capture {
+                        for m in (t.mid[s] & !occ & c.geo.board).squares() {
+                            acc |= t.land[m] & !B::bit(s);
+                        }
+                    }
+                }
+                for &w in &kt.warps {
+                    let t = &c.warps[by][w];
+                    if t.capture && t.land[s] != 0xFF && (t.path[s] & occ).is_empty() {
+                        acc |= B::bit(t.land[s] as usize);
+                    }
+                }
+            }
+        }
+        acc
     }
 
     /// Check mask for a move of royal `except` (the other royals' checks).
@@ -1029,7 +1120,7 @@ impl<'a, B: Bits> Ctx<'a, B> {
         let ep = self.ep();
         let occ = self.st.occ;
         let own = self.st.color[self.us];
-        let double_all = an.check_all.is_empty();
+        let double_all = !self.all_rule && an.check_all.is_empty();
         for kind in 0..self.c.n_kinds {
             let bb = own & self.st.kind[kind];
             if bb.is_empty() {
@@ -1042,7 +1133,8 @@ impl<'a, B: Bits> Ctx<'a, B> {
             let mut bb = bb;
             if let Some(bulk) = self.bulk_for(kind, bb).filter(|_| !royal) {
                 let free = bb & !an.pinned;
-                self.bulk_moves(kind, bulk, free, an.check_all, ep, true, sink);
+                let mask = self.safe_mask(&an, usize::MAX, usize::MAX);
+                self.bulk_moves(kind, bulk, free, mask, ep, true, sink);
                 bb &= an.pinned;
             }
             for s in bb.squares() {
@@ -1065,18 +1157,30 @@ impl<'a, B: Bits> Ctx<'a, B> {
                         .iter()
                         .position(|&r| r as usize == s)
                         .unwrap_or(usize::MAX);
-                    let mask = Self::check_mask_except(&an, ri) & Self::pin_mask(&an, s, ri);
+                    let others = self.safe_mask(&an, s, ri);
                     let from = B::bit(s);
-                    let mut ok = B::ZERO;
-                    for t in ((q | c) & mask).squares() {
-                        let tb = B::bit(t);
-                        if !self.attacked(t, (occ ^ from) | tb, self.them, tb) {
-                            ok |= tb;
+                    // Destinations still to test: the any-rule needs the others safe and this
+                    // royal too; the all-rule is content with either.
+                    let (todo, free) = if self.all_rule {
+                        ((q | c) & !others, (q | c) & others)
+                    } else {
+                        ((q | c) & others, B::ZERO)
+                    };
+                    let mut ok = free;
+                    if todo.count() > 3 {
+                        // Many destinations: one map of the attacks with this royal lifted.
+                        ok |= todo & !self.attack_map(self.them, occ ^ from);
+                    } else {
+                        for t in todo.squares() {
+                            let tb = B::bit(t);
+                            if !self.attacked(t, (occ ^ from) | tb, self.them, tb) {
+                                ok |= tb;
+                            }
                         }
                     }
                     self.piece_moves(s, kind, q & ok, c & ok, passing & ok, sink);
                 } else {
-                    let mask = an.check_all & Self::pin_mask(&an, s, usize::MAX);
+                    let mask = self.safe_mask(&an, s, usize::MAX);
                     q &= mask;
                     c &= mask;
                     if self.c.info[kind].promotes_to_royal {
@@ -1108,7 +1212,12 @@ impl<'a, B: Bits> Ctx<'a, B> {
             }
         }
         self.castling(sink, true, B::ZERO);
-        self.drops(an.check_all, true, sink);
+        let drop_mask = if self.all_rule {
+            self.safe_mask(&an, usize::MAX, usize::MAX)
+        } else {
+            an.check_all
+        };
+        self.drops(drop_mask, true, sink);
     }
 
     /// Whether `m` (pseudo-legal) leaves the mover's royals safe under the check rule.
@@ -1224,13 +1333,11 @@ impl<'a, B: Bits> Ctx<'a, B> {
             let kf = cr.king_dest[side] as usize;
             let rf = cr.rook_dest[side] as usize;
             let (kfile, rfile) = (g.file(king), g.file(rook));
-            let lo = kfile.min(rfile).min(kf).min(rf);
-            let hi = kfile.max(rfile).max(kf).max(rf);
-            let clear = (lo..=hi).all(|f| {
-                let s = back * g.files + f;
-                s == king || s == rook || (!self.st.occ.has(s) && g.on(s))
-            });
-            if !clear {
+            let lo = back * g.files + kfile.min(rfile).min(kf).min(rf);
+            let hi = back * g.files + kfile.max(rfile).max(kf).max(rf);
+            // The squares from lo to hi are one run of the rank in the compact index.
+            let path = B::upto(hi) & B::from_sq(lo) & !B::bit(king) & !B::bit(rook);
+            if !(path & (self.st.occ | !g.board)).is_empty() {
                 continue;
             }
             let kd = back * g.files + kf;
@@ -1364,15 +1471,8 @@ impl<'a, B: Bits> Ctx<'a, B> {
     /// checks aside).
     pub fn ep_capturable(&self, passed: usize) -> bool {
         let them = self.them;
-        for k in 0..self.c.n_kinds {
-            let kt = &self.c.kinds[them][k];
-            for s in self.st.pieces(them, k).squares() {
-                if kt.ep[s].has(passed) {
-                    return true;
-                }
-            }
-        }
-        false
+        (0..self.c.n_kinds)
+            .any(|k| !(self.c.kinds[them][k].rev_ep[passed] & self.st.pieces(them, k)).is_empty())
     }
 }
 

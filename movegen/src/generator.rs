@@ -39,6 +39,7 @@ macro_rules! dispatch {
     };
 }
 
+#[inline(always)]
 fn ctx<'a, B: Bits>(c: &'a Compiled<B>, pos: &'a Position, side: Color, tag: u64) -> Ctx<'a, B> {
     Ctx::new(c, pos, c.state(pos, tag), side)
 }

@@ -15,7 +15,7 @@
 use crate::betza::{Movement, Vector, CAPTURE, QUIET};
 use crate::bitboard::Bits;
 use crate::geometry::{Geometry, Ray};
-use crate::rules::{CheckRule, EnPassantCapture, Promotion, Rules};
+use crate::rules::{EnPassantCapture, Promotion, Rules};
 use houserules_plugin_api::SquareSet;
 
 /// Most piece kinds a rules model may have.
@@ -555,7 +555,7 @@ impl<B: Bits> Compiled<B> {
             ],
             double_kinds: [Vec::new(), Vec::new()],
             warp_kinds: [Vec::new(), Vec::new()],
-            trial_legality: rules.check == CheckRule::All,
+            trial_legality: false,
             royal_kinds: 0,
             immune_kinds: 0,
             rules: rules.clone(),
@@ -981,6 +981,10 @@ impl<B: Bits> Compiled<B> {
         let mut total = 0;
         for (init, md) in [(0usize, QUIET), (0, CAPTURE), (1, QUIET)] {
             for &(v, limit) in &m.steps[init][md].entries {
+                // An initial move that is also a move from anywhere is that one move.
+                if init == 1 && m.steps[0][QUIET].entries.contains(&(v, limit)) {
+                    continue;
+                }
                 let d = adjust(v, color);
                 total += 1;
                 if limit == 0 {
@@ -1009,7 +1013,7 @@ impl<B: Bits> Compiled<B> {
         }
         // Few vectors: shifting the set beats a lookup per piece. Distinct vectors must never
         // meet (a narrow wrapped board could make two vectors one square).
-        if total > 4 {
+        if total > 8 {
             return None;
         }
         for s in 0..self.geo.n {

@@ -48,8 +48,8 @@ fn chess_perft_tricky_positions() {
 }
 
 #[test]
-fn chess_by_trial_legality_agrees() {
-    // The same rules with the "all royals" rule and one king each: legality by trial.
+fn chess_under_the_all_royals_rule_with_one_king_agrees() {
+    // The same rules with the "all royals" rule and one king each: chess again.
     let mut r = chess();
     r.check = CheckRule::All;
     let g = Generator::new(&r).unwrap();
@@ -93,4 +93,16 @@ fn holes_stop_slides_and_leaps() {
         houserules_plugin_api::Cell::piece(0, Color::White),
     );
     assert_eq!(g.count_legal(&p), 1);
+}
+
+#[test]
+fn an_initial_move_that_is_also_a_general_one_is_one_move() {
+    // double-pawn-sprint: `fmnD` from any rank and the pawn's own `ifmnD` from its home
+    // rank reach the same squares there: one move each (the whole-set pawn path too).
+    let mut r = chess();
+    r.pieces[0].movement =
+        crate::betza::parse("fmWfceFifmnDfmnD", crate::Dialect::Houserules).unwrap();
+    let g = Generator::new(&r).unwrap();
+    assert_eq!(perft(&g, &fen(START), 1), 20);
+    assert_eq!(perft(&g, &fen(START), 3), 9194);
 }

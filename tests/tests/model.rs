@@ -148,7 +148,7 @@ fn round_trip_sets() -> Vec<Vec<&'static str>> {
 #[test]
 fn fen_round_trip_under_every_preset() {
     let reg = registry();
-    let mut rng = Rng(0x16_16_16);
+    let mut rng = Rng(0x0016_1616);
     for set in round_trip_sets() {
         let p = pipeline(&reg, &set);
         for game in 0..2 {
