@@ -433,6 +433,33 @@ impl Pipeline {
         self.model = Some(model);
     }
 
+    /// Whether presets change movement, royalty or move effects through hooks (not through
+    /// the rules model): the variant's dead-position tables may not hold then.
+    fn rules_changed_by_hooks(&self) -> bool {
+        self.movement_changed
+            || self.hooks.intersects(
+                HookSet::GET_ROYAL_PIECES
+                    .with(HookSet::SHOULD_FILTER_SELF_CHECK)
+                    .with(HookSet::PROTECTED_ROYALS)
+                    .with(HookSet::IS_ATTACKED)
+                    .with(HookSet::ON_BEFORE_MOVE)
+                    .with(HookSet::SHOULD_ADVANCE_TURN),
+            )
+            || (self.hooks.contains(HookSet::ON_AFTER_MOVE) && !self.additive_effects_only())
+    }
+
+    /// Every after-move hook in force places no piece (the presets say `movement=none` or
+    /// `movement=additive`).
+    fn additive_effects_only(&self) -> bool {
+        self.presets.iter().all(|p| {
+            !p.info.hooks.contains(HookSet::ON_AFTER_MOVE)
+                || matches!(
+                    p.info.extra_value(EXTRA_MOVEMENT),
+                    Some(MOVEMENT_NONE) | Some(MOVEMENT_ADDITIVE)
+                )
+        })
+    }
+
     /// The rules model the variant plays after the presets' transforms (API 1.2); `None`
     /// when no preset transforms it.
     pub fn model(&self) -> Option<&RulesModel> {
@@ -590,7 +617,12 @@ impl Pipeline {
         } else {
             core
         };
-        let r = ffi(self.vname(), self.variant.parse_fen(RStr::from_str(core)))?;
+        // With presets in force the variant only reads the setup; the pipeline validates it.
+        let r = if self.presets.is_empty() {
+            ffi(self.vname(), self.variant.parse_fen(RStr::from_str(core)))?
+        } else {
+            ffi(self.vname(), self.variant.parse_setup(RStr::from_str(core)))?
+        };
         let mut pos = r.into_result().map_err(|error| HostError::Fen {
             fen: fen.to_string(),
             error,
@@ -1280,7 +1312,16 @@ impl Pipeline {
             counting,
             repetitions,
             checks_in_cycle,
-            reserved: [0; 4],
+            reserved: [
+                if self.rules_changed_by_hooks() {
+                    OutcomeContext::RULES_CHANGED
+                } else {
+                    0
+                },
+                0,
+                0,
+                0,
+            ],
         };
         let lost_w = rw.is_some_and(|s| s.is_empty());
         let lost_b = rb.is_some_and(|s| s.is_empty());

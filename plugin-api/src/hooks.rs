@@ -95,6 +95,15 @@ pub trait VariantRules: Send + Sync + 'static {
     fn rules_model(&self) -> Option<RulesModel> {
         None
     }
+    /// Reads a FEN into a position checking only its structure (API 1.2): the host uses it
+    /// when presets are active and validates the result through the whole pipeline (the side
+    /// not to move may not have a protected royal attacked; an en passant right must be one a
+    /// move of the rules in force could take), so positions only some presets can reach (a
+    /// pawn on its first rank, an en passant square off rank 3/6) read back. Default: the
+    /// variant's [`VariantRules::parse_fen`].
+    fn parse_setup(&self, fen: &str) -> Result<Position, FenError> {
+        self.parse_fen(fen)
+    }
     /// Plays `model` from now on (API 1.2): called once, when the pipeline is built, with the
     /// model [`VariantRules::rules_model`] gave after the presets' transforms. Every method
     /// then follows it: moves, attacks, FEN validation, results (a variant's dead-position
@@ -246,6 +255,8 @@ pub trait VariantFfi: Send + Sync {
     fn rules_model(&self) -> RResult<ROption<RulesModel>, PluginError>;
     /// See [`VariantRules::set_model`] (API 1.2).
     fn set_model(&mut self, model: &RulesModel) -> RResult<RResult<(), RString>, PluginError>;
+    /// See [`VariantRules::parse_setup`] (API 1.2).
+    fn parse_setup(&self, fen: RStr<'_>) -> RResult<RResult<Position, FenError>, PluginError>;
 }
 
 /// The boundary form of [`PresetRules`].
@@ -491,6 +502,9 @@ impl<T: VariantRules> VariantFfi for VariantAdapter<T> {
         guard("set_model", || {
             self.0.set_model(model).map_err(RString::from).into()
         })
+    }
+    fn parse_setup(&self, fen: RStr<'_>) -> RResult<RResult<Position, FenError>, PluginError> {
+        guard("parse_setup", || self.0.parse_setup(fen.as_str()).into())
     }
 }
 

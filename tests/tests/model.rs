@@ -211,6 +211,22 @@ fn issue_examples() {
     );
     let o = g.status().unwrap().outcome.unwrap();
     assert_eq!(o.reason.as_str(), "insufficient-material");
+    // Setup, then validation: with presets in force the variant reads the setup and the
+    // pipeline validates it (a pawn piece-hp pushed onto its last rank reads back; FIDE's own
+    // reader refuses it).
+    let hp = pipeline(&reg, &["piece-hp"]);
+    assert!(hp.parse_fen("P3k3/8/8/8/8/8/8/4K3 w - - 0 1").is_ok());
+    assert!(plain.parse_fen("P3k3/8/8/8/8/8/8/4K3 w - - 0 1").is_err());
+    // ... but never a position whose waiting side has a protected royal attacked.
+    assert!(hp
+        .parse_fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 1 {Hp:e8=1}")
+        .is_ok());
+    assert!(hp.parse_fen("4k3/8/8/8/8/8/8/4KR2 w - - 0 1").is_ok());
+    assert!(hp.parse_fen("4k3/8/8/8/8/8/8/4R1K1 w - - 0 1").is_err());
+    // Hook presets that change the rules turn FIDE's dead-position table off.
+    let qs = pipeline(&reg, &["queen-splits"]);
+    let g = Game::new(&qs, qs.parse_fen("k7/8/1K6/B7/8/8/8/8 b - - 0 1").unwrap());
+    assert_eq!(g.status().unwrap().outcome, None);
     // Knightmate: the king on e8 is not royal, so d4xc3 en passant is legal.
     let p = pipeline(&reg, &["knightmate-rules"]);
     let pos = play(

@@ -454,6 +454,13 @@ impl VariantRules for Chess {
         }
     }
 
+    fn parse_setup(&self, text: &str) -> Result<Position, FenError> {
+        match &self.modelled {
+            Some(m) => m.parse_fen(text, &self.pieces),
+            None => fen::parse_setup(text, &self.pieces),
+        }
+    }
+
     fn write_fen(&self, pos: &Position) -> String {
         match &self.modelled {
             Some(_) => fen::write(pos, &self.pieces, None),
@@ -633,7 +640,7 @@ impl VariantRules for Chess {
                 Outcome::draw("stalemate")
             });
         }
-        if !ctx.counting && board_of(pos).has_insufficient_material() {
+        if !ctx.counting && !ctx.rules_changed() && board_of(pos).has_insufficient_material() {
             return Some(Outcome::draw("insufficient-material"));
         }
         None
