@@ -47,6 +47,10 @@ done
 row "knights-leap-twice + wrap-board" 5 --preset knights-leap-twice --preset wrap-board
 row "mixedchess_v5" 5 --variant mixedchess_v5
 row "tictacrook_v1" 5 --variant tictacrook_v1
+row "chess (plain)" 5
+for p in berolina-pawns coregal knightmate-rules; do
+  row "$p" 5 --preset "$p"
+done
 if [ -x "$FSF" ]; then
   fsf chess 5
   fsf berolina 5
