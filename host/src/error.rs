@@ -126,6 +126,22 @@ pub enum HostError {
         /// What it could be, and how to choose.
         reason: String,
     },
+    /// A preset that transforms the rules model, with a variant that publishes none.
+    #[error("preset `{preset}` changes the rules model, but variant `{variant}` publishes none (it cannot run changed movement, topology or royalty)")]
+    NoRulesModel {
+        /// The variant.
+        variant: String,
+        /// The preset.
+        preset: String,
+    },
+    /// A preset's transform of the rules model failed, or the variant cannot run the result.
+    #[error("preset `{preset}`: {reason}")]
+    Transform {
+        /// The preset (or the variant, when it refused the transformed model).
+        preset: String,
+        /// Why.
+        reason: String,
+    },
     /// A preset requires another that is not active.
     #[error("preset `{preset}` requires preset `{requires}`: add --preset {requires}")]
     MissingRequirement {

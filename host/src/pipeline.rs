@@ -14,9 +14,9 @@ use crate::loader::Registry;
 use abi_stable::std_types::{ROption, RResult, RStr, RVec};
 use houserules_plugin_api::{
     host_query, stage, Cell, Color, Decision, Event, EventKind, GenRequest, HookSet, HostQuery,
-    Layout, Move, MoveEffects, OptionValue, Outcome, OutcomeContext, PluginError, Position,
-    PresetBox, PresetInfo, Square, SquareSet, VariantBox, VariantFlags, VariantInfo,
-    EXTRA_MOVEMENT, MOVEMENT_ADDITIVE, MOVEMENT_NONE,
+    Layout, Move, MoveEffects, MoveFlags, OptionValue, Outcome, OutcomeContext, PluginError,
+    Position, PresetBox, PresetInfo, RulesModel, Square, SquareSet, VariantBox, VariantFlags,
+    VariantInfo, EXTRA_MOVEMENT, MOVEMENT_ADDITIVE, MOVEMENT_NONE,
 };
 use std::cell::RefCell;
 
@@ -128,6 +128,8 @@ pub struct Pipeline {
     has_default_royalty: bool,
     stage_order: Vec<(u8, Vec<usize>)>,
     check_all: bool,
+    /// The transformed rules model, if a preset transformed it.
+    model: Option<RulesModel>,
 }
 
 /// `PresetInfo::extra` key by which a preset asks for the "all royals" check rule
@@ -189,7 +191,7 @@ impl Pipeline {
                 id: variant_id.to_string(),
                 suggestion: nearest(variant_id, registry.variants().map(|(_, v)| v.id.as_str())),
             })?;
-        let variant = call!(
+        let mut variant = call!(
             "variant",
             variant_id,
             plugin.id(),
@@ -406,9 +408,121 @@ impl Pipeline {
                 object,
             });
         }
+        let model = Pipeline::transform_model(&mut variant, variant_id, plugin.id(), &active)?;
         let mut p = Pipeline::assemble(variant, info, layout, active, notes);
         p.variant_plugin = plugin.id().to_string();
+        if let Some(m) = model {
+            p.use_model(m);
+        }
         Ok(p)
+    }
+
+    /// The presets' transforms of the variant's rules model, in pipeline order, handed back to
+    /// the variant (API 1.2). `None` when no preset transforms the model.
+    fn transform_model(
+        variant: &mut VariantBox,
+        variant_id: &str,
+        variant_plugin: &str,
+        presets: &[ActivePreset],
+    ) -> Result<Option<RulesModel>, HostError> {
+        let mut transforming = presets
+            .iter()
+            .filter(|p| p.info.hooks.contains(HookSet::TRANSFORM_MODEL))
+            .peekable();
+        let Some(first) = transforming.peek() else {
+            return Ok(None);
+        };
+        let mut model = call!(
+            "variant",
+            variant_id,
+            variant_plugin,
+            "rules_model",
+            variant.rules_model()
+        )?
+            .into_option()
+            .ok_or_else(|| HostError::NoRulesModel {
+                variant: variant_id.to_string(),
+                preset: first.info.id.to_string(),
+            })?;
+        for p in transforming {
+            call!(
+                "preset",
+                p.info.id.as_str(),
+                p.plugin.as_str(),
+                "transform_model",
+                p.object.transform_model(&mut model)
+            )?
+                .into_result()
+                .map_err(|reason| HostError::Transform {
+                    preset: p.info.id.to_string(),
+                    reason: reason.to_string(),
+                })?;
+        }
+        call!(
+            "variant",
+            variant_id,
+            variant_plugin,
+            "set_model",
+            variant.set_model(&model)
+        )?
+            .into_result()
+            .map_err(|reason| HostError::Transform {
+                preset: format!("(the variant `{variant_id}` refused the transformed model)"),
+                reason: reason.to_string(),
+            })?;
+        Ok(Some(model))
+    }
+
+    /// Takes the royal set and the check rule from the transformed model.
+    fn use_model(&mut self, model: RulesModel) {
+        let mut royal_cells = [[false; 256]; 2];
+        for (kind, p) in model.pieces.iter().enumerate().take(127) {
+            if p.royal {
+                for color in [Color::White, Color::Black] {
+                    royal_cells[color.index()][Cell::piece(kind as u8, color).0 as usize] = true;
+                }
+            }
+        }
+        self.royal_cells = royal_cells;
+        self.has_default_royalty = model.has_royalty();
+        if model.check == houserules_plugin_api::model::check_rule::ALL {
+            // The variant plays the rule itself; the host's check facts and results follow.
+            self.check_all = true;
+        }
+        self.model = Some(model);
+    }
+
+    /// Whether presets change movement, royalty or move effects through hooks (not through
+    /// the rules model): the variant's dead-position tables may not hold then.
+    fn rules_changed_by_hooks(&self) -> bool {
+        self.movement_changed
+            || self.hooks.intersects(
+                HookSet::GET_ROYAL_PIECES
+                    .with(HookSet::SHOULD_FILTER_SELF_CHECK)
+                    .with(HookSet::PROTECTED_ROYALS)
+                    .with(HookSet::IS_ATTACKED)
+                    .with(HookSet::ON_BEFORE_MOVE)
+                    .with(HookSet::SHOULD_ADVANCE_TURN),
+            )
+            || (self.hooks.contains(HookSet::ON_AFTER_MOVE) && !self.additive_effects_only())
+    }
+
+    /// Every after-move hook in force places no piece (the presets say `movement=none` or
+    /// `movement=additive`).
+    fn additive_effects_only(&self) -> bool {
+        self.presets.iter().all(|p| {
+            !p.info.hooks.contains(HookSet::ON_AFTER_MOVE)
+                || matches!(
+                    p.info.extra_value(EXTRA_MOVEMENT),
+                    Some(MOVEMENT_NONE) | Some(MOVEMENT_ADDITIVE)
+                )
+        })
+    }
+
+    /// The rules model the variant plays after the presets' transforms (API 1.2); `None`
+    /// when no preset transforms it.
+    pub fn model(&self) -> Option<&RulesModel> {
+        self.model.as_ref()
     }
 
     fn assemble(
@@ -443,7 +557,8 @@ impl Pipeline {
         // Hooks that cannot change which moves are legal.
         let neutral = HookSet::SETUP_POSITION
             .with(HookSet::FILTER_LEGAL_MOVES)
-            .with(HookSet::ON_CHECK_GAME_RESULT);
+            .with(HookSet::ON_CHECK_GAME_RESULT)
+            .with(HookSet::TRANSFORM_MODEL);
         let recording = neutral
             .with(HookSet::ON_AFTER_MOVE)
             .with(HookSet::AFTER_MOVE_QUERY);
@@ -502,6 +617,7 @@ impl Pipeline {
             has_default_royalty,
             stage_order,
             check_all,
+            model: None,
         }
     }
 
@@ -522,10 +638,12 @@ impl Pipeline {
         self.additive
     }
 
-    /// Uses the generic path even where the additive one applies: the reference that tests of
-    /// an additive preset compare against.
+    /// Uses the generic path even where the plain or additive one applies (pseudo-legal
+    /// moves, every candidate made and tested through the pipeline): the reference that tests
+    /// of fast paths compare against.
     pub fn force_generic_path(&mut self) {
         self.additive = false;
+        self.plain = false;
     }
 
     fn each(&self, hook: HookSet) -> impl Iterator<Item = &ActivePreset> {
@@ -577,13 +695,24 @@ impl Pipeline {
         } else {
             core
         };
-        let r = call!(
-            "variant",
-            self.vname(),
-            self.variant_plugin.as_str(),
-            "parse_fen",
-            self.variant.parse_fen(RStr::from_str(core))
-        )?;
+        // With presets in force the variant only reads the setup; the pipeline validates it.
+        let r = if self.presets.is_empty() {
+            call!(
+                "variant",
+                self.vname(),
+                self.variant_plugin.as_str(),
+                "parse_fen",
+                self.variant.parse_fen(RStr::from_str(core))
+            )?
+        } else {
+            call!(
+                "variant",
+                self.vname(),
+                self.variant_plugin.as_str(),
+                "parse_setup",
+                self.variant.parse_setup(RStr::from_str(core))
+            )?
+        };
         let mut pos = r.into_result().map_err(|error| HostError::Fen {
             fen: fen.to_string(),
             error,
@@ -617,7 +746,10 @@ impl Pipeline {
             pos.ep_passed = passed;
             pos.ep_victim = victim;
             pos.invalidate_accel();
-        } else if let Some(passed) = single.filter(|_| pos.ep_passed.is_none()) {
+        } else if let Some(passed) =
+            single.filter(|_| pos.ep_passed.is_none() && self.model.is_none())
+        {
+            // (A variant playing a transformed model judged the square by the rules in force.)
             let them = pos.side_to_move.opposite();
             if let Some(victim) = pos.offset(passed, 0, them.forward()) {
                 if pos.get(passed).is_empty() && pos.get(victim).is_color(them) {
@@ -634,6 +766,9 @@ impl Pipeline {
                     error,
                 }
             })?;
+        }
+        if self.host_en_passant() {
+            self.normalize_ep(&mut pos)?;
         }
         // The side that just moved cannot have left a protected royal attacked.
         let waiting = pos.side_to_move.opposite();
@@ -653,6 +788,34 @@ impl Pipeline {
             });
         }
         Ok(pos)
+    }
+
+    /// Keeps an en passant right only when the rules in force give the side to move an en
+    /// passant capture (legal; or pseudo-legal where the rules model records rights that way),
+    /// so that a FEN and the position it reads into agree with what the rules make of it.
+    fn normalize_ep(&self, pos: &mut Position) -> Result<(), HostError> {
+        if pos.ep_passed.is_none() {
+            return Ok(());
+        }
+        let pseudo = self
+            .model
+            .as_ref()
+            .is_some_and(|m| m.en_passant == houserules_plugin_api::model::ep_policy::PSEUDO);
+        let mut moves = RVec::new();
+        if pseudo {
+            self.pseudo_moves(pos, pos.side_to_move, &mut moves)?;
+        } else {
+            self.legal_moves(pos, &mut moves)?;
+        }
+        if !moves
+            .iter()
+            .any(|m| m.flags.contains(MoveFlags::EN_PASSANT))
+        {
+            pos.ep_passed = Square::NONE;
+            pos.ep_victim = Square::NONE;
+            pos.invalidate_accel();
+        }
+        Ok(())
     }
 
     /// Writes a FEN (the variant's, plus the host's extension for attributes and state).
@@ -679,7 +842,8 @@ impl Pipeline {
     /// field of its own. One square when the victim stands right behind the passed square,
     /// else Fairy-Stockfish's two-square form: both squares in board order (`c3d4`, `f5g6`).
     fn host_en_passant(&self) -> bool {
-        !self.plain && !self.info.flags.contains(VariantFlags::TWO_SQUARE_EP)
+        (!self.plain || self.model.is_some())
+            && !self.info.flags.contains(VariantFlags::TWO_SQUARE_EP)
     }
 
     /// The start position of the layout, with the presets' setup applied.
@@ -1375,7 +1539,16 @@ impl Pipeline {
             counting,
             repetitions,
             checks_in_cycle,
-            reserved: [0; 4],
+            reserved: [
+                if self.rules_changed_by_hooks() {
+                    OutcomeContext::RULES_CHANGED
+                } else {
+                    0
+                },
+                0,
+                0,
+                0,
+            ],
         };
         let lost_w = rw.is_some_and(|s| s.is_empty());
         let lost_b = rb.is_some_and(|s| s.is_empty());

@@ -696,6 +696,18 @@ pub fn play(
     loop {
         let status = s.game.status()?;
         if let Some(o) = &status.outcome {
+            // Scripted moves after the end are an error, never dropped.
+            if let Some(text) = script.next() {
+                return Err(HostError::BadMove {
+                    text: text.clone(),
+                    reason: format!(
+                        "ply {}: the game is over ({} by {})",
+                        moves.len() + 1,
+                        o.winner.pgn(),
+                        o.reason
+                    ),
+                });
+            }
             result = o.winner.pgn().to_string();
             termination = o.reason.to_string();
             break;

@@ -7,6 +7,7 @@
 
 use crate::board::{Color, Position, Square, SquareSet};
 use crate::manifest::{HookSet, OptionValue, VariantInfo};
+use crate::model::RulesModel;
 use crate::moves::{Move, MoveEffects};
 use crate::outcome::{Decision, FenError, Outcome, OutcomeContext, PluginError, ResultDecision};
 use abi_stable::{
@@ -100,6 +101,29 @@ pub trait VariantRules: Send + Sync + 'static {
     /// Must not collide with the coordinate form of any other move.
     fn special_coordinate(&self, _pos: &Position, _mv: Move) -> Option<String> {
         None
+    }
+    /// The variant's rules model (API 1.2), if it can run a changed one: presets that declare
+    /// [`crate::HookSet::TRANSFORM_MODEL`] edit it, and the host hands the result to
+    /// [`VariantRules::set_model`]. `None`: such presets cannot be used with this variant.
+    fn rules_model(&self) -> Option<RulesModel> {
+        None
+    }
+    /// Reads a FEN into a position checking only its structure (API 1.2): the host uses it
+    /// when presets are active and validates the result through the whole pipeline (the side
+    /// not to move may not have a protected royal attacked; an en passant right must be one a
+    /// move of the rules in force could take), so positions only some presets can reach (a
+    /// pawn on its first rank, an en passant square off rank 3/6) read back. Default: the
+    /// variant's [`VariantRules::parse_fen`].
+    fn parse_setup(&self, fen: &str) -> Result<Position, FenError> {
+        self.parse_fen(fen)
+    }
+    /// Plays `model` from now on (API 1.2): called once, when the pipeline is built, with the
+    /// model [`VariantRules::rules_model`] gave after the presets' transforms. Every method
+    /// then follows it: moves, attacks, FEN validation, results (a variant's dead-position
+    /// rules must not outlive a change of movement or royalty they did not foresee).
+    fn set_model(&mut self, model: &RulesModel) -> Result<(), String> {
+        let _ = model;
+        Err("this variant cannot run a changed rules model".to_string())
     }
 }
 
@@ -212,6 +236,15 @@ pub trait PresetRules: Send + Sync + 'static {
         default_ran(HookSet::ON_CHECK_GAME_RESULT);
         ResultDecision::defer()
     }
+    /// Changes the variant's rules model (API 1.2; called once at pipeline build, in pipeline
+    /// order, when the preset declares [`crate::HookSet::TRANSFORM_MODEL`]): movement in
+    /// Betza, topology, royalty, promotion, pawn specials. Return an error when the model
+    /// lacks what the rule needs (no piece of the role it changes ...).
+    fn transform_model(&self, model: &mut RulesModel) -> Result<(), String> {
+        let _ = model;
+        default_ran(HookSet::TRANSFORM_MODEL);
+        Ok(())
+    }
 }
 
 /// The boundary form of [`VariantRules`]. Methods after the `last_prefix_field` may be added
@@ -253,6 +286,12 @@ pub trait VariantFfi: Send + Sync {
         pos: &Position,
         mv: Move,
     ) -> RResult<ROption<RString>, PluginError>;
+    /// See [`VariantRules::rules_model`] (API 1.2).
+    fn rules_model(&self) -> RResult<ROption<RulesModel>, PluginError>;
+    /// See [`VariantRules::set_model`] (API 1.2).
+    fn set_model(&mut self, model: &RulesModel) -> RResult<RResult<(), RString>, PluginError>;
+    /// See [`VariantRules::parse_setup`] (API 1.2).
+    fn parse_setup(&self, fen: RStr<'_>) -> RResult<RResult<Position, FenError>, PluginError>;
 }
 
 /// The boundary form of [`PresetRules`].
@@ -367,6 +406,10 @@ pub trait PresetFfi: Send + Sync {
     /// default forwards to `on_after_move`, so its bit ([`HookSet::AFTER_MOVE_QUERY`]) is set
     /// only for an own `on_after_move_with`.
     fn implemented_hooks(&self, pos: &Position, mv: Move) -> RResult<HookSet, PluginError>;
+    /// See [`PresetRules::transform_model`] (API 1.2; called only when the preset declares
+    /// [`crate::HookSet::TRANSFORM_MODEL`]).
+    fn transform_model(&self, model: &mut RulesModel)
+        -> RResult<RResult<(), RString>, PluginError>;
 }
 
 /// Questions a preset may ask the host about a position, answered through the whole pipeline:
@@ -536,6 +579,17 @@ impl<T: VariantRules> VariantFfi for VariantAdapter<T> {
             self.0.special_coordinate(pos, mv).map(RString::from).into()
         })
     }
+    fn rules_model(&self) -> RResult<ROption<RulesModel>, PluginError> {
+        guard("rules_model", || self.0.rules_model().into())
+    }
+    fn set_model(&mut self, model: &RulesModel) -> RResult<RResult<(), RString>, PluginError> {
+        guard("set_model", || {
+            self.0.set_model(model).map_err(RString::from).into()
+        })
+    }
+    fn parse_setup(&self, fen: RStr<'_>) -> RResult<RResult<Position, FenError>, PluginError> {
+        guard("parse_setup", || self.0.parse_setup(fen.as_str()).into())
+    }
 }
 
 struct PresetAdapter<T>(Dropped<T>);
@@ -678,6 +732,14 @@ impl<T: PresetRules> PresetFfi for PresetAdapter<T> {
                 .on_after_move_with(pos, before, mv, stage, fx, &query)
         })
     }
+    fn transform_model(
+        &self,
+        model: &mut RulesModel,
+    ) -> RResult<RResult<(), RString>, PluginError> {
+        guard("transform_model", || {
+            self.0.transform_model(model).map_err(RString::from).into()
+        })
+    }
     fn implemented_hooks(&self, pos: &Position, mv: Move) -> RResult<HookSet, PluginError> {
         guard("implemented_hooks", || probe_hooks(&*self.0, pos, mv))
     }
@@ -712,7 +774,7 @@ fn probe_hooks<T: PresetRules>(rules: &T, pos: &Position, mv: Move) -> HookSet {
         checks_in_cycle: [false; 2],
         reserved: [0; 4],
     };
-    let calls: [(HookSet, &dyn Fn()); 15] = [
+    let calls: [(HookSet, &dyn Fn()); 16] = [
         (HookSet::SETUP_POSITION, &|| {
             rules.setup_position(&mut pos.clone())
         }),
@@ -770,6 +832,22 @@ fn probe_hooks<T: PresetRules>(rules: &T, pos: &Position, mv: Move) -> HookSet {
         }),
         (HookSet::ON_CHECK_GAME_RESULT, &|| {
             rules.on_check_game_result(pos, &ctx, None);
+        }),
+        (HookSet::TRANSFORM_MODEL, &|| {
+            let mut model = RulesModel {
+                files: pos.files(),
+                ranks: pos.ranks(),
+                holes: SquareSet::EMPTY,
+                topology: Default::default(),
+                pieces: RVec::new(),
+                castling: ROption::RNone,
+                check: 0,
+                en_passant: 0,
+                initial_needs_unmoved: false,
+                slide_limit: 0,
+                extra: RVec::new(),
+            };
+            let _ = rules.transform_model(&mut model);
         }),
     ];
     let mut implemented = HookSet::default();

@@ -93,6 +93,7 @@ mod export;
 pub mod geometry;
 mod hooks;
 mod manifest;
+pub mod model;
 mod moves;
 mod outcome;
 
@@ -117,6 +118,7 @@ pub use manifest::{
     CUSTOM_MODIFIER_CATEGORY, EXTRA_ERROR, EXTRA_MOVEMENT, EXTRA_SOURCE, MOVEMENT_ADDITIVE,
     MOVEMENT_NONE,
 };
+pub use model::{CastlingModel, PieceModel, PromotionModel, RulesModel, Topology};
 pub use moves::{CapturedPiece, Event, EventKind, Move, MoveEffects, MoveFlags};
 pub use outcome::{
     Decision, FenError, Outcome, OutcomeContext, PluginError, ResultDecision, Winner,

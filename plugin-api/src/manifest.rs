@@ -322,10 +322,14 @@ impl HookSet {
     /// With [`HookSet::ON_AFTER_MOVE`]: call `on_after_move_with` (the form with a host
     /// [`crate::Query`]) instead of `on_after_move` (API 1.1).
     pub const AFTER_MOVE_QUERY: HookSet = HookSet(1 << 14);
+    /// `transform_model`: the preset changes the variant's rules model (movement, topology,
+    /// royalty, promotion) at pipeline build (API 1.2). On its own it keeps the fast path: the
+    /// variant plays the changed model.
+    pub const TRANSFORM_MODEL: HookSet = HookSet(1 << 15);
 
     /// Every hook this version of the API defines. A preset from a newer plugin that declares
     /// a bit outside this set needs a newer host; the host refuses to use it.
-    pub const KNOWN: HookSet = HookSet((1 << 15) - 1);
+    pub const KNOWN: HookSet = HookSet((1 << 16) - 1);
 
     /// Every hook that changes which moves exist or what they attack: when one is present
     /// the host cannot use the variant's own legal generator or attack test.
@@ -348,7 +352,7 @@ impl HookSet {
     }
     /// Names of the hooks in the set, for `houserules list`.
     pub fn names(self) -> Vec<&'static str> {
-        const NAMES: [&str; 15] = [
+        const NAMES: [&str; 16] = [
             "get_royal_pieces",
             "filter_legal_moves",
             "should_filter_self_check",
@@ -364,6 +368,7 @@ impl HookSet {
             "apply_move",
             "protected_royals",
             "on_after_move_with",
+            "transform_model",
         ];
         NAMES
             .iter()

@@ -86,8 +86,22 @@ pub struct OutcomeContext {
     /// For a repeated position: whether every move of White (index 0) and of Black (index 1)
     /// since its first occurrence gave check (perpetual-check rules).
     pub checks_in_cycle: [bool; 2],
-    /// Reserved for later API versions (zero).
+    /// `reserved[0]` holds [`OutcomeContext::RULES_CHANGED`] (API 1.2); the rest is reserved
+    /// for later API versions (zero).
     pub reserved: [u32; 4],
+}
+
+impl OutcomeContext {
+    /// Bit of `reserved[0]` (API 1.2): presets change movement, royalty or move effects
+    /// through hooks (not through a rules model the variant plays), so a variant's table of
+    /// dead positions (FIDE's insufficient material) may not hold: report such draws only
+    /// when the variant can prove them under any rules, or not at all.
+    pub const RULES_CHANGED: u32 = 1;
+
+    /// Whether presets change the rules through hooks (see [`OutcomeContext::RULES_CHANGED`]).
+    pub fn rules_changed(&self) -> bool {
+        self.reserved[0] & Self::RULES_CHANGED != 0
+    }
 }
 
 /// A yes/no answer that may also say "no opinion" (the next preset, or the default, decides).

@@ -15,6 +15,18 @@ fn kings(pos: &Position, color: Color) -> Vec<Square> {
 
 /// Reads a chess FEN. The clocks may be omitted (0 and 1).
 pub fn parse(text: &str, pieces: &[PieceType]) -> Result<Position, FenError> {
+    read(text, pieces, true)
+}
+
+/// Reads a FEN of the chess board without FIDE's assumptions about pawns and en passant (for
+/// rules models that presets changed: pawns may go back to their first rank, sprints and
+/// slanting steps leave en passant squares elsewhere). The en passant square only needs to be
+/// empty with an enemy piece right behind it; the rules in force decide whether it stays.
+pub fn parse_setup(text: &str, pieces: &[PieceType]) -> Result<Position, FenError> {
+    read(text, pieces, false)
+}
+
+fn read(text: &str, pieces: &[PieceType], fide: bool) -> Result<Position, FenError> {
     let fs = geometry::fen_fields(text);
     if fs.is_empty() {
         return Err(FenError::new(0, 0, "empty FEN"));
@@ -51,7 +63,7 @@ pub fn parse(text: &str, pieces: &[PieceType]) -> Result<Position, FenError> {
     };
     // Pawns on their promotion rank cannot exist. (A pawn on its own first rank can, under
     // pawns-move-backward; FIDE positions never have one.)
-    for f in 0..8 {
+    for f in (0..8).filter(|_| fide) {
         for (r, color) in [(7u8, Color::White), (0u8, Color::Black)] {
             let s = Square::new(f, r);
             if pos.get(s) == Cell::piece(kind::PAWN, color) {
@@ -145,12 +157,15 @@ pub fn parse(text: &str, pieces: &[PieceType]) -> Result<Position, FenError> {
             };
             let victim = pos.offset(sq, 0, dir);
             let origin = pos.offset(sq, 0, -dir);
-            let ok = sq.rank() == rank
-                && pos.get(sq).is_empty()
-                && origin.is_some_and(|o| pos.get(o).is_empty())
-                && victim.is_some_and(|v| {
-                    pos.get(v) == Cell::piece(kind::PAWN, pos.side_to_move.opposite())
-                });
+            let them = pos.side_to_move.opposite();
+            let ok = if fide {
+                sq.rank() == rank
+                    && pos.get(sq).is_empty()
+                    && origin.is_some_and(|o| pos.get(o).is_empty())
+                    && victim.is_some_and(|v| pos.get(v) == Cell::piece(kind::PAWN, them))
+            } else {
+                pos.get(sq).is_empty() && victim.is_some_and(|v| pos.get(v).is_color(them))
+            };
             if !ok {
                 return Err(FenError::new(
                     3,
@@ -171,7 +186,7 @@ pub fn parse(text: &str, pieces: &[PieceType]) -> Result<Position, FenError> {
     // legal in chess, as the engine records it after a double step.
     let wk = kings(&pos, Color::White);
     let bk = kings(&pos, Color::Black);
-    if wk.len() == 1 && bk.len() == 1 {
+    if fide && wk.len() == 1 && bk.len() == 1 {
         let mut b = crate::board_of(&pos);
         b.normalize_ep();
         if b.ep_square().is_none() {
@@ -184,7 +199,9 @@ pub fn parse(text: &str, pieces: &[PieceType]) -> Result<Position, FenError> {
 
 /// Writes a chess FEN. The en passant square is written only when an en passant capture is
 /// legal (as Stockfish and Fairy-Stockfish do), so equal positions have equal FENs.
-pub fn write(pos: &Position, pieces: &[PieceType], board: &engine_board::Board) -> String {
+/// `board` is the engine's board (its en passant test decides the field); `None` writes the
+/// field as the position stores it (a rules model decided it).
+pub fn write(pos: &Position, pieces: &[PieceType], board: Option<&engine_board::Board>) -> String {
     let mut s = geometry::write_fen_board(pos, pieces, false);
     s.push(' ');
     s.push(pos.side_to_move.fen_char());
@@ -237,9 +254,13 @@ pub fn write(pos: &Position, pieces: &[PieceType], board: &engine_board::Board) 
     }
     s.push_str(&rights);
     s.push(' ');
-    match board.legal_ep_square() {
-        Some(e) if !pos.ep_passed.is_none() => s.push_str(&sq16(e).name()),
-        _ => s.push('-'),
+    match board {
+        Some(b) => match b.legal_ep_square() {
+            Some(e) if !pos.ep_passed.is_none() => s.push_str(&sq16(e).name()),
+            _ => s.push('-'),
+        },
+        None if !pos.ep_passed.is_none() => s.push_str(&pos.ep_passed.name()),
+        None => s.push('-'),
     }
     s.push_str(&format!(" {} {}", pos.halfmove_clock, pos.fullmove_number));
     s

@@ -10,6 +10,7 @@
 #[allow(clippy::all)]
 mod engine;
 mod fen;
+pub mod model;
 mod words;
 
 use engine::{Board, ChessMove, MoveKind, MoveList, Role as ERole, Side};
@@ -84,15 +85,22 @@ pub fn piece_table() -> Vec<PieceType> {
 /// The chess variant.
 pub struct Chess {
     pieces: Vec<PieceType>,
+    /// A transformed rules model, played by the shared generator (none: FIDE's, played by the
+    /// magic-bitboard engine).
+    modelled: Option<model::Modelled>,
 }
 
 impl Default for Chess {
     fn default() -> Self {
         Chess {
             pieces: piece_table(),
+            modelled: None,
         }
     }
 }
+
+/// Marks the cache words as the engine's `Board` (the shared generator writes its own mark).
+const ENGINE_TAG: u64 = 0xC4E5_5B0A_12D0_0001;
 
 #[inline]
 fn sq8(s: Square) -> u8 {
@@ -136,7 +144,7 @@ fn board_words(b: &Board) -> [u64; 10] {
 
 /// The engine board of a position: from the cache when valid, rebuilt from the cells otherwise.
 fn board_of(pos: &Position) -> Board {
-    if let Some(a) = pos.accel() {
+    if let Some(a) = pos.accel().filter(|a| a.words[15] == ENGINE_TAG) {
         let mut w = [0u64; 10];
         w.copy_from_slice(&a.words[..10]);
         // SAFETY: the cache only ever holds words written by `store_board` (the position marks
@@ -184,7 +192,9 @@ fn fide_en_passant(pos: &Position) -> bool {
 
 fn store_board(pos: &mut Position, b: &Board) {
     let w = board_words(b);
-    pos.accel_mut().words[..10].copy_from_slice(&w);
+    let a = pos.accel_mut();
+    a.words[..10].copy_from_slice(&w);
+    a.words[15] = ENGINE_TAG;
 }
 
 /// Copies the engine's side, rights, en passant and clocks into the position.
@@ -402,49 +412,12 @@ fn one_king_each(b: &Board) -> bool {
         && b.pieces(Side::Black, ERole::King).count_ones() == 1
 }
 
-impl Chess {
-    /// Legal moves for layouts with several (or no) kings per side: every king is royal, so
-    /// a move is legal when no king of the mover is attacked afterwards, and castling may
-    /// not start from or cross an attacked square.
-    fn legal_by_trial(&self, pos: &Position, out: &mut RVec<Move>) {
-        let side = pos.side_to_move;
-        let mut cands = RVec::new();
-        self.pseudo(
-            pos,
-            &GenRequest::new(side, false, houserules_plugin_api::SquareSet::EMPTY),
-            &mut cands,
-        );
-        let king = Cell::piece(kind::KING, side);
-        for &m in cands.iter() {
-            if m.is_castle() {
-                let (from, to) = (m.from, m.via);
-                let step: i8 = if to.file() > from.file() { 1 } else { -1 };
-                let mut f = from.file() as i8;
-                let mut safe = !self.is_attacked(pos, from, side.opposite());
-                while safe && f != to.file() as i8 {
-                    f += step;
-                    let mut probe = pos.clone();
-                    let sq = Square::new(f as u8, from.rank());
-                    probe.clear(m.to);
-                    probe.move_piece(from, sq);
-                    safe = !self.is_attacked(&probe, sq, side.opposite());
-                }
-                if !safe {
-                    continue;
-                }
-            }
-            let mut child = pos.clone();
-            let mut fx = MoveEffects::new(side, false);
-            self.apply(&mut child, m, &mut fx);
-            let exposed = child
-                .squares()
-                .filter(|&s| child.get(s) == king)
-                .any(|s| self.is_attacked(&child, s, side.opposite()));
-            if !exposed {
-                out.push(m);
-            }
-        }
-    }
+/// FIDE's model on the shared generator, for the positions the magic-bitboard engine does not
+/// take (several or no kings per side: dual-classic, kingless positions; en passant rights a
+/// preset's move left where FIDE's geometry does not put them). Compiled once.
+fn fide_generator() -> &'static model::Modelled {
+    static GEN: std::sync::OnceLock<model::Modelled> = std::sync::OnceLock::new();
+    GEN.get_or_init(|| model::Modelled::new(&model::chess_model()).expect("FIDE's model compiles"))
 }
 
 impl VariantRules for Chess {
@@ -476,14 +449,48 @@ impl VariantRules for Chess {
     }
 
     fn parse_fen(&self, text: &str) -> Result<Position, FenError> {
-        fen::parse(text, &self.pieces)
+        match &self.modelled {
+            Some(m) => m.parse_fen(text, &self.pieces),
+            None => fen::parse(text, &self.pieces),
+        }
+    }
+
+    fn parse_setup(&self, text: &str) -> Result<Position, FenError> {
+        match &self.modelled {
+            Some(m) => m.parse_fen(text, &self.pieces),
+            None => fen::parse_setup(text, &self.pieces),
+        }
     }
 
     fn write_fen(&self, pos: &Position) -> String {
-        fen::write(pos, &self.pieces, &board_of(pos))
+        match &self.modelled {
+            Some(_) => fen::write(pos, &self.pieces, None),
+            None => fen::write(pos, &self.pieces, Some(&board_of(pos))),
+        }
+    }
+
+    fn rules_model(&self) -> Option<houserules_plugin_api::RulesModel> {
+        Some(
+            self.modelled
+                .as_ref()
+                .map_or_else(model::chess_model, |m| m.model.clone()),
+        )
+    }
+
+    fn set_model(&mut self, m: &houserules_plugin_api::RulesModel) -> Result<(), String> {
+        // FIDE's own model keeps the magic-bitboard engine.
+        self.modelled = if *m == model::chess_model() {
+            None
+        } else {
+            Some(model::Modelled::new(m)?)
+        };
+        Ok(())
     }
 
     fn generate(&self, pos: &Position, req: &GenRequest, out: &mut RVec<Move>) {
+        if let Some(m) = &self.modelled {
+            return m.generate(pos, req, out);
+        }
         if !(req.legal && req.side == pos.side_to_move && req.skip.is_empty()) {
             self.pseudo(pos, req, out);
             return;
@@ -497,22 +504,26 @@ impl VariantRules for Chess {
                 out.push(to_api(m));
             }
         } else {
-            self.legal_by_trial(pos, out);
+            fide_generator().gen.legal_moves(pos, out);
         }
     }
 
     fn legal_move_count(&self, pos: &Position) -> u64 {
+        if let Some(m) = &self.modelled {
+            return m.gen.count_legal(pos);
+        }
         let b = board_of(pos);
         if one_king_each(&b) && fide_en_passant(pos) {
             b.count_legal() as u64
         } else {
-            let mut v = RVec::new();
-            self.legal_by_trial(pos, &mut v);
-            v.len() as u64
+            fide_generator().gen.count_legal(pos)
         }
     }
 
     fn apply(&self, pos: &mut Position, mv: Move, fx: &mut MoveEffects) {
+        if let Some(m) = &self.modelled {
+            return m.apply(pos, mv, fx);
+        }
         let mut b = board_of(pos);
         let mut em = to_engine(mv, pos);
         let from = mv.from;
@@ -613,10 +624,16 @@ impl VariantRules for Chess {
         if sq.is_none() || sq.file() > 7 || sq.rank() > 7 {
             return false;
         }
+        if let Some(m) = &self.modelled {
+            return m.gen.is_attacked(pos, sq, by);
+        }
         board_of(pos).is_attacked(sq8(sq), side_of(by))
     }
 
     fn outcome(&self, pos: &Position, ctx: &OutcomeContext) -> Option<Outcome> {
+        if let Some(m) = &self.modelled {
+            return m.outcome(pos, ctx);
+        }
         if !ctx.has_legal_moves {
             return Some(if ctx.in_check {
                 Outcome::win(pos.side_to_move.opposite(), "checkmate")
@@ -624,7 +641,7 @@ impl VariantRules for Chess {
                 Outcome::draw("stalemate")
             });
         }
-        if !ctx.counting && board_of(pos).has_insufficient_material() {
+        if !ctx.counting && !ctx.rules_changed() && board_of(pos).has_insufficient_material() {
             return Some(Outcome::draw("insufficient-material"));
         }
         None

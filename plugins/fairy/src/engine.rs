@@ -1,15 +1,19 @@
-//! A compiled Fairy-Stockfish variant: piece table, move tables and rules, and the
-//! [`VariantRules`] implementation the host drives.
+//! A compiled Fairy-Stockfish variant: piece table and rules, played by the shared
+//! data-driven generator (`houserules-movegen`), and the [`VariantRules`] implementation the
+//! host drives. This module maps Fairy-Stockfish's settings onto the generator's rules model;
+//! FEN, SAN and results stay here.
 
-use crate::betza::{self, Dir};
 use crate::ini::Loc;
 use crate::spec::{self, Spec, Value, KING};
-use houserules_plugin_api::abi_stable::std_types::RVec;
+use houserules_movegen::{betza, rules_from_model, DropRules, Generator, Movement, Rules};
+use houserules_plugin_api::abi_stable::std_types::{ROption, RVec};
+use houserules_plugin_api::model::{check_rule, ep_capture, ep_policy};
 use houserules_plugin_api::{
-    geometry, Cell, Color, Event, EventKind, FenError, GenRequest, Layout, Move, MoveEffects,
-    MoveFlags, Outcome, OutcomeContext, PieceType, Position, Role, Square, SquareSet, VariantFlags,
-    VariantInfo, VariantRules,
+    geometry, Color, FenError, GenRequest, Layout, Move, MoveEffects, Outcome, OutcomeContext,
+    PieceModel, PieceType, Position, PromotionModel, Role, RulesModel, Square, SquareSet, Topology,
+    VariantFlags, VariantInfo, VariantRules,
 };
+use std::sync::Arc;
 
 /// One piece kind (an index into the host's piece table).
 #[derive(Debug, Clone)]
@@ -38,22 +42,24 @@ pub struct Kind {
     pub n_move_reset: bool,
     /// Counts for connect-N.
     pub connect: bool,
-    /// Move vectors, per colour.
-    pub dirs: [Vec<Dir>; 2],
-    /// Two vectors may reach the same square: deduplicate targets.
-    pub dedupe: bool,
-    /// Squares from which the piece has a move on an empty board, per colour.
-    pub mobile: [SquareSet; 2],
+    /// Its movement, as parsed.
+    pub movement: Movement,
+    /// The same in the houserules dialect.
+    pub betza: String,
 }
 
-/// Reverse attack vector: a piece of kind `k` standing `step * n` before a square attacks it
-/// if `range[k] >= n` and the squares between are empty.
-#[derive(Debug, Clone)]
-struct AttackDir {
-    df: i8,
-    dr: i8,
-    max: u8,
-    range: Vec<u8>,
+/// The movement of a piece type in the houserules dialect (what the rules model carries):
+/// Fairy-Stockfish's own text, except for its pawn (see [`movement`]).
+pub fn movement_text<'a>(ty: u16, betza_text: &'a str, spec: &Spec) -> &'a str {
+    if ty == spec::PAWN {
+        if spec.double_step {
+            "fmWfceFifmnD"
+        } else {
+            "fmWfceF"
+        }
+    } else {
+        betza_text
+    }
 }
 
 /// A compiled variant.
@@ -74,13 +80,34 @@ pub struct Fairy {
     pub start_fen: String,
     /// Settings.
     pub spec: Spec,
-    promo_targets: Vec<u8>,
     hand_order: Vec<u8>,
-    attack: [Vec<AttackDir>; 2],
-    /// Offsets (from king) along which a rider of colour c could pin: [c][(dr+15)*31+df+15].
-    rider_line: [Vec<bool>; 2],
-    drop_no_doubled: Option<u8>,
-    has_royal: bool,
+    /// Kinds that count for connect-N (bit mask).
+    connect_kinds: u64,
+    /// The rules model it plays (its own, or the one presets transformed).
+    pub model: RulesModel,
+    /// What the model does not carry: drops, immobility, captures to hand.
+    extras: Extras,
+    /// The generator that plays the variant.
+    pub gen: Arc<Generator>,
+}
+
+/// The movement of a piece type as Fairy-Stockfish defines it. Fairy-Stockfish's pawn moves
+/// as `fmWfcF`, double-steps (`ifmnD`) from the double-step region when double steps are on,
+/// and takes en passant with its diagonal captures (`e`, houserules dialect).
+pub fn movement(ty: u16, betza_text: &str, spec: &Spec) -> Result<Movement, String> {
+    let text = movement_text(ty, betza_text, spec);
+    if ty == spec::PAWN {
+        return betza::parse(text, betza::Dialect::Houserules).map_err(|e| e.to_string());
+    }
+    let m = betza::parse(betza_text, betza::Dialect::Fsf).map_err(|e| e.to_string())?;
+    if let Some((at, c)) = m.ignored.first() {
+        return Err(format!(
+            "Betza `{betza_text}`: `{c}` (column {}) is not part of Fairy-Stockfish's Betza, \
+             which would skip it",
+            at + 1
+        ));
+    }
+    Ok(m)
 }
 
 fn err_at(loc: Option<&Loc>, key: &str, why: impl std::fmt::Display) -> String {
@@ -131,11 +158,15 @@ impl Fairy {
         let mut pieces: Vec<PieceType> = Vec::new();
         let mut kind_of_ty = std::collections::HashMap::new();
         for (&ty, p) in &spec.pieces {
-            let dirs = betza::parse(&p.betza).unwrap_or_default();
+            let mv = movement(ty, &p.betza, spec).map_err(|e| match &p.loc {
+                Some(l) => format!("{l}: key `{}`: {e}", p.key),
+                None => format!("{header}: piece `{}`: {e}", p.key),
+            })?;
             let named = spec::named(ty);
             let idx = kinds.len() as u8;
             kind_of_ty.insert(ty, idx);
             let letter = p.letter.to_ascii_uppercase();
+            let value = named.map(|n| n.value).unwrap_or_else(|| betza_value(&mv));
             kinds.push(Kind {
                 ty,
                 letter,
@@ -153,18 +184,8 @@ impl Fairy {
                     .connect_piece_types
                     .as_ref()
                     .is_none_or(|v| v.contains(&ty)),
-                dirs: [
-                    dirs.clone(),
-                    dirs.iter()
-                        .map(|d| Dir {
-                            df: -d.df,
-                            dr: -d.dr,
-                            ..*d
-                        })
-                        .collect(),
-                ],
-                dedupe: false,
-                mobile: [SquareSet::EMPTY; 2],
+                movement: mv,
+                betza: movement_text(ty, &p.betza, spec).to_string(),
             });
             let name = if (spec::CUSTOM..KING).contains(&ty) {
                 format!("{} ({})", p.key, p.betza)
@@ -175,7 +196,7 @@ impl Fairy {
                 letter,
                 &name,
                 named.map(|n| n.role).unwrap_or(Role::OTHER),
-                named.map(|n| n.value).unwrap_or_else(|| betza_value(&dirs)),
+                value,
             );
             pt.royal = ty == KING;
             pieces.push(pt);
@@ -203,9 +224,8 @@ impl Fairy {
                 chess_promo: false,
                 n_move_reset: target.n_move_reset,
                 connect: target.connect,
-                dirs: target.dirs.clone(),
-                dedupe: false,
-                mobile: [SquareSet::EMPTY; 2],
+                movement: target.movement.clone(),
+                betza: target.betza.clone(),
             });
             let mut pt = PieceType::new(
                 base.letter,
@@ -216,86 +236,36 @@ impl Fairy {
             pt.promoted_prefix = true;
             pieces.push(pt);
         }
-        for k in kinds.iter_mut() {
-            k.dedupe = overlapping(&k.dirs[0]);
-            for c in 0..2 {
-                let mut m = SquareSet::EMPTY;
-                for r in 0..ranks {
-                    for f in 0..files {
-                        let ok = k.dirs[c].iter().any(|d| {
-                            let (nf, nr) = (f as i16 + d.df as i16, r as i16 + d.dr as i16);
-                            (d.quiet > 0 || d.capture > 0)
-                                && (0..files as i16).contains(&nf)
-                                && (0..ranks as i16).contains(&nr)
-                        });
-                        if ok {
-                            m.insert(Square::new(f, r));
-                        }
-                    }
-                }
-                k.mobile[c] = m;
-            }
-        }
-        // Reverse attack tables.
-        let mut attack: [Vec<AttackDir>; 2] = [Vec::new(), Vec::new()];
-        let mut rider_line = [vec![false; 31 * 31], vec![false; 31 * 31]];
-        for c in 0..2 {
-            for (ki, k) in kinds.iter().enumerate() {
-                for d in &k.dirs[c] {
-                    if d.capture == 0 {
-                        continue;
-                    }
-                    let e = match attack[c].iter_mut().find(|a| a.df == d.df && a.dr == d.dr) {
-                        Some(e) => e,
-                        None => {
-                            attack[c].push(AttackDir {
-                                df: d.df,
-                                dr: d.dr,
-                                max: 0,
-                                range: vec![0; kinds.len()],
-                            });
-                            attack[c].last_mut().expect("pushed")
-                        }
-                    };
-                    e.range[ki] = e.range[ki].max(d.capture);
-                    e.max = e.max.max(d.capture);
-                    if d.capture > 1 {
-                        for n in 1..16i16 {
-                            let (x, y) = (d.df as i16 * n, d.dr as i16 * n);
-                            if x.abs() > 15 || y.abs() > 15 || n > d.capture as i16 {
-                                break;
-                            }
-                            // Offset from the king to the pinned piece: opposite of the attack.
-                            rider_line[c][((-y + 15) * 31 + (-x + 15)) as usize] = true;
-                        }
-                    }
-                }
-            }
-        }
         let promo_targets: Vec<u8> = chess_promo_targets
             .iter()
             .filter_map(|t| kind_of_ty.get(t).copied())
             .collect();
         let mut hand_order: Vec<u8> = (0..n_base as u8).collect();
         hand_order.sort_by_key(|&k| std::cmp::Reverse(kinds[k as usize].ty));
-        let has_royal = kinds.iter().any(|k| k.royal);
+        let model = public_model(spec, &kinds, &pieces, &promo_targets);
+        let extras = extras(spec, &kinds, &kind_of_ty);
+        let gen = extras
+            .generator(&model)
+            .map_err(|e| format!("{header}: [{id}]: {e}"))?;
+        let connect_kinds = kinds
+            .iter()
+            .enumerate()
+            .filter(|(_, k)| k.connect)
+            .fold(0u64, |m, (i, _)| m | (1 << i));
         let mut v = Fairy {
             id: id.to_string(),
             files,
             ranks,
-            drop_no_doubled: spec
-                .drop_no_doubled
-                .and_then(|t| kind_of_ty.get(&t).copied()),
             kinds,
             n_base,
             pieces,
             start_fen: spec.start_fen.clone(),
             spec: spec.clone(),
-            promo_targets,
             hand_order,
-            attack,
-            rider_line,
-            has_royal,
+            connect_kinds,
+            model,
+            extras,
+            gen: Arc::new(gen),
         };
         let start = v
             .parse(&spec.start_fen)
@@ -304,301 +274,25 @@ impl Fairy {
         Ok(v)
     }
 
-    #[inline]
-    fn step(&self, sq: u8, df: i8, dr: i8) -> Option<u8> {
-        let f = (sq & 15) as i16 + df as i16;
-        let r = (sq >> 4) as i16 + dr as i16;
-        if f < 0 || r < 0 || f >= self.files as i16 || r >= self.ranks as i16 {
-            None
-        } else {
-            Some((r * 16 + f) as u8)
-        }
-    }
-
-    /// Whether a piece of `by` attacks `sq` on this board.
-    pub fn attacked(&self, cells: &[Cell; 256], sq: u8, by: Color) -> bool {
-        for a in &self.attack[by.index()] {
-            let mut s = sq;
-            for n in 1..=a.max {
-                let Some(t) = self.step(s, -a.df, -a.dr) else {
-                    break;
-                };
-                let c = cells[t as usize];
-                if c.is_empty() {
-                    s = t;
-                    continue;
-                }
-                if c.is_color(by) {
-                    if let Some(k) = c.kind() {
-                        if a.range[k as usize] >= n {
-                            return true;
-                        }
-                    }
-                }
-                break;
-            }
-        }
-        false
-    }
-
-    fn royals(&self, cells: &[Cell; 256], color: Color, out: &mut [u8; 8]) -> usize {
-        let mut n = 0;
-        if !self.has_royal {
-            return 0;
-        }
-        for r in 0..self.ranks {
-            for f in 0..self.files {
-                let s = r * 16 + f;
-                let c = cells[s as usize];
-                if c.is_color(color)
-                    && c.kind().is_some_and(|k| self.kinds[k as usize].royal)
-                    && n < 8
-                {
-                    out[n] = s;
-                    n += 1;
-                }
-            }
-        }
-        n
-    }
-
-    #[inline]
-    fn immobile_ok(&self, kind: u8, color: Color, to: Square) -> bool {
-        !self.spec.immobility_illegal
-            || self.kinds[kind as usize].mobile[color.index()].contains(to)
-    }
-
-    fn emit(
-        &self,
-        from: Square,
-        to: Square,
-        capture: bool,
-        kind: u8,
-        color: Color,
-        out: &mut RVec<Move>,
-    ) {
-        let k = &self.kinds[kind as usize];
-        let zone = &self.spec.promotion_region[color.index()];
-        let flags = if capture {
-            MoveFlags::CAPTURE
-        } else {
-            MoveFlags::NONE
-        };
-        if k.chess_promo && zone.contains(to) {
-            for &p in &self.promo_targets {
-                if self.immobile_ok(p, color, to) {
-                    out.push(Move::promotion(from, to, p, capture));
-                }
-            }
-            if !self.spec.mandatory_pawn_promotion && self.immobile_ok(kind, color, to) {
-                out.push(Move::new(from, to, flags));
-            }
-            return;
-        }
-        if let Some(p) = k.promo {
-            if zone.contains(to) || zone.contains(from) {
-                if self.immobile_ok(p, color, to) {
-                    let mut m = Move::promotion(from, to, p, capture);
-                    m.flags = m.flags | MoveFlags::SPECIAL;
-                    out.push(m);
-                }
-                let mandatory = if k.pawn_type {
-                    self.spec.mandatory_pawn_promotion
-                } else {
-                    self.spec.mandatory_piece_promotion
-                };
-                if !mandatory && self.immobile_ok(kind, color, to) {
-                    out.push(Move::new(from, to, flags));
-                }
-                return;
-            }
-        }
-        if self.immobile_ok(kind, color, to) {
-            out.push(Move::new(from, to, flags));
-        }
+    /// Whether a piece of `by` attacks `sq`.
+    pub fn attacked(&self, pos: &Position, sq: Square, by: Color) -> bool {
+        self.gen.is_attacked(pos, sq, by)
     }
 
     /// Pseudo-legal moves of `side` (every rule but leaving the king attacked).
     pub fn pseudo(&self, pos: &Position, side: Color, skip: &SquareSet, out: &mut RVec<Move>) {
-        let cells = pos.cells();
-        let them = side.opposite();
-        let mut file_count = [0u8; 16];
-        for r in 0..self.ranks {
-            for f in 0..self.files {
-                let s = r * 16 + f;
-                let c = cells[s as usize];
-                if !c.is_color(side) {
-                    continue;
-                }
-                let kind = c.kind().unwrap_or(0);
-                if Some(kind) == self.drop_no_doubled {
-                    file_count[f as usize] += 1;
-                }
-                let from = Square(s);
-                if skip.contains(from) {
-                    continue;
-                }
-                let k = &self.kinds[kind as usize];
-                let mut seen = SquareSet::EMPTY;
-                for d in &k.dirs[side.index()] {
-                    let max = d.quiet.max(d.capture);
-                    let mut t = s;
-                    for n in 1..=max {
-                        let Some(nt) = self.step(t, d.df, d.dr) else {
-                            break;
-                        };
-                        t = nt;
-                        let tc = cells[t as usize];
-                        let target = if tc.is_empty() {
-                            (n <= d.quiet).then_some(false)
-                        } else {
-                            (tc.is_color(them) && n <= d.capture).then_some(true)
-                        };
-                        if let Some(cap) = target {
-                            let to = Square(t);
-                            if !k.dedupe || !seen.contains(to) {
-                                if k.dedupe {
-                                    seen.insert(to);
-                                }
-                                self.emit(from, to, cap, kind, side, out);
-                            }
-                        }
-                        if !tc.is_empty() {
-                            break;
-                        }
-                    }
-                }
-                if k.pawn {
-                    self.pawn_extras(pos, from, kind, side, out);
-                }
-            }
-        }
-        if self.spec.piece_drops {
-            self.drops(pos, side, &file_count, out);
-        }
-    }
-
-    fn pawn_extras(
-        &self,
-        pos: &Position,
-        from: Square,
-        kind: u8,
-        side: Color,
-        out: &mut RVec<Move>,
-    ) {
-        let cells = pos.cells();
-        let fwd = side.forward();
-        if self.spec.double_step && self.spec.double_step_region[side.index()].contains(from) {
-            if let Some(one) = self.step(from.0, 0, fwd) {
-                if let Some(two) = self.step(one, 0, fwd) {
-                    if cells[one as usize].is_empty()
-                        && cells[two as usize].is_empty()
-                        && self.immobile_ok(kind, side, Square(two))
-                    {
-                        out.push(Move::new(from, Square(two), MoveFlags::DOUBLE_STEP));
-                    }
-                }
-            }
-        }
-        let ep = pos.ep_passed;
-        if !ep.is_none() && pos.side_to_move == side {
-            for df in [-1i8, 1] {
-                if self.step(from.0, df, fwd) == Some(ep.0) {
-                    let victim = pos.ep_victim;
-                    if pos.get(victim).is_color(side.opposite()) && cells[ep.index()].is_empty() {
-                        out.push(Move::new(
-                            from,
-                            ep,
-                            MoveFlags::CAPTURE | MoveFlags::EN_PASSANT,
-                        ));
-                    }
-                }
-            }
-        }
-    }
-
-    fn drops(&self, pos: &Position, side: Color, file_count: &[u8; 16], out: &mut RVec<Move>) {
-        let cells = pos.cells();
-        let first_rank = if side == Color::White {
-            0
-        } else {
-            self.ranks - 1
-        };
-        for kind in 0..self.n_base.min(32) as u8 {
-            if pos.hands[side.index()][kind as usize] == 0 {
-                continue;
-            }
-            let k = &self.kinds[kind as usize];
-            let no_doubled = Some(kind) == self.drop_no_doubled;
-            for r in 0..self.ranks {
-                if k.pawn && !self.spec.first_rank_pawn_drops && r == first_rank {
-                    continue;
-                }
-                for f in 0..self.files {
-                    let to = Square::new(f, r);
-                    if !cells[to.index()].is_empty() {
-                        continue;
-                    }
-                    if k.pawn
-                        && !self.spec.promotion_zone_pawn_drops
-                        && self.spec.promotion_region[side.index()].contains(to)
-                    {
-                        continue;
-                    }
-                    if no_doubled
-                        && file_count[f as usize] as u32 >= self.spec.drop_no_doubled_count
-                    {
-                        continue;
-                    }
-                    if !self.immobile_ok(kind, side, to) {
-                        continue;
-                    }
-                    out.push(Move::drop(kind, to));
-                }
-            }
-        }
+        self.gen.pseudo_moves(pos, side, skip, out);
     }
 
     /// Whether the side that just moved has connected N (the game is over).
     pub fn connected(&self, pos: &Position) -> bool {
-        let n = self.spec.connect_n as i32;
-        if n == 0 {
-            return false;
-        }
-        let mover = pos.side_to_move.opposite();
-        let cells = pos.cells();
-        let is = |s: Option<u8>| {
-            s.is_some_and(|s| {
-                let c = cells[s as usize];
-                c.is_color(mover) && c.kind().is_some_and(|k| self.kinds[k as usize].connect)
-            })
-        };
-        for r in 0..self.ranks {
-            for f in 0..self.files {
-                let s = r * 16 + f;
-                if !is(Some(s)) {
-                    continue;
-                }
-                for (df, dr) in [(1i8, 0i8), (0, 1), (1, 1), (1, -1)] {
-                    if is(self.step(s, -df, -dr)) {
-                        continue;
-                    }
-                    let mut len = 1;
-                    let mut t = s;
-                    while let Some(nt) = self.step(t, df, dr) {
-                        if !is(Some(nt)) {
-                            break;
-                        }
-                        len += 1;
-                        t = nt;
-                    }
-                    if len >= n {
-                        return true;
-                    }
-                }
-            }
-        }
-        false
+        self.spec.connect_n > 0
+            && self.gen.in_a_row(
+                pos,
+                pos.side_to_move.opposite(),
+                self.connect_kinds,
+                self.spec.connect_n,
+            )
     }
 
     /// Fully legal moves of the side to move.
@@ -606,117 +300,7 @@ impl Fairy {
         if self.connected(pos) {
             return;
         }
-        let us = pos.side_to_move;
-        let start = out.len();
-        self.pseudo(pos, us, &SquareSet::EMPTY, out);
-        if !self.has_royal {
-            return;
-        }
-        let them = us.opposite();
-        let mut kings = [0u8; 8];
-        let nk = self.royals(pos.cells(), us, &mut kings);
-        if nk == 0 {
-            return;
-        }
-        let in_check = kings[..nk]
-            .iter()
-            .any(|&k| self.attacked(pos.cells(), k, them));
-        let mut scratch: [Cell; 256] = *pos.cells();
-        let mut keep = start;
-        for i in start..out.len() {
-            let m = out[i];
-            let ok = self.move_is_legal(pos, &mut scratch, m, &kings[..nk], in_check);
-            if ok {
-                out[keep] = m;
-                keep += 1;
-            }
-        }
-        out.truncate(keep);
-    }
-
-    fn move_is_legal(
-        &self,
-        pos: &Position,
-        scratch: &mut [Cell; 256],
-        m: Move,
-        kings: &[u8],
-        in_check: bool,
-    ) -> bool {
-        let us = pos.side_to_move;
-        let them = us.opposite();
-        let ep = m.flags.contains(MoveFlags::EN_PASSANT);
-        let dropmate_rule = m.is_drop()
-            && self.spec.shogi_pawn_drop_mate_illegal
-            && self.kinds[m.piece as usize].ty == spec::SHOGI_PAWN;
-        if !in_check && !ep && !dropmate_rule {
-            if m.is_drop() {
-                return true;
-            }
-            let moving_royal = scratch[m.from.index()]
-                .kind()
-                .is_some_and(|k| self.kinds[k as usize].royal);
-            if !moving_royal {
-                let aligned = kings.iter().any(|&k| {
-                    let df = m.from.file() as i32 - (k & 15) as i32;
-                    let dr = m.from.rank() as i32 - (k >> 4) as i32;
-                    self.rider_line[them.index()][((dr + 15) * 31 + df + 15) as usize]
-                });
-                if !aligned {
-                    return true;
-                }
-            }
-        }
-        // Make the move on the scratch board.
-        let to = m.to.index();
-        let old_to = scratch[to];
-        let mut old_from = Cell::EMPTY;
-        let mut victim = (0usize, Cell::EMPTY);
-        let mut ks = [0u8; 8];
-        ks[..kings.len()].copy_from_slice(kings);
-        let kings = &mut ks[..kings.len()];
-        if m.is_drop() {
-            scratch[to] = Cell::piece(m.piece, us);
-        } else {
-            old_from = scratch[m.from.index()];
-            scratch[to] = old_from;
-            scratch[m.from.index()] = Cell::EMPTY;
-            if ep {
-                victim = (pos.ep_victim.index(), scratch[pos.ep_victim.index()]);
-                scratch[victim.0] = Cell::EMPTY;
-            }
-            for k in kings.iter_mut() {
-                if *k == m.from.0 {
-                    *k = m.to.0;
-                }
-            }
-        }
-        let safe = !kings.iter().any(|&k| self.attacked(scratch, k, them));
-        // Undo.
-        scratch[to] = old_to;
-        if !m.is_drop() {
-            scratch[m.from.index()] = old_from;
-            if ep {
-                scratch[victim.0] = victim.1;
-            }
-        }
-        if safe && dropmate_rule {
-            let mut child = pos.clone();
-            let mut fx = MoveEffects::new(us, false);
-            self.apply(&mut child, m, &mut fx);
-            let mut them_kings = [0u8; 8];
-            let n = self.royals(child.cells(), them, &mut them_kings);
-            if them_kings[..n]
-                .iter()
-                .any(|&k| self.attacked(child.cells(), k, us))
-            {
-                let mut replies = RVec::new();
-                self.legal(&child, &mut replies);
-                if replies.is_empty() {
-                    return false;
-                }
-            }
-        }
-        safe
+        self.gen.legal_moves(pos, out);
     }
 
     /// Parses a FEN in Fairy-Stockfish's form.
@@ -757,7 +341,9 @@ impl Fairy {
                     Some(b) => Square::parse(b).ok_or_else(bad)?,
                     None => {
                         let back = pos.side_to_move.forward();
-                        Square(self.step(passed.0, 0, -back).ok_or_else(bad)?)
+                        passed
+                            .offset_within(0, -back, self.files, self.ranks)
+                            .ok_or_else(bad)?
                     }
                 };
                 pos.ep_passed = passed;
@@ -879,25 +465,160 @@ impl Fairy {
     }
 }
 
-/// Whether two vectors of a piece can reach the same square.
-fn overlapping(dirs: &[Dir]) -> bool {
-    let mut seen = std::collections::HashSet::new();
-    for d in dirs {
-        let max = d.quiet.max(d.capture).min(16);
-        for n in 1..=max as i16 {
-            if !seen.insert((d.df as i16 * n, d.dr as i16 * n)) {
-                return true;
+/// A rough material value from the movement: 60 per ridden direction, 35 per leap.
+fn betza_value(m: &Movement) -> i32 {
+    let mut seen: Vec<((i8, i8), bool)> = Vec::new();
+    for md in 0..2 {
+        for (v, _) in &m.slider[0][md].entries {
+            if let Some(e) = seen.iter_mut().find(|e| e.0 == *v) {
+                e.1 = true;
+            } else {
+                seen.push((*v, true));
+            }
+        }
+        for (v, _) in &m.steps[0][md].entries {
+            if !seen.iter().any(|e| e.0 == *v) {
+                seen.push((*v, false));
             }
         }
     }
-    false
-}
-
-fn betza_value(dirs: &[Dir]) -> i32 {
-    dirs.iter()
-        .map(|d| if d.quiet.max(d.capture) > 1 { 60 } else { 35 })
+    seen.iter()
+        .map(|e| if e.1 { 60 } else { 35 })
         .sum::<i32>()
         .max(50)
+}
+
+/// The variant's rules model: its pieces' movement (houserules Betza), royalty, Fairy-Stockfish's
+/// promotion and pawn rules. En passant rights are kept when an enemy pawn could take
+/// (Fairy-Stockfish).
+fn public_model(
+    spec: &Spec,
+    kinds: &[Kind],
+    table: &[PieceType],
+    promo_targets: &[u8],
+) -> RulesModel {
+    let mut pieces = Vec::new();
+    for (i, k) in kinds.iter().enumerate() {
+        let mut p = PieceModel::new(k.letter, table[i].role, &k.betza);
+        p.royal = k.royal;
+        p.resets_clock = k.n_move_reset;
+        p.hand_kind = k.demoted;
+        // Fairy-Stockfish empties the double-step region when double steps are off.
+        if spec.double_step {
+            p.initial_region = spec.double_step_region;
+        }
+        if k.pawn {
+            p.ep_victim = true;
+            p.ep_capture = ep_capture::MARKED;
+        }
+        p.promotion = if k.chess_promo {
+            PromotionModel::choice(
+                spec.promotion_region,
+                promo_targets,
+                spec.mandatory_pawn_promotion,
+            )
+        } else if let Some(promoted) = k.promo {
+            PromotionModel {
+                style: PromotionModel::SHOGI,
+                zone: spec.promotion_region,
+                choices: [promoted].into_iter().collect(),
+                mandatory: if k.pawn_type {
+                    spec.mandatory_pawn_promotion
+                } else {
+                    spec.mandatory_piece_promotion
+                },
+            }
+        } else {
+            PromotionModel::default()
+        };
+        pieces.push(p);
+    }
+    RulesModel {
+        files: spec.max_file,
+        ranks: spec.max_rank,
+        holes: SquareSet::EMPTY,
+        topology: Topology::default(),
+        pieces: pieces.into_iter().collect(),
+        castling: ROption::RNone,
+        check: check_rule::ANY,
+        en_passant: ep_policy::PSEUDO,
+        initial_needs_unmoved: false,
+        slide_limit: 0,
+        extra: RVec::new(),
+    }
+}
+
+/// Rules of a variant that the model does not carry.
+#[derive(Debug, Clone)]
+struct Extras {
+    drops: Option<DropRules>,
+    immobility_illegal: bool,
+    captures_to_hand: bool,
+}
+
+impl Extras {
+    /// The generator for `model` with these rules added.
+    fn generator(&self, model: &RulesModel) -> Result<Generator, String> {
+        let mut r: Rules = rules_from_model(model).map_err(|e| e.to_string())?;
+        r.drops = self.drops.clone();
+        r.immobility_illegal = self.immobility_illegal;
+        r.captures_to_hand = self.captures_to_hand;
+        Generator::new(&r).map_err(|e| e.to_string())
+    }
+}
+
+/// Drops with Fairy-Stockfish's restrictions, the immobility rule, captures to hand.
+fn extras(spec: &Spec, kinds: &[Kind], kind_of_ty: &std::collections::HashMap<u16, u8>) -> Extras {
+    let drops = spec.piece_drops.then(|| {
+        let mut region = Vec::new();
+        for k in kinds {
+            if k.pawn {
+                let mut reg = [SquareSet::EMPTY; 2];
+                for (c, set) in reg.iter_mut().enumerate() {
+                    let first = if c == 0 { 0 } else { spec.max_rank - 1 };
+                    for rank in 0..spec.max_rank {
+                        for file in 0..spec.max_file {
+                            let sq = Square::new(file, rank);
+                            if rank == first && !spec.first_rank_pawn_drops {
+                                continue;
+                            }
+                            if !spec.promotion_zone_pawn_drops
+                                && spec.promotion_region[c].contains(sq)
+                            {
+                                continue;
+                            }
+                            set.insert(sq);
+                        }
+                    }
+                }
+                region.push(Some(reg));
+            } else {
+                region.push(None);
+            }
+        }
+        DropRules {
+            region,
+            no_doubled: spec
+                .drop_no_doubled
+                .and_then(|t| kind_of_ty.get(&t).copied())
+                .map(|k| (k, spec.drop_no_doubled_count)),
+            mate_illegal: if spec.shogi_pawn_drop_mate_illegal {
+                kinds
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, k)| k.ty == spec::SHOGI_PAWN && !k.promoted)
+                    .map(|(i, _)| i as u8)
+                    .collect()
+            } else {
+                Vec::new()
+            },
+        }
+    });
+    Extras {
+        drops,
+        immobility_illegal: spec.immobility_illegal,
+        captures_to_hand: spec.captures_to_hand,
+    }
 }
 
 impl VariantRules for Fairy {
@@ -949,94 +670,18 @@ impl VariantRules for Fairy {
     }
 
     fn legal_move_count(&self, pos: &Position) -> u64 {
-        thread_local! {
-            static BUF: std::cell::RefCell<RVec<Move>> = std::cell::RefCell::new(RVec::with_capacity(512));
+        if self.connected(pos) {
+            return 0;
         }
-        BUF.with(|b| {
-            let mut b = b.borrow_mut();
-            b.clear();
-            self.legal(pos, &mut b);
-            b.len() as u64
-        })
+        self.gen.count_legal(pos)
     }
 
     fn apply(&self, pos: &mut Position, mv: Move, fx: &mut MoveEffects) {
-        let us = pos.side_to_move;
-        let them = us.opposite();
-        let old_victim = pos.ep_victim;
-        pos.ep_passed = Square::NONE;
-        pos.ep_victim = Square::NONE;
-        let mut reset = false;
-        if mv.is_drop() {
-            let slot = &mut pos.hands[us.index()][mv.piece as usize & 31];
-            *slot = slot.saturating_sub(1);
-            pos.set(mv.to, Cell::piece(mv.piece, us));
-            reset = true;
-            fx.event(Event::new(
-                EventKind::DROP,
-                mv.to,
-                Cell::piece(mv.piece, us),
-            ));
-        } else {
-            let cell = pos.get(mv.from);
-            let kind = cell.kind().unwrap_or(0);
-            let cap_sq = if mv.flags.contains(MoveFlags::EN_PASSANT) {
-                old_victim
-            } else {
-                mv.to
-            };
-            let victim = pos.get(cap_sq);
-            if victim.is_color(them) {
-                fx.capture(cap_sq, victim);
-                if self.spec.captures_to_hand {
-                    if let Some(vk) = victim.kind() {
-                        let d = self.kinds[vk as usize].demoted as usize;
-                        pos.hands[us.index()][d & 31] += 1;
-                    }
-                }
-                pos.clear(cap_sq);
-                reset = true;
-            }
-            pos.move_piece(mv.from, mv.to);
-            if mv.is_promotion() {
-                pos.set(mv.to, Cell::piece(mv.piece, us));
-                fx.event(Event::new(
-                    EventKind::PROMOTION,
-                    mv.to,
-                    Cell::piece(mv.piece, us),
-                ));
-            }
-            if self.kinds[kind as usize].n_move_reset {
-                reset = true;
-            }
-            if mv.flags.contains(MoveFlags::DOUBLE_STEP) {
-                let passed = Square((mv.from.0 + mv.to.0) / 2);
-                let fwd = us.forward();
-                let capturable = [-1i8, 1].iter().any(|&df| {
-                    self.step(passed.0, df, fwd).is_some_and(|s| {
-                        let c = pos.get(Square(s));
-                        c.is_color(them) && c.kind().is_some_and(|k| self.kinds[k as usize].pawn)
-                    })
-                });
-                if capturable {
-                    pos.ep_passed = passed;
-                    pos.ep_victim = mv.to;
-                }
-            }
-        }
-        pos.halfmove_clock = if reset {
-            0
-        } else {
-            pos.halfmove_clock.saturating_add(1)
-        };
-        if us == Color::Black {
-            pos.fullmove_number = pos.fullmove_number.saturating_add(1);
-        }
-        pos.side_to_move = them;
+        self.gen.apply(pos, mv, fx);
     }
 
     fn is_attacked(&self, pos: &Position, sq: Square, by: Color) -> bool {
-        !sq.is_none() && self.attacked(pos.cells(), sq.0, by)
+        !sq.is_none() && self.gen.is_attacked(pos, sq, by)
     }
 
     fn outcome(&self, pos: &Position, ctx: &OutcomeContext) -> Option<Outcome> {
@@ -1076,6 +721,19 @@ impl VariantRules for Fairy {
 
     fn special_san(&self, pos: &Position, mv: Move) -> Option<String> {
         Some(self.san(pos, mv))
+    }
+
+    fn rules_model(&self) -> Option<RulesModel> {
+        Some(self.model.clone())
+    }
+
+    fn set_model(&mut self, model: &RulesModel) -> Result<(), String> {
+        if model.pieces.len() != self.kinds.len() {
+            return Err("a transformed model must keep the piece table".into());
+        }
+        self.gen = Arc::new(self.extras.generator(model)?);
+        self.model = model.clone();
+        Ok(())
     }
 
     fn special_coordinate(&self, _pos: &Position, mv: Move) -> Option<String> {

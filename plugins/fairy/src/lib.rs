@@ -6,7 +6,6 @@
 //! variable `HOUSERULES_VARIANTS_PATH`. A section with an error still appears in the manifest;
 //! creating it fails with the message (file, line, key, why). See `docs/fairy.md`.
 
-pub mod betza;
 pub mod engine;
 pub mod ini;
 pub mod spec;

@@ -515,7 +515,7 @@ impl Spec {
                 let Some(b) = v.get(1..).and_then(|r| r.strip_prefix(':')) else {
                     return Err(err(e, "a custom piece needs `letter:betza`".into()));
                 };
-                crate::betza::parse(b).map_err(|why| err(e, format!("Betza `{b}`: {why}")))?;
+                crate::engine::movement(ty, b, self).map_err(|why| err(e, why))?;
                 b.to_string()
             } else {
                 if v.len() > 1 {

@@ -257,10 +257,10 @@ fn error_messages_name_file_line_and_key() {
             "test.ini:3: key `fooBar`: unsupported key",
         ),
         (
-            "[x]\nking = k\ncustomPiece1 = a:pR\n",
-            "test.ini:3: key `customPiece1`: Betza `pR`: hoppers",
+            "[x]\nking = k\ncustomPiece1 = a:xR\n",
+            "test.ini:3: key `customPiece1`: Betza `xR`: `x` (column 1) is not part of Fairy-Stockfish's Betza",
         ),
-        ("[x]\nking = k\ncustomPiece1 = a:nN\n", "lame leapers"),
+        ("[x]\nking = k\ncustomPiece1 = a:fceF\n", "`e` (column 3)"),
         (
             "[x]\nking = k\ncastling = false\npieceDrops = maybe\n",
             "test.ini:4: key `pieceDrops`: `maybe` is not true or false",
@@ -310,4 +310,30 @@ fn broken_section_stays_listed() {
     assert_eq!(r.variants.len(), 2);
     assert!(r.get("good").unwrap().is_ok());
     assert!(r.get("bad").unwrap().unwrap_err().contains("a.ini:6"));
+}
+
+#[test]
+fn betza_sections_match_fairy_stockfish() {
+    // Every Betza feature Fairy-Stockfish reads (hoppers, grasshoppers, lame leapers,
+    // nightriders, ranges, initial moves, a 12x10 board), against its recorded perft.
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data");
+    let ini = std::fs::read_to_string(format!("{dir}/betza-sections.ini")).unwrap();
+    let rec: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(format!("{dir}/betza-perft.json")).unwrap())
+            .unwrap();
+    let reg = Registry::from_sources(&[("betza-sections.ini".to_string(), ini)]);
+    for s in rec["sections"].as_array().unwrap() {
+        let name = s["variant"].as_str().unwrap();
+        let v = reg.get(name).unwrap().unwrap();
+        assert_eq!(v.start_fen, s["fen"].as_str().unwrap(), "{name}");
+        let pos = v.parse(&v.start_fen).unwrap();
+        for (d, n) in s["perft"].as_array().unwrap().iter().enumerate() {
+            assert_eq!(
+                perft(&v, &pos, d as u32 + 1),
+                n.as_u64().unwrap(),
+                "{name} depth {}",
+                d + 1
+            );
+        }
+    }
 }

@@ -123,6 +123,12 @@ pub enum NodeKind {
         /// 0 (armed) or 1 (disarmed).
         flag: i32,
     },
+    /// `set-board-topology` (top level only): the board's topology for the whole game, a
+    /// transform of the variant's rules model.
+    SetBoardTopology {
+        /// Which topology.
+        topology: BoardTopology,
+    },
     /// `conditional`.
     Conditional {
         /// Condition on the target piece.
@@ -132,6 +138,13 @@ pub enum NodeKind {
         /// Nodes run otherwise (may be empty).
         otherwise: Vec<Node>,
     },
+}
+
+/// The topologies of `set-board-topology`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BoardTopology {
+    /// `wrap-files`: the a- and h-files are adjacent (a cylinder; wrap-board's rule).
+    WrapFiles,
 }
 
 /// Value of `seed-attribute`.

@@ -7,13 +7,13 @@
 //! piece-hp), which is what edges (`on-damaged`, check edges) compare.
 
 use crate::descriptor::{
-    AppliesTo, ColorFilter, Condition, Descriptor, Node, NodeKind, Relation, SeedValue,
-    SquareFilter, SquareRef, Target, Trigger, TriggerKind,
+    AppliesTo, BoardTopology, ColorFilter, Condition, Descriptor, Node, NodeKind, Relation,
+    SeedValue, SquareFilter, SquareRef, Target, Trigger, TriggerKind,
 };
 use houserules_plugin_api::abi_stable::std_types::RVec;
 use houserules_plugin_api::{
     attr, stage, Cell, Color, Event, EventKind, Move, MoveEffects, Name, Position, PresetRules,
-    Query, Role, Square, SquareSet, VariantInfo,
+    Query, Role, RulesModel, Square, SquareSet, VariantInfo,
 };
 
 /// The attribute `set-capture-flag` writes: non-zero = the piece may not capture.
@@ -92,6 +92,8 @@ pub struct Needs {
     pub capture_flag: bool,
     /// Changes a piece's type (`seed-attribute PieceType`).
     pub piece_type: bool,
+    /// Sets the board's topology (a transform of the rules model).
+    pub topology: bool,
 }
 
 impl Needs {
@@ -121,6 +123,7 @@ impl Needs {
                 }
                 NodeKind::AddAura { .. } => n.stages |= 1 << stage::AURA,
                 NodeKind::SetCaptureFlag { .. } => n.capture_flag = true,
+                NodeKind::SetBoardTopology { .. } => n.topology = true,
                 NodeKind::Conditional { cond, .. } => {
                     let mut attrs = Vec::new();
                     condition_attrs(cond, &mut attrs);
@@ -610,7 +613,8 @@ impl Dispatch<'_> {
                 set_counter(self.pos, sq, CAPTURE_FLAG, *flag);
                 self.event(EventKind::ATTRIBUTE, sq, *flag, CAPTURE_FLAG);
             }
-            NodeKind::Conditional { .. } => {}
+            // The board's topology is the rules model's, set when the pipeline is built.
+            NodeKind::Conditional { .. } | NodeKind::SetBoardTopology { .. } => {}
         }
     }
 
@@ -1073,6 +1077,17 @@ impl Modifier {
 }
 
 impl PresetRules for Modifier {
+    fn transform_model(&self, model: &mut RulesModel) -> Result<(), String> {
+        for n in &self.d.primitives {
+            if let NodeKind::SetBoardTopology { topology } = n.kind {
+                match topology {
+                    BoardTopology::WrapFiles => model.topology.wrap_files = true,
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn setup_position(&self, pos: &mut Position) {
         if pos.state_value(self.seed, SEEDED).is_some() {
             return;

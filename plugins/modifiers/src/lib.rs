@@ -142,6 +142,9 @@ impl Registry {
                 if needs.capture_flag {
                     hooks = hooks.with(HookSet::FILTER_LEGAL_MOVES);
                 }
+                if needs.topology {
+                    hooks = hooks.with(HookSet::TRANSFORM_MODEL);
+                }
                 info.hooks = hooks;
                 info.after_move_stages = needs.stages;
                 if needs.hp {

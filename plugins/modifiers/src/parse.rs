@@ -10,9 +10,9 @@ use std::collections::BTreeSet;
 use serde_json::{Map, Value};
 
 use crate::descriptor::{
-    AppliesTo, CmpOp, ColorFilter, Condition, Descriptor, DescriptorError, Node, NodeKind,
-    Relation, SeedValue, SquareFilter, SquareRef, Target, Trigger, TriggerKind, MAX_DEPTH,
-    MAX_NODES, MAX_SEEDABLE, VERSION,
+    AppliesTo, BoardTopology, CmpOp, ColorFilter, Condition, Descriptor, DescriptorError, Node,
+    NodeKind, Relation, SeedValue, SquareFilter, SquareRef, Target, Trigger, TriggerKind,
+    MAX_DEPTH, MAX_NODES, MAX_SEEDABLE, VERSION,
 };
 
 /// The descriptors of the catalogue, built into the plugin: `(id, JSON text)`, in the order of
@@ -36,6 +36,10 @@ pub const EXAMPLES: &[(&str, &str)] = &[
         include_str!("../examples/berserker-king.json"),
     ),
     ("vampire", include_str!("../examples/vampire.json")),
+    (
+        "pacman-style",
+        include_str!("../examples/pacman-style.json"),
+    ),
     (
         "stun-counter",
         include_str!("../examples/stun-counter.json"),
@@ -222,14 +226,16 @@ enum Kind {
     AddAura,
     SetCaptureFlag,
     Conditional,
+    SetBoardTopology,
 }
 
-const EFFECTS: [(Kind, &str); 5] = [
+const EFFECTS: [(Kind, &str); 6] = [
     (Kind::AddToAttribute, "add-to-attribute"),
     (Kind::SeedAttribute, "seed-attribute"),
     (Kind::AddAura, "add-aura"),
     (Kind::SetCaptureFlag, "set-capture-flag"),
     (Kind::Conditional, "conditional"),
+    (Kind::SetBoardTopology, "set-board-topology"),
 ];
 
 impl Kind {
@@ -348,6 +354,29 @@ impl Walker {
                 NodeKind::SetCaptureFlag { flag: flag as i32 }
             }
             Kind::Conditional => self.conditional(p, &params_at, depth)?,
+            Kind::SetBoardTopology => {
+                if depth != 1 {
+                    return fail(
+                        &at,
+                        "set-board-topology changes the board for the whole game: it can only be \
+                         a top-level primitive"
+                            .to_string(),
+                    );
+                }
+                known_fields(p, &params_at, &["topology"])?;
+                let t_at = field(&params_at, "topology");
+                let name = string(required(p, &params_at, "topology")?, &t_at)?;
+                let topology = match name {
+                    "wrap-files" => BoardTopology::WrapFiles,
+                    other => {
+                        return fail(
+                            &t_at,
+                            format!("unknown topology {} (known: wrap-files)", ticked(other)),
+                        )
+                    }
+                };
+                NodeKind::SetBoardTopology { topology }
+            }
         };
         Ok(Node {
             path: at,
@@ -1169,7 +1198,7 @@ mod tests {
 
     #[test]
     fn every_example_parses() {
-        assert_eq!(EXAMPLES.len(), 14);
+        assert_eq!(EXAMPLES.len(), 15);
         for (id, text) in EXAMPLES {
             let d = parse(&format!("builtin:examples/{id}.json"), text)
                 .unwrap_or_else(|e| panic!("{e}"));
@@ -1749,7 +1778,7 @@ mod tests {
         let e = rejects(
             &text,
             "$.primitives[0].params.primitives[1].kind",
-            "unknown primitive kind `add-hp` (known: add-to-attribute, seed-attribute, add-aura, set-capture-flag, conditional, on-damaged, ",
+            "unknown primitive kind `add-hp` (known: add-to-attribute, seed-attribute, add-aura, set-capture-flag, conditional, set-board-topology, on-damaged, ",
         );
         for (_, name) in TriggerKind::ALL {
             assert!(e.why.contains(name), "{name} missing from {}", e.why);

@@ -437,6 +437,60 @@ fn perft_with_a_modifier_matches_plain_chess() {
 }
 
 #[test]
+fn pacman_style_wraps_the_board_as_wrap_board_does() {
+    // The modifier sibling of wrap-board: the same rules model, the same moves and counts.
+    let m = pipe(&["pacman-style"]);
+    let w = pipe(&["wrap-board"]);
+    assert!(m.is_plain() && m.model().is_some_and(|x| x.topology.wrap_files));
+    let f = "4k3/8/8/8/R7/8/8/4K3 w - - 0 1";
+    let l = legal_at(&m, &start(&m, f));
+    assert!(l.contains(&"a4h4".to_string()), "{l:?}");
+    for fen in [
+        START,
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    ] {
+        let a = houserules_host::perft(&m, &start(&m, fen), 3, 1, false)
+            .unwrap()
+            .nodes;
+        let b = houserules_host::perft(&w, &start(&w, fen), 3, 1, false)
+            .unwrap()
+            .nodes;
+        assert_eq!(a, b, "{fen}");
+    }
+    // Check across the seam, and it combines with a counting modifier and with piece-hp.
+    let p = pipe(&["pacman-style", "berserker"]);
+    let pos = start(&p, "8/8/8/8/Rp5k/8/8/4K3 b - - 0 1");
+    assert!(p
+        .royal_attacked(&pos, houserules_plugin_api::Color::Black)
+        .unwrap());
+    let p = pipe(&["piece-hp", "pacman-style"]);
+    let (after, _) = play(&p, start(&p, "4k3/8/8/8/R6r/8/8/4K3 w - - 0 1"), &["a4h4"]);
+    // Captured across the seam: the attacker lands, the survivor is pushed north.
+    assert_eq!(at(&p, &after, "h4"), 'R');
+    assert_eq!(at(&p, &after, "h5"), 'r');
+}
+
+#[test]
+fn set_board_topology_only_at_the_top_level() {
+    let nested = r#"{"version":1,"id":"x","primitives":[{"kind":"on-move","params":{"primitives":[
+        {"kind":"set-board-topology","params":{"topology":"wrap-files"}}]}}]}"#;
+    let r = Registry::from_sources(&[("n.json".into(), Ok(nested.to_string()))]);
+    let e = r.entries[0].descriptor.as_ref().unwrap_err();
+    assert!(
+        e.contains("$.primitives[0].params.primitives[0]") && e.contains("top-level"),
+        "{e}"
+    );
+    let unknown = r#"{"version":1,"id":"x","primitives":[
+        {"kind":"set-board-topology","params":{"topology":"torus"}}]}"#;
+    let r = Registry::from_sources(&[("u.json".into(), Ok(unknown.to_string()))]);
+    let e = r.entries[0].descriptor.as_ref().unwrap_err();
+    assert!(
+        e.contains("$.primitives[0].params.topology") && e.contains("`torus`"),
+        "{e}"
+    );
+}
+
+#[test]
 fn every_example_is_in_the_manifest_with_its_needs() {
     let r = Registry::from_env();
     let info = |id: &str| Registry::preset_info(r.entries.iter().find(|e| e.id == id).unwrap());
@@ -446,7 +500,11 @@ fn every_example_is_in_the_manifest_with_its_needs() {
     assert!(info("re-arm").hooks.contains(HookSet::FILTER_LEGAL_MOVES));
     assert_eq!(info("nomad").requires.len(), 1);
     assert!(info("berserker").requires.is_empty());
-    assert_eq!(crate::parse::EXAMPLES.len(), 14);
+    assert!(info("pacman-style")
+        .hooks
+        .contains(HookSet::TRANSFORM_MODEL));
+    assert!(!info("berserker").hooks.contains(HookSet::TRANSFORM_MODEL));
+    assert_eq!(crate::parse::EXAMPLES.len(), 15);
     for (id, _) in crate::parse::EXAMPLES {
         let i = info(id);
         assert_eq!(i.category.as_str(), "Custom Modifier");

@@ -1,31 +1,24 @@
-//! #26 berolina-pawns — Berolina Pawns (and the shared engine of #27 berolina-pawns-2).
+//! #26 berolina-pawns — Berolina Pawns (and the shared transform of #27 berolina-pawns-2).
 //!
-//! For the pawns of the sides in `scope` (default both), claimed through
-//! `override_piece_moves`:
+//! A model transform (API 1.2): the pawns of the sides in `scope` (default both) move as
+//! `fmFcfeWifmnA` — quiet one square diagonally forward; from the home rank (the initial
+//! region) two squares diagonally forward in the same direction through an empty passed
+//! square; captures one square straight forward, which may take en passant;
+//! berolina-pawns-2 adds `csW`, sideways captures onto the adjacent file of the same rank,
+//! which neither create nor take en passant. Promotion is unchanged (any push or capture
+//! reaching the last rank).
 //!
-//! * quiet moves one square diagonally forward; from the home rank also two squares
-//!   diagonally forward in the same direction through an empty passed square (`DOUBLE_STEP`,
-//!   `via` = the passed square);
-//! * captures one square straight forward (berolina-pawns-2 also sideways: the adjacent file
-//!   on the same rank — such captures neither create nor take en passant);
-//! * promotion (queen, rook, bishop, knight) on any push or capture reaching the last rank.
-//!
-//! En passant (Parton 1952): after a double diagonal push, `on_after_move` (`MOVE`) sets
-//! `ep_passed` = the passed square and `ep_victim` = the landing square, when an enemy pawn can
-//! take: a Berolina pawn by its forward capture onto the passed square, an unscoped (FIDE) pawn
-//! by its diagonal capture onto it. FIDE double steps get the same treatment, so the right is
-//! kept exactly when someone can use it; the chess plugin removes the victim from `ep_victim`.
-//! The FEN writes such a right in the
+//! En passant (Parton 1952): the diagonal double step passes a square, so it may be taken
+//! there on the very next move — by a Berolina pawn's forward capture or a FIDE pawn's
+//! diagonal one (with `scope`, one side keeps FIDE pawns). The FEN writes such a right in the
 //! Fairy-Stockfish two-square form — the passed and the landing square in board order: `c3d4`
-//! after b2-d4, `f5g6` after h7-f5 — which the host reads and writes for variants without a
-//! two-square field of their own.
+//! after b2-d4, `f5g6` after h7-f5 — which the host reads and writes.
 
-use crate::common::{is_double_step, set_en_passant, Kinds};
+use crate::common::Kinds;
 use crate::Meta;
-use houserules_plugin_api::abi_stable::std_types::RVec;
+use houserules_plugin_api::abi_stable::std_types::ROption;
 use houserules_plugin_api::{
-    preset_object, stage, Color, HookSet, Move, MoveEffects, MoveFlags, Options, Position,
-    PresetBox, PresetRules, Role, Scope, Square, SquareSet,
+    preset_object, HookSet, Options, PresetBox, PresetRules, Role, RulesModel, Scope,
 };
 
 pub(crate) const META: Meta = Meta {
@@ -38,12 +31,17 @@ pub(crate) const META: Meta = Meta {
                   the passed square on the very next move. Scope chooses the side(s).",
     incompatible: &["berolina-pawns-2"],
     scope: Some("both"),
-    hooks: HookSet(HookSet::OVERRIDE_PIECE_MOVES.0 | HookSet::ON_AFTER_MOVE.0),
-    stages: &[stage::MOVE],
+    hooks: HookSet::TRANSFORM_MODEL,
+    stages: &[],
     priority: 0,
     preferred_layout: None,
     extra: &[],
 };
+
+/// Berolina movement, White's view.
+const BEROLINA: &str = "fmFcfeWifmnA";
+/// berolina-pawns-2: with sideways captures.
+const BEROLINA_2: &str = "fmFcfeWcsWifmnA";
 
 pub(crate) fn new(k: Kinds, options: &Options, sideways: bool) -> Result<PresetBox, String> {
     let id = if sideways {
@@ -51,135 +49,37 @@ pub(crate) fn new(k: Kinds, options: &Options, sideways: bool) -> Result<PresetB
     } else {
         META.id
     };
-    let pawn = k.require(id, Role::PAWN)?;
+    k.require(id, Role::PAWN)?;
     Ok(preset_object(Berolina {
-        promotions: k.promotions(),
-        k,
-        pawn,
         scope: options.scope(),
-        sideways,
+        betza: if sideways { BEROLINA_2 } else { BEROLINA },
     }))
 }
 
 pub(crate) struct Berolina {
-    k: Kinds,
-    pawn: u8,
-    promotions: Vec<u8>,
     scope: Scope,
-    sideways: bool,
-}
-
-impl Berolina {
-    fn push(
-        &self,
-        pos: &Position,
-        from: Square,
-        to: Square,
-        flags: MoveFlags,
-        out: &mut RVec<Move>,
-    ) {
-        let last = if pos.get(from).color() == Some(Color::White) {
-            pos.ranks() - 1
-        } else {
-            0
-        };
-        if to.rank() == last && !self.promotions.is_empty() {
-            for &p in &self.promotions {
-                out.push(Move::promotion(
-                    from,
-                    to,
-                    p,
-                    flags.contains(MoveFlags::CAPTURE),
-                ));
-            }
-        } else {
-            out.push(Move::new(from, to, flags));
-        }
-    }
-
-    fn pawn_moves(&self, pos: &Position, sq: Square, color: Color, out: &mut RVec<Move>) {
-        let fwd = color.forward();
-        let home = if color == Color::White {
-            1
-        } else {
-            pos.ranks() - 2
-        };
-        let them = color.opposite();
-        for df in [-1i8, 1] {
-            if let Some(one) = pos.offset(sq, df, fwd) {
-                if pos.get(one).is_empty() {
-                    self.push(pos, sq, one, MoveFlags::NONE, out);
-                    if sq.rank() == home {
-                        if let Some(two) = pos.offset(one, df, fwd) {
-                            if pos.get(two).is_empty() {
-                                let mut m = Move::new(sq, two, MoveFlags::DOUBLE_STEP);
-                                m.via = one;
-                                out.push(m);
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        if let Some(ahead) = pos.offset(sq, 0, fwd) {
-            let c = pos.get(ahead);
-            if c.is_color(them) {
-                self.push(pos, sq, ahead, MoveFlags::CAPTURE, out);
-            } else if c.is_empty()
-                && ahead == pos.ep_passed
-                && color == pos.side_to_move
-                && pos.get(pos.ep_victim).is_color(them)
-            {
-                out.push(Move::new(
-                    sq,
-                    ahead,
-                    MoveFlags::CAPTURE | MoveFlags::EN_PASSANT,
-                ));
-            }
-        }
-        if self.sideways {
-            for df in [-1i8, 1] {
-                if let Some(side) = pos.offset(sq, df, 0) {
-                    if pos.get(side).is_color(them) {
-                        out.push(Move::new(sq, side, MoveFlags::CAPTURE));
-                    }
-                }
-            }
-        }
-    }
+    betza: &'static str,
 }
 
 impl PresetRules for Berolina {
-    fn override_piece_moves(
-        &self,
-        pos: &Position,
-        color: Color,
-        claimed: &mut SquareSet,
-        out: &mut RVec<Move>,
-    ) {
-        if !self.scope.applies(color) {
-            return;
-        }
-        for (sq, kind) in pos.pieces_of(color) {
-            if self.k.role(kind) == Role::PAWN && !claimed.contains(sq) {
-                claimed.insert(sq);
-                self.pawn_moves(pos, sq, color, out);
+    fn transform_model(&self, model: &mut RulesModel) -> Result<(), String> {
+        use houserules_plugin_api::Color;
+        for p in model.pieces.iter_mut().filter(|p| p.role == Role::PAWN) {
+            let fide = p.betza.clone();
+            let black_before = p.betza_black.clone().into_option().unwrap_or(fide.clone());
+            if self.scope.applies(Color::White) {
+                p.betza = self.betza.into();
+            }
+            p.betza_black = if self.scope.applies(Color::Black) {
+                ROption::RSome(self.betza.into())
+            } else {
+                ROption::RSome(black_before)
+            };
+            if p.betza_black.as_ref().into_option() == Some(&p.betza) {
+                p.betza_black = ROption::RNone;
             }
         }
-    }
-
-    fn on_after_move(
-        &self,
-        pos: &mut Position,
-        before: &Position,
-        mv: Move,
-        st: u8,
-        fx: &mut MoveEffects,
-    ) {
-        if st == stage::MOVE && is_double_step(mv) && before.get(mv.from).kind() == Some(self.pawn)
-        {
-            set_en_passant(pos, &self.k, mv, fx.mover, |c| self.scope.applies(c));
-        }
+        Ok(())
     }
 }
 

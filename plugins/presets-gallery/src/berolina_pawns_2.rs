@@ -1,9 +1,9 @@
 //! #27 berolina-pawns-2 — Berolina Pawns (Extended): as berolina-pawns (same module, same
-//! hooks and scope), plus sideways captures onto the adjacent file on the same rank. Sideways
+//! transform and scope), plus sideways captures onto the adjacent file on the same rank. Sideways
 //! captures neither create nor take en passant (only the forward capture takes it).
 
 use crate::Meta;
-use houserules_plugin_api::{stage, HookSet};
+use houserules_plugin_api::HookSet;
 
 pub(crate) const META: Meta = Meta {
     id: "berolina-pawns-2",
@@ -15,8 +15,8 @@ pub(crate) const META: Meta = Meta {
                   create nor take en passant.",
     incompatible: &["berolina-pawns"],
     scope: Some("both"),
-    hooks: HookSet(HookSet::OVERRIDE_PIECE_MOVES.0 | HookSet::ON_AFTER_MOVE.0),
-    stages: &[stage::MOVE],
+    hooks: HookSet::TRANSFORM_MODEL,
+    stages: &[],
     priority: 0,
     preferred_layout: None,
     extra: &[],

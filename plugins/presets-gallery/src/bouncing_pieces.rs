@@ -1,22 +1,16 @@
-//! #28 bouncing-pieces — Bouncing Pieces (and the shared engine of #29 bouncing-pieces-2).
+//! #28 bouncing-pieces — Bouncing Pieces (and the shared transform of #29 bouncing-pieces-2).
 //!
-//! `get_extra_moves` adds, for every bishop and every queen (diagonal rays only), the squares a
-//! diagonal ray reaches after reflecting (ruling): a ray that would leave the board through the
-//! a- or h-file reflects — its file direction flips — and continues from the edge square; it
-//! stops before a friend, on an enemy (capture), or when it would leave the board any other
-//! way. bouncing-pieces allows one reflection per ray; bouncing-pieces-2 also reflects off
-//! ranks 1 and 8 (the rank direction flips) and allows two; a ray that reaches a corner stops
-//! there. Only the squares after a reflection are added (the variant gives the rest; the host
-//! drops duplicates). Captures through a bounce give check: the host's attack test sees the
-//! pseudo-legal moves of the other side, these included.
+//! A model transform (API 1.2): the topology reflects diagonal rays off the a- and h-files
+//! (bouncing-pieces: one reflection; bouncing-pieces-2: also off ranks 1 and 8, at most two),
+//! for the pieces it marks as bouncing — every bishop and queen, as the gallery says; moves
+//! other presets add do not bounce (RULINGS). A reflected ray continues from the edge square
+//! with its file (or rank) direction flipped; it stops before a friend, on an enemy (capture),
+//! or when it would leave the board any other way; a ray that reaches a corner stops there.
+//! Captures through a bounce give check, pins along bounced rays hold.
 
 use crate::common::Kinds;
 use crate::Meta;
-use houserules_plugin_api::abi_stable::std_types::RVec;
-use houserules_plugin_api::{
-    geometry, preset_object, Color, HookSet, Move, MoveFlags, Position, PresetBox, PresetRules,
-    Role, Square,
-};
+use houserules_plugin_api::{preset_object, HookSet, PresetBox, PresetRules, Role, RulesModel};
 
 pub(crate) const META: Meta = Meta {
     id: "bouncing-pieces",
@@ -28,7 +22,7 @@ pub(crate) const META: Meta = Meta {
                   Orthogonal rays are unchanged.",
     incompatible: &["wrap-board", "bouncing-pieces-2"],
     scope: None,
-    hooks: HookSet::GET_EXTRA_MOVES,
+    hooks: HookSet::TRANSFORM_MODEL,
     stages: &[],
     priority: 0,
     preferred_layout: None,
@@ -36,80 +30,26 @@ pub(crate) const META: Meta = Meta {
 };
 
 pub(crate) fn new(k: Kinds, reflections: u8) -> Result<PresetBox, String> {
-    Ok(preset_object(Bouncing { k, reflections }))
+    let _ = k;
+    Ok(preset_object(Bouncing { reflections }))
 }
 
 struct Bouncing {
-    k: Kinds,
     /// 1: off the a/h files once; 2: off all four edges, at most twice.
     reflections: u8,
 }
 
-/// The squares a diagonal ray from `from` in direction `d` reaches after at least one
-/// reflection, with whether each is a capture; `max` reflections, ranks reflect when
-/// `max >= 2`.
-pub(crate) fn bounced_ray(
-    pos: &Position,
-    from: Square,
-    d: (i8, i8),
-    color: Color,
-    max: u8,
-    out: &mut RVec<Move>,
-) {
-    let (files, ranks) = (pos.files() as i8, pos.ranks() as i8);
-    let (mut df, mut dr) = d;
-    let mut cur = from;
-    let mut used = 0u8;
-    loop {
-        let nf = cur.file() as i8 + df;
-        let nr = cur.rank() as i8 + dr;
-        let off_f = nf < 0 || nf >= files;
-        let off_r = nr < 0 || nr >= ranks;
-        if off_f && off_r {
-            // A corner: the ray stops there.
-            return;
-        }
-        if off_f || off_r {
-            if used == max || (off_r && max < 2) {
-                return;
-            }
-            used += 1;
-            if off_f {
-                df = -df;
-            } else {
-                dr = -dr;
-            }
-            continue;
-        }
-        let to = Square::new(nf as u8, nr as u8);
-        let c = pos.get(to);
-        if c.is_hole() || to == from {
-            return;
-        }
-        if c.is_empty() {
-            if used > 0 {
-                out.push(Move::new(from, to, MoveFlags::NONE));
-            }
-        } else {
-            if used > 0 && c.is_color(color.opposite()) {
-                out.push(Move::new(from, to, MoveFlags::CAPTURE));
-            }
-            return;
-        }
-        cur = to;
-    }
-}
-
 impl PresetRules for Bouncing {
-    fn get_extra_moves(&self, pos: &Position, color: Color, out: &mut RVec<Move>) {
-        for (sq, kind) in pos.pieces_of(color) {
-            let role = self.k.role(kind);
-            if role == Role::BISHOP || role == Role::QUEEN {
-                for d in geometry::DIAGONAL {
-                    bounced_ray(pos, sq, d, color, self.reflections, out);
-                }
+    fn transform_model(&self, model: &mut RulesModel) -> Result<(), String> {
+        model.topology.bounce_files = true;
+        model.topology.bounce_ranks = self.reflections >= 2;
+        model.topology.max_reflections = self.reflections;
+        for p in model.pieces.iter_mut() {
+            if p.role == Role::BISHOP || p.role == Role::QUEEN {
+                p.bounce = true;
             }
         }
+        Ok(())
     }
 }
 

@@ -14,7 +14,7 @@ pub(crate) const META: Meta = Meta {
                   most two reflections per ray; a ray reaching a corner stops there.",
     incompatible: &["bouncing-pieces", "wrap-board"],
     scope: None,
-    hooks: HookSet::GET_EXTRA_MOVES,
+    hooks: HookSet::TRANSFORM_MODEL,
     stages: &[],
     priority: 0,
     preferred_layout: None,

@@ -2,15 +2,16 @@
 //! counting pieces, en passant bookkeeping.
 
 use houserules_plugin_api::{
-    preset_object, Cell, Color, Decision, Move, MoveFlags, Position, PresetBox, PresetRules, Role,
-    Square, SquareSet, VariantInfo,
+    preset_object, Cell, Color, Move, MoveFlags, Position, PresetBox, PresetRules, Role,
+    RulesModel, Square, VariantInfo,
 };
 
 /// A preset whose whole rule is which roles are royal (coregal, knightmate-rules,
-/// weak-dual-king): the pieces of those roles are the royal set.
+/// weak-dual-king): a transform of the rules model (API 1.2) that makes exactly the pieces of
+/// those roles royal, with a check rule.
 pub(crate) struct RoyalRoles {
-    k: Kinds,
     roles: &'static [Role],
+    check_rule: u8,
 }
 
 impl RoyalRoles {
@@ -20,16 +21,20 @@ impl RoyalRoles {
         k: Kinds,
         needed: Role,
         roles: &'static [Role],
+        check_rule: u8,
     ) -> Result<PresetBox, String> {
         k.require(id, needed)?;
-        Ok(preset_object(RoyalRoles { k, roles }))
+        Ok(preset_object(RoyalRoles { roles, check_rule }))
     }
 }
 
 impl PresetRules for RoyalRoles {
-    fn get_royal_pieces(&self, pos: &Position, color: Color, royals: &mut SquareSet) -> Decision {
-        *royals = self.k.squares(pos, color, self.roles);
-        Decision::YES
+    fn transform_model(&self, model: &mut RulesModel) -> Result<(), String> {
+        for p in model.pieces.iter_mut() {
+            p.royal = self.roles.contains(&p.role);
+        }
+        model.check = self.check_rule;
+        Ok(())
     }
 }
 
@@ -77,35 +82,11 @@ impl Kinds {
         })
     }
 
-    /// Squares of `color`'s pieces whose role is in `roles`.
-    pub fn squares(
-        &self,
-        pos: &Position,
-        color: Color,
-        roles: &[Role],
-    ) -> houserules_plugin_api::SquareSet {
-        let mut s = houserules_plugin_api::SquareSet::EMPTY;
-        for (sq, k) in pos.pieces_of(color) {
-            if roles.contains(&self.role(k)) {
-                s.insert(sq);
-            }
-        }
-        s
-    }
-
     /// Number of `color`'s pieces of `role`.
     pub fn count(&self, pos: &Position, color: Color, role: Role) -> usize {
         pos.pieces_of(color)
             .filter(|(_, k)| self.role(*k) == role)
             .count()
-    }
-
-    /// Promotion kinds in the order the chess plugin lists them: queen, rook, bishop, knight.
-    pub fn promotions(&self) -> Vec<u8> {
-        [Role::QUEEN, Role::ROOK, Role::BISHOP, Role::KNIGHT]
-            .iter()
-            .filter_map(|r| self.first(*r))
-            .collect()
     }
 }
 

@@ -7,6 +7,7 @@
 
 use crate::common::{Kinds, RoyalRoles};
 use crate::Meta;
+use houserules_plugin_api::model::check_rule;
 use houserules_plugin_api::{HookSet, PresetBox, Role};
 
 pub(crate) const META: Meta = Meta {
@@ -25,7 +26,7 @@ pub(crate) const META: Meta = Meta {
         "last-piece-standing",
     ],
     scope: None,
-    hooks: HookSet::GET_ROYAL_PIECES,
+    hooks: HookSet::TRANSFORM_MODEL,
     stages: &[],
     priority: 0,
     preferred_layout: None,
@@ -33,7 +34,13 @@ pub(crate) const META: Meta = Meta {
 };
 
 pub(crate) fn new(k: Kinds) -> Result<PresetBox, String> {
-    RoyalRoles::preset(META.id, k, Role::KING, &[Role::KING, Role::QUEEN])
+    RoyalRoles::preset(
+        META.id,
+        k,
+        Role::KING,
+        &[Role::KING, Role::QUEEN],
+        check_rule::ANY,
+    )
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@
 
 use crate::common::{Kinds, RoyalRoles};
 use crate::Meta;
+use houserules_plugin_api::model::check_rule;
 use houserules_plugin_api::{HookSet, PresetBox, Role};
 
 pub(crate) const META: Meta = Meta {
@@ -27,7 +28,7 @@ pub(crate) const META: Meta = Meta {
         "last-piece-standing",
     ],
     scope: None,
-    hooks: HookSet::GET_ROYAL_PIECES,
+    hooks: HookSet::TRANSFORM_MODEL,
     stages: &[],
     priority: 0,
     preferred_layout: Some("knightmate"),
@@ -35,7 +36,7 @@ pub(crate) const META: Meta = Meta {
 };
 
 pub(crate) fn new(k: Kinds) -> Result<PresetBox, String> {
-    RoyalRoles::preset(META.id, k, Role::KNIGHT, &[Role::KNIGHT])
+    RoyalRoles::preset(META.id, k, Role::KNIGHT, &[Role::KNIGHT], check_rule::ANY)
 }
 
 #[cfg(test)]

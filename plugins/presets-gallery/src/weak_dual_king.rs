@@ -11,6 +11,7 @@
 
 use crate::common::{Kinds, RoyalRoles};
 use crate::Meta;
+use houserules_plugin_api::model::check_rule;
 use houserules_plugin_api::{HookSet, PresetBox, Role};
 
 pub(crate) const META: Meta = Meta {
@@ -29,15 +30,15 @@ pub(crate) const META: Meta = Meta {
         "last-piece-standing",
     ],
     scope: None,
-    hooks: HookSet::GET_ROYAL_PIECES,
+    hooks: HookSet::TRANSFORM_MODEL,
     stages: &[],
     priority: 0,
     preferred_layout: Some("dual-classic"),
-    extra: &[("check-rule", "all")],
+    extra: &[],
 };
 
 pub(crate) fn new(k: Kinds) -> Result<PresetBox, String> {
-    RoyalRoles::preset(META.id, k, Role::KING, &[Role::KING])
+    RoyalRoles::preset(META.id, k, Role::KING, &[Role::KING], check_rule::ALL)
 }
 
 #[cfg(test)]

@@ -1,15 +1,11 @@
 //! bishops-ignore-color — Colour-Blind Bishops.
 //!
-//! A bishop may also make a single orthogonal step (N, E, S, W) to an empty or enemy
-//! square: a Fairy-Stockfish `BW`.
+//! A model transform: every bishop-role piece gains `W` (one orthogonal step to an empty or
+//! enemy square): Fairy-Stockfish's `BW`.
 
-use crate::common::Bound;
+use crate::common::{add_movement, Bound};
 use crate::Meta;
-use houserules_plugin_api::abi_stable::std_types::RVec;
-use houserules_plugin_api::{
-    geometry, Color, Decision, HookSet, Move, Position, PresetRules, Role, Square,
-    MOVEMENT_ADDITIVE,
-};
+use houserules_plugin_api::{HookSet, PresetRules, Role, RulesModel};
 
 pub(crate) const META: Meta = Meta {
     id: "bishops-ignore-color",
@@ -20,12 +16,11 @@ pub(crate) const META: Meta = Meta {
                   square, and so change the colour of its diagonals.",
     requires: &[],
     incompatible: &[],
-    hooks: HookSet(HookSet::GET_EXTRA_MOVES.0 | HookSet::IS_ATTACKED.0),
+    hooks: HookSet::TRANSFORM_MODEL,
     stages: &[],
     priority: 0,
-    movement: MOVEMENT_ADDITIVE,
+    movement: "",
 };
-
 /// The preset.
 #[derive(Default)]
 pub struct BishopsIgnoreColor {
@@ -33,33 +28,10 @@ pub struct BishopsIgnoreColor {
 }
 
 impl PresetRules for BishopsIgnoreColor {
-    fn get_extra_moves(&self, pos: &Position, color: Color, out: &mut RVec<Move>) {
-        let k = self.k.get();
-        for (from, kind) in pos.pieces_of(color) {
-            if k.kind_role(kind) == Role::BISHOP {
-                for d in geometry::ORTHOGONAL {
-                    geometry::leap(pos, from, d, color, out);
-                }
-            }
-        }
-    }
-
-    /// The captures of the added steps: a bishop of `by` orthogonally next to `sq`.
-    fn is_attacked(&self, pos: &Position, sq: Square, by: Color) -> Decision {
-        let k = self.k.get();
-        let hit = geometry::ORTHOGONAL.iter().any(|&(df, dr)| {
-            pos.offset(sq, df, dr).is_some_and(|s| {
-                let c = pos.get(s);
-                c.is_color(by)
-                    && c.kind()
-                        .is_some_and(|kind| k.kind_role(kind) == Role::BISHOP)
-            })
-        });
-        if hit {
-            Decision::YES
-        } else {
-            Decision::DEFER
-        }
+    fn transform_model(&self, model: &mut RulesModel) -> Result<(), String> {
+        let _ = &self.k;
+        add_movement(model, Role::BISHOP, "W");
+        Ok(())
     }
 }
 

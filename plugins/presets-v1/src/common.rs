@@ -1,8 +1,8 @@
 //! Helpers shared by the presets: the variant's piece table by role, hit points, pushes,
-//! castling-slot hygiene and a plain chess attack test.
+//! castling-slot hygiene.
 
 use houserules_plugin_api::{
-    attr, castle_slot, geometry, Cell, Color, Move, MoveFlags, Position, Role, Square, VariantInfo,
+    attr, castle_slot, geometry, Cell, Color, Position, Role, Square, VariantInfo,
 };
 
 /// Maps piece kinds of the variant to roles, and roles to the first kind that has them.
@@ -10,7 +10,6 @@ use houserules_plugin_api::{
 pub struct Kinds {
     role_of: [Role; 128],
     first: [u8; 8],
-    promotions: Vec<u8>,
 }
 
 const NONE: u8 = 0xFF;
@@ -38,18 +37,7 @@ impl Kinds {
                 first[r.0 as usize] = k as u8;
             }
         }
-        let promotions = [Role::QUEEN, Role::ROOK, Role::BISHOP, Role::KNIGHT]
-            .iter()
-            .filter_map(|r| {
-                let k = first[r.0 as usize];
-                (k != NONE).then_some(k)
-            })
-            .collect();
-        Kinds {
-            role_of,
-            first,
-            promotions,
-        }
+        Kinds { role_of, first }
     }
 
     /// The role of the piece on a cell (`None` for empty squares and holes).
@@ -81,11 +69,6 @@ impl Kinds {
         let k = *self.first.get(role.0 as usize)?;
         (k != NONE).then_some(k)
     }
-
-    /// Promotion kinds (queen, rook, bishop, knight that the table has).
-    pub fn promotions(&self) -> &[u8] {
-        &self.promotions
-    }
 }
 
 /// The piece table a preset works with: the variant's, handed over when the preset is
@@ -109,44 +92,6 @@ impl Bound {
     #[inline]
     pub fn get(&self) -> &Kinds {
         &self.0
-    }
-}
-
-/// The rank a pawn of `color` starts on (rank 2 / rank 7 of the board).
-#[inline]
-pub fn home_rank(pos: &Position, color: Color) -> u8 {
-    match color {
-        Color::White => 1,
-        Color::Black => pos.ranks() - 2,
-    }
-}
-
-/// The last rank for `color` (promotion rank).
-#[inline]
-pub fn last_rank(pos: &Position, color: Color) -> u8 {
-    match color {
-        Color::White => pos.ranks() - 1,
-        Color::Black => 0,
-    }
-}
-
-/// Pushes a pawn move to `to`: the promotion moves on the last rank, a plain move elsewhere.
-pub fn push_pawn_move(
-    pos: &Position,
-    k: &Kinds,
-    from: Square,
-    to: Square,
-    color: Color,
-    flags: MoveFlags,
-    out: &mut houserules_plugin_api::abi_stable::std_types::RVec<Move>,
-) {
-    if to.rank() == last_rank(pos, color) {
-        let capture = flags.contains(MoveFlags::CAPTURE);
-        for &p in k.promotions() {
-            out.push(Move::promotion(from, to, p, capture));
-        }
-    } else {
-        out.push(Move::new(from, to, flags));
     }
 }
 
@@ -212,49 +157,6 @@ pub fn remove_piece(pos: &mut Position, k: &Kinds, sq: Square) -> Cell {
     was
 }
 
-/// Whether a piece of `by` attacks `sq` with ordinary chess movement (pawns, knights,
-/// bishops, rooks, queens, kings by role). Used by king-heals, which cannot ask the pipeline.
-pub fn chess_attacked(pos: &Position, k: &Kinds, sq: Square, by: Color) -> bool {
-    // Pawns: a pawn of `by` captures toward its forward direction.
-    let back = -by.forward();
-    for df in [-1i8, 1] {
-        if let Some(s) = pos.offset(sq, df, back) {
-            if k.is(pos.get(s), Role::PAWN, by) {
-                return true;
-            }
-        }
-    }
-    for d in geometry::KNIGHT {
-        if let Some(s) = pos.offset(sq, d.0, d.1) {
-            if k.is(pos.get(s), Role::KNIGHT, by) {
-                return true;
-            }
-        }
-    }
-    for d in geometry::CLOCKWISE {
-        if let Some(s) = pos.offset(sq, d.0, d.1) {
-            let c = pos.get(s);
-            if k.is(c, Role::KING, by) || k.is(c, Role::COMMONER, by) {
-                return true;
-            }
-        }
-    }
-    for (dirs, role) in [
-        (geometry::ORTHOGONAL, Role::ROOK),
-        (geometry::DIAGONAL, Role::BISHOP),
-    ] {
-        for d in dirs {
-            if let Some(s) = geometry::first_piece(pos, sq, d) {
-                let c = pos.get(s);
-                if k.is(c, role, by) || k.is(c, Role::QUEEN, by) {
-                    return true;
-                }
-            }
-        }
-    }
-    false
-}
-
 /// After a double step, sets the en passant square when an enemy pawn could take: the
 /// passed square and the landing square (for pawn moves the variant's own rule does not
 /// cover). `wrap` also counts capturers across the a/h seam.
@@ -287,5 +189,13 @@ pub fn set_ep_after_double(pos: &mut Position, k: &Kinds, from: Square, to: Squa
         pos.ep_passed = passed;
         pos.ep_victim = to;
         pos.invalidate_accel();
+    }
+}
+
+/// Appends `betza` (houserules dialect) to the movement of every piece of `role` in the
+/// model (a preset that adds moves).
+pub fn add_movement(model: &mut houserules_plugin_api::RulesModel, role: Role, betza: &str) {
+    for p in model.pieces.iter_mut().filter(|p| p.role == role) {
+        p.add_movement(betza);
     }
 }

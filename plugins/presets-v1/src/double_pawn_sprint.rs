@@ -1,19 +1,13 @@
 //! double-pawn-sprint — Perpetual Sprint.
 //!
-//! A pawn may advance two squares straight forward from any rank when both squares are
-//! empty; the sprint sets the en passant square (the skipped square) for one ply. A sprint
-//! that reaches the last rank promotes (RULINGS). The home-rank double step stays the
-//! variant's; this preset adds the others, sets their en passant square (the chess variant
-//! only knows home-rank double steps) and applies the en passant captures the variant
-//! would resolve on the wrong square.
+//! A model transform: every pawn-role piece gains `fmnD` — two squares straight forward from
+//! any rank when both are empty. Like the home-rank double step it passes a square, so it may
+//! be taken en passant on that square for one ply; a sprint that reaches the last rank
+//! promotes (RULINGS).
 
-use crate::common::{home_rank, last_rank, push_pawn_move, set_ep_after_double, Bound};
+use crate::common::{add_movement, Bound};
 use crate::Meta;
-use houserules_plugin_api::abi_stable::std_types::RVec;
-use houserules_plugin_api::{
-    stage, Color, HookSet, Move, MoveEffects, MoveFlags, Position, PresetRules, Role,
-    MOVEMENT_ADDITIVE,
-};
+use houserules_plugin_api::{HookSet, PresetRules, Role, RulesModel};
 
 pub(crate) const META: Meta = Meta {
     id: "double-pawn-sprint",
@@ -24,12 +18,11 @@ pub(crate) const META: Meta = Meta {
                   the sprint may be taken en passant for one ply.",
     requires: &[],
     incompatible: &["pawns-move-backward"],
-    hooks: HookSet(HookSet::GET_EXTRA_MOVES.0 | HookSet::ON_AFTER_MOVE.0),
-    stages: &[stage::MOVE],
+    hooks: HookSet::TRANSFORM_MODEL,
+    stages: &[],
     priority: 0,
-    movement: MOVEMENT_ADDITIVE,
+    movement: "",
 };
-
 /// The preset.
 #[derive(Default)]
 pub struct DoublePawnSprint {
@@ -37,48 +30,10 @@ pub struct DoublePawnSprint {
 }
 
 impl PresetRules for DoublePawnSprint {
-    fn get_extra_moves(&self, pos: &Position, color: Color, out: &mut RVec<Move>) {
-        let k = self.k.get();
-        let fwd = color.forward();
-        let home = home_rank(pos, color);
-        for (from, kind) in pos.pieces_of(color) {
-            if k.kind_role(kind) != Role::PAWN || from.rank() == home {
-                continue;
-            }
-            let Some(one) = pos.offset(from, 0, fwd) else {
-                continue;
-            };
-            let Some(two) = pos.offset(one, 0, fwd) else {
-                continue;
-            };
-            if pos.get(one).is_empty() && pos.get(two).is_empty() {
-                if two.rank() == last_rank(pos, color) {
-                    push_pawn_move(pos, k, from, two, color, MoveFlags::NONE, out);
-                } else {
-                    out.push(Move::new(from, two, MoveFlags::DOUBLE_STEP));
-                }
-            }
-        }
-    }
-
-    fn on_after_move(
-        &self,
-        pos: &mut Position,
-        before: &Position,
-        mv: Move,
-        st: u8,
-        _fx: &mut MoveEffects,
-    ) {
-        if st != stage::MOVE || !mv.flags.contains(MoveFlags::DOUBLE_STEP) {
-            return;
-        }
-        let Some(color) = before.get(mv.from).color() else {
-            return;
-        };
-        if mv.from.rank() == home_rank(before, color) {
-            return; // the variant's own double step
-        }
-        set_ep_after_double(pos, self.k.get(), mv.from, mv.to, false);
+    fn transform_model(&self, model: &mut RulesModel) -> Result<(), String> {
+        let _ = &self.k;
+        add_movement(model, Role::PAWN, "fmnD");
+        Ok(())
     }
 }
 

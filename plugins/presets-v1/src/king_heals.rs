@@ -1,15 +1,16 @@
 //! king-heals — Regenerating King.
 //!
 //! At the end of its owner's turn a king that is not in check regains 1 HP, up to 3 (stage
-//! TURN_END, after poisoned-squares). Requires piece-hp (kings start at 1 HP). "In check" for
-//! a 1-HP king is the host's check fact (`MoveEffects::mover_in_check`, through every preset
-//! in force); a king with 2 HP or more is not a protected royal, so the host does not report
-//! its attacks and this preset tests them with ordinary chess movement by role.
+//! TURN_END, after poisoned-squares). Requires piece-hp (kings start at 1 HP). "In check" is
+//! asked of the host for that king (`Query::attackers`, API 1.1): through the whole pipeline,
+//! so a king attacked across a wrapped board's seam, by a double-leaping knight or a bounced
+//! bishop does not heal. (The host's own check fact only covers protected royals, and a king
+//! with 2 HP or more is not one.)
 
-use crate::common::{chess_attacked, hp, Bound};
+use crate::common::{hp, Bound};
 use crate::Meta;
 use houserules_plugin_api::{
-    attr, stage, Event, EventKind, HookSet, Move, MoveEffects, Position, PresetRules, Role,
+    attr, stage, Event, EventKind, HookSet, Move, MoveEffects, Position, PresetRules, Query, Role,
 };
 
 pub(crate) const META: Meta = Meta {
@@ -20,7 +21,7 @@ pub(crate) const META: Meta = Meta {
     description: "At the end of its owner's turn a king not in check regains 1 HP (at most 3).",
     requires: &["piece-hp"],
     incompatible: &[],
-    hooks: HookSet::ON_AFTER_MOVE,
+    hooks: HookSet(HookSet::ON_AFTER_MOVE.0 | HookSet::AFTER_MOVE_QUERY.0),
     stages: &[stage::TURN_END],
     priority: 20,
     movement: "",
@@ -36,13 +37,14 @@ pub struct KingHeals {
 }
 
 impl PresetRules for KingHeals {
-    fn on_after_move(
+    fn on_after_move_with(
         &self,
         pos: &mut Position,
         _before: &Position,
         _mv: Move,
         st: u8,
         fx: &mut MoveEffects,
+        query: &dyn Query,
     ) {
         if st != stage::TURN_END {
             return;
@@ -56,13 +58,7 @@ impl PresetRules for KingHeals {
             .collect();
         for s in kings {
             let h = hp(pos, k, s);
-            // "In check": the host's check facts cover the protected kings (1 HP); a king
-            // with 2 HP or more is not protected, so its attack is tested here.
-            let in_check = if h < 2 {
-                fx.mover_in_check
-            } else {
-                chess_attacked(pos, k, s, me.opposite())
-            };
+            let in_check = !query.attackers(pos, s, me.opposite()).is_empty();
             if h < MAX_HP && !in_check {
                 pos.set_attribute(s, attr::HP, h + 1);
                 if fx.record_events {

@@ -1,16 +1,13 @@
 //! knights-leap-twice — Double-Leap Knights.
 //!
-//! A knight may stop after one leap or make a second leap from an empty intermediate square
-//! (any path counts; the start square is never a destination). Two paths to one square are
-//! one move (`Nb1c4`, coordinate `b1c4`).
+//! A model transform (API 1.2): every knight-role piece gains `mNaN` (a knight leap to an
+//! empty square, then another knight leap; the start square is never a destination). Two paths
+//! to one square are one move (`Nb1c4`, coordinate `b1c4`). Both legs follow the board's
+//! topology (under wrap-board both wrap), and the double leaps give check like any move.
 
-use crate::common::Bound;
+use crate::common::{add_movement, Bound};
 use crate::Meta;
-use houserules_plugin_api::abi_stable::std_types::RVec;
-use houserules_plugin_api::{
-    geometry, Color, Decision, HookSet, Move, MoveFlags, Position, PresetRules, Role, Square,
-    SquareSet, MOVEMENT_ADDITIVE,
-};
+use houserules_plugin_api::{HookSet, PresetRules, Role, RulesModel};
 
 pub(crate) const META: Meta = Meta {
     id: "knights-leap-twice",
@@ -21,12 +18,11 @@ pub(crate) const META: Meta = Meta {
                   intermediate square empty; single leaps stay legal.",
     requires: &[],
     incompatible: &[],
-    hooks: HookSet(HookSet::GET_EXTRA_MOVES.0 | HookSet::IS_ATTACKED.0),
+    hooks: HookSet::TRANSFORM_MODEL,
     stages: &[],
     priority: 0,
-    movement: MOVEMENT_ADDITIVE,
+    movement: "",
 };
-
 /// The preset.
 #[derive(Default)]
 pub struct KnightsLeapTwice {
@@ -34,68 +30,10 @@ pub struct KnightsLeapTwice {
 }
 
 impl PresetRules for KnightsLeapTwice {
-    fn get_extra_moves(&self, pos: &Position, color: Color, out: &mut RVec<Move>) {
-        let k = self.k.get();
-        for (from, kind) in pos.pieces_of(color) {
-            if k.kind_role(kind) != Role::KNIGHT {
-                continue;
-            }
-            let mut seen = SquareSet::EMPTY;
-            for d1 in geometry::KNIGHT {
-                let Some(mid) = pos.offset(from, d1.0, d1.1) else {
-                    continue;
-                };
-                if !pos.get(mid).is_empty() {
-                    continue;
-                }
-                for d2 in geometry::KNIGHT {
-                    let Some(to) = pos.offset(mid, d2.0, d2.1) else {
-                        continue;
-                    };
-                    if to == from || seen.contains(to) {
-                        continue;
-                    }
-                    let c = pos.get(to);
-                    let flags = if c.is_empty() {
-                        MoveFlags::NONE
-                    } else if c.is_color(color.opposite()) {
-                        MoveFlags::CAPTURE
-                    } else {
-                        continue;
-                    };
-                    seen.insert(to);
-                    out.push(Move::new(from, to, flags));
-                }
-            }
-        }
-    }
-
-    /// The captures of the double leaps: a knight of `by` two leaps from `sq` through an
-    /// empty square (leaps are symmetric, so walk back from `sq`).
-    fn is_attacked(&self, pos: &Position, sq: Square, by: Color) -> Decision {
-        let k = self.k.get();
-        for d2 in geometry::KNIGHT {
-            let Some(mid) = pos.offset(sq, -d2.0, -d2.1) else {
-                continue;
-            };
-            if !pos.get(mid).is_empty() {
-                continue;
-            }
-            for d1 in geometry::KNIGHT {
-                let Some(from) = pos.offset(mid, -d1.0, -d1.1) else {
-                    continue;
-                };
-                let c = pos.get(from);
-                if from != sq
-                    && c.is_color(by)
-                    && c.kind()
-                        .is_some_and(|kind| k.kind_role(kind) == Role::KNIGHT)
-                {
-                    return Decision::YES;
-                }
-            }
-        }
-        Decision::DEFER
+    fn transform_model(&self, model: &mut RulesModel) -> Result<(), String> {
+        let _ = &self.k;
+        add_movement(model, Role::KNIGHT, "mNaN");
+        Ok(())
     }
 }
 

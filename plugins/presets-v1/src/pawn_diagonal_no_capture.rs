@@ -1,18 +1,15 @@
 //! pawn-diagonal-no-capture — Slanting Pawns.
 //!
-//! A pawn may also step one square diagonally forward to an empty square without capturing
-//! (promoting on the last rank). A diagonal step onto the en passant square is the en
-//! passant capture itself (RULINGS): one move, listed by the variant — also where the
-//! capture is illegal (pin), so the preset keeps the en passant square the chess variant
-//! drops in that case.
+//! A model transform: every pawn-role piece gains `fmF` (one square diagonally forward to an
+//! empty square, promoting on the last rank). A diagonal step onto the en passant square is
+//! the en passant capture itself (RULINGS): the generator lists one move, which captures, so
+//! where that capture is illegal (a pin) the step is too. The en passant right is therefore
+//! recorded whenever a pawn could take, pins aside (FIDE keeps it only where the capture is
+//! legal).
 
-use crate::common::{push_pawn_move, set_ep_after_double, Bound};
+use crate::common::{add_movement, Bound};
 use crate::Meta;
-use houserules_plugin_api::abi_stable::std_types::RVec;
-use houserules_plugin_api::{
-    stage, Color, HookSet, Move, MoveEffects, MoveFlags, Position, PresetRules, Role,
-    MOVEMENT_ADDITIVE,
-};
+use houserules_plugin_api::{HookSet, PresetRules, Role, RulesModel};
 
 pub(crate) const META: Meta = Meta {
     id: "pawn-diagonal-no-capture",
@@ -23,12 +20,11 @@ pub(crate) const META: Meta = Meta {
                   without capturing; diagonal captures are unchanged.",
     requires: &[],
     incompatible: &[],
-    hooks: HookSet(HookSet::GET_EXTRA_MOVES.0 | HookSet::ON_AFTER_MOVE.0),
-    stages: &[stage::MOVE],
+    hooks: HookSet::TRANSFORM_MODEL,
+    stages: &[],
     priority: 0,
-    movement: MOVEMENT_ADDITIVE,
+    movement: "",
 };
-
 /// The preset.
 #[derive(Default)]
 pub struct PawnDiagonalNoCapture {
@@ -36,42 +32,13 @@ pub struct PawnDiagonalNoCapture {
 }
 
 impl PresetRules for PawnDiagonalNoCapture {
-    fn get_extra_moves(&self, pos: &Position, color: Color, out: &mut RVec<Move>) {
-        let k = self.k.get();
-        let ep_live = color == pos.side_to_move
-            && !pos.ep_passed.is_none()
-            && pos.get(pos.ep_victim).is_color(color.opposite());
-        for (from, kind) in pos.pieces_of(color) {
-            if k.kind_role(kind) != Role::PAWN {
-                continue;
-            }
-            for df in [-1i8, 1] {
-                let Some(to) = pos.offset(from, df, color.forward()) else {
-                    continue;
-                };
-                if !pos.get(to).is_empty() || (ep_live && to == pos.ep_passed) {
-                    continue;
-                }
-                push_pawn_move(pos, k, from, to, color, MoveFlags::NONE, out);
-            }
-        }
-    }
-
-    fn on_after_move(
-        &self,
-        pos: &mut Position,
-        _before: &Position,
-        mv: Move,
-        st: u8,
-        _fx: &mut MoveEffects,
-    ) {
-        // The chess variant drops the en passant square when the capture would be illegal
-        // (a pin); here the square must stay, or the diagonal step onto it would pass for a
-        // quiet move. The legality filter still removes the pinned capture itself.
-        if st == stage::MOVE && mv.flags.contains(MoveFlags::DOUBLE_STEP) && pos.ep_passed.is_none()
-        {
-            set_ep_after_double(pos, self.k.get(), mv.from, mv.to, false);
-        }
+    fn transform_model(&self, model: &mut RulesModel) -> Result<(), String> {
+        let _ = &self.k;
+        add_movement(model, Role::PAWN, "fmF");
+        // The right stands whenever a pawn could take (pins aside): the step onto the square
+        // is that capture, and a pinned pawn may not make it.
+        model.en_passant = houserules_plugin_api::model::ep_policy::PSEUDO;
+        Ok(())
     }
 }
 

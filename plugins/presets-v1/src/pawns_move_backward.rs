@@ -1,18 +1,14 @@
 //! pawns-move-backward — Backward-Marching Pawns.
 //!
-//! A pawn may also step one square straight back to an empty square (any rank, the first
-//! included); never a capture, never an en passant square. A pawn that has moved never
-//! double-steps again: the `Moved` attribute marks a pawn that stands on its home rank after
-//! having moved (elsewhere a pawn cannot double-step anyway, so the mark is only kept there —
-//! the FEN extension `{Moved:e2=1}` says which pawns have moved).
+//! A model transform: every pawn-role piece gains `mbW` (one step straight back to an empty
+//! square, onto any rank including the first; never a capture, never an en passant square),
+//! and initial moves need an unmoved piece: the generator marks a pawn that comes back to its
+//! home rank with the `Moved` attribute (kept only there, written in the FEN extension
+//! `{Moved:e2=1}`), and such a pawn never double-steps again.
 
-use crate::common::{home_rank, Bound};
+use crate::common::{add_movement, Bound};
 use crate::Meta;
-use houserules_plugin_api::abi_stable::std_types::RVec;
-use houserules_plugin_api::{
-    attr, stage, Color, HookSet, Move, MoveEffects, MoveFlags, Position, PresetRules, Role,
-    MOVEMENT_ADDITIVE,
-};
+use houserules_plugin_api::{HookSet, PresetRules, Role, RulesModel};
 
 pub(crate) const META: Meta = Meta {
     id: "pawns-move-backward",
@@ -23,14 +19,11 @@ pub(crate) const META: Meta = Meta {
                   capture, no en passant). A pawn that has moved never double-steps again.",
     requires: &[],
     incompatible: &["double-pawn-sprint"],
-    hooks: HookSet(
-        HookSet::GET_EXTRA_MOVES.0 | HookSet::GET_LEGAL_MOVE_MODIFIERS.0 | HookSet::ON_AFTER_MOVE.0,
-    ),
-    stages: &[stage::MOVE],
+    hooks: HookSet::TRANSFORM_MODEL,
+    stages: &[],
     priority: 0,
-    movement: MOVEMENT_ADDITIVE,
+    movement: "",
 };
-
 /// The preset.
 #[derive(Default)]
 pub struct PawnsMoveBackward {
@@ -38,53 +31,11 @@ pub struct PawnsMoveBackward {
 }
 
 impl PresetRules for PawnsMoveBackward {
-    fn get_extra_moves(&self, pos: &Position, color: Color, out: &mut RVec<Move>) {
-        let k = self.k.get();
-        for (from, kind) in pos.pieces_of(color) {
-            if k.kind_role(kind) != Role::PAWN {
-                continue;
-            }
-            if let Some(to) = pos.offset(from, 0, -color.forward()) {
-                if pos.get(to).is_empty() {
-                    out.push(Move::new(from, to, MoveFlags::NONE));
-                }
-            }
-        }
-    }
-
-    fn get_legal_move_modifiers(&self, pos: &Position, _color: Color, moves: &mut RVec<Move>) {
-        if !pos.has_attributes() {
-            return;
-        }
-        moves.retain(|m| {
-            !(m.flags.contains(MoveFlags::DOUBLE_STEP)
-                && pos.attribute(m.from, attr::MOVED).unwrap_or(0) != 0)
-        });
-    }
-
-    fn on_after_move(
-        &self,
-        pos: &mut Position,
-        _before: &Position,
-        mv: Move,
-        st: u8,
-        _fx: &mut MoveEffects,
-    ) {
-        if st != stage::MOVE || mv.is_drop() || mv.is_castle() {
-            return;
-        }
-        let k = self.k.get();
-        let to = mv.destination();
-        let c = pos.get(to);
-        let Some(color) = c.color() else { return };
-        if k.role(c) != Some(Role::PAWN) {
-            return;
-        }
-        if to.rank() == home_rank(pos, color) {
-            pos.set_attribute(to, attr::MOVED, 1);
-        } else if pos.attribute(to, attr::MOVED).is_some() {
-            pos.remove_attribute(to, attr::MOVED);
-        }
+    fn transform_model(&self, model: &mut RulesModel) -> Result<(), String> {
+        let _ = &self.k;
+        add_movement(model, Role::PAWN, "mbW");
+        model.initial_needs_unmoved = true;
+        Ok(())
     }
 }
 

@@ -1,18 +1,14 @@
 //! rook-warp — Rook Warp.
 //!
-//! Geometry of RULINGS.md: a warp exists in a direction only when every square from the rook
-//! to the board edge in that direction is empty (vacuously true for a rook on that edge); it
-//! lands on the first square at the opposite end of the same line (d4 north → d1), if that
-//! square is empty or holds an enemy (capture). One warp per direction; where it equals a
-//! normal destination only the normal move is listed (identical moves are merged).
+//! A model transform: every rook-role piece gains `wR` (houserules Betza: warp). Geometry of
+//! RULINGS.md: a warp exists in a direction only when every square from the rook to the board
+//! edge in that direction is empty (vacuously true for a rook on that edge); it lands on the
+//! first square at the opposite end of the same line (d4 north → d1), if that square is empty
+//! or holds an enemy (capture). Where it equals a normal destination there is one move.
 
-use crate::common::Bound;
+use crate::common::{add_movement, Bound};
 use crate::Meta;
-use houserules_plugin_api::abi_stable::std_types::RVec;
-use houserules_plugin_api::{
-    geometry, Color, Decision, HookSet, Move, MoveFlags, Position, PresetRules, Role, Square,
-    MOVEMENT_ADDITIVE,
-};
+use houserules_plugin_api::{HookSet, PresetRules, Role, RulesModel};
 
 pub(crate) const META: Meta = Meta {
     id: "rook-warp",
@@ -23,73 +19,22 @@ pub(crate) const META: Meta = Meta {
                   at the opposite end of the same rank or file (empty or enemy).",
     requires: &[],
     incompatible: &["wrap-board"],
-    hooks: HookSet(HookSet::GET_EXTRA_MOVES.0 | HookSet::IS_ATTACKED.0),
+    hooks: HookSet::TRANSFORM_MODEL,
     stages: &[],
     priority: 0,
-    movement: MOVEMENT_ADDITIVE,
+    movement: "",
 };
-
 /// The preset.
 #[derive(Default)]
 pub struct RookWarp {
     pub(crate) k: Bound,
 }
 
-/// The warp square of a rook on `from` going in direction `d`, if the path to the edge is
-/// empty (the landing square's occupant is not checked here).
-pub(crate) fn warp_square(pos: &Position, from: Square, d: (i8, i8)) -> Option<Square> {
-    let mut sq = from;
-    while let Some(next) = pos.offset(sq, d.0, d.1) {
-        if !pos.get(next).is_empty() {
-            return None;
-        }
-        sq = next;
-    }
-    // `sq` is the edge square; the warp lands at the opposite end of the line.
-    let land = match d {
-        (0, 1) => Square::new(from.file(), 0),
-        (0, -1) => Square::new(from.file(), pos.ranks() - 1),
-        (1, 0) => Square::new(0, from.rank()),
-        _ => Square::new(pos.files() - 1, from.rank()),
-    };
-    (land != from && pos.on_board(land)).then_some(land)
-}
-
 impl PresetRules for RookWarp {
-    fn get_extra_moves(&self, pos: &Position, color: Color, out: &mut RVec<Move>) {
-        let k = self.k.get();
-        for (from, kind) in pos.pieces_of(color) {
-            if k.kind_role(kind) != Role::ROOK {
-                continue;
-            }
-            for d in geometry::ORTHOGONAL {
-                let Some(to) = warp_square(pos, from, d) else {
-                    continue;
-                };
-                let c = pos.get(to);
-                if c.is_empty() {
-                    out.push(Move::new(from, to, MoveFlags::NONE));
-                } else if c.is_color(color.opposite()) {
-                    out.push(Move::new(from, to, MoveFlags::CAPTURE));
-                }
-            }
-        }
-    }
-
-    /// The captures of the warps: a rook of `by` whose warp lands on `sq`.
-    fn is_attacked(&self, pos: &Position, sq: Square, by: Color) -> Decision {
-        let k = self.k.get();
-        let hit = pos.pieces_of(by).any(|(from, kind)| {
-            k.kind_role(kind) == Role::ROOK
-                && geometry::ORTHOGONAL
-                    .iter()
-                    .any(|&d| warp_square(pos, from, d) == Some(sq))
-        });
-        if hit {
-            Decision::YES
-        } else {
-            Decision::DEFER
-        }
+    fn transform_model(&self, model: &mut RulesModel) -> Result<(), String> {
+        let _ = &self.k;
+        add_movement(model, Role::ROOK, "wR");
+        Ok(())
     }
 }
 

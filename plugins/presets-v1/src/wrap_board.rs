@@ -1,19 +1,13 @@
 //! wrap-board — Cylindrical Board.
 //!
-//! Files wrap (the a- and h-files are adjacent) for every piece: slides, steps, leaps, pawn
-//! captures and en passant; ranks do not; a slide stops before returning to its own square;
-//! castling is unchanged (RULINGS). The variant keeps generating every move that does not
-//! cross the seam; this preset adds exactly the moves that do (identical moves reached both
-//! ways are merged by the host), and sets the en passant square after a double step that an
-//! enemy pawn can take across the seam.
+//! A model transform: the board's topology wraps the files (`Topology::wrap_files`). Files
+//! wrap for every piece whoever defines it — slides, steps, leaps, pawn captures, en passant,
+//! the moves other presets add (both legs of a double leap) — ranks do not; a slide stops
+//! before returning to its own square; castling is unchanged (RULINGS).
 
-use crate::common::{push_pawn_move, set_ep_after_double, Bound};
+use crate::common::Bound;
 use crate::Meta;
-use houserules_plugin_api::abi_stable::std_types::RVec;
-use houserules_plugin_api::{
-    geometry, stage, Color, Decision, HookSet, Move, MoveEffects, MoveFlags, Position, PresetRules,
-    Role, Square, MOVEMENT_ADDITIVE,
-};
+use houserules_plugin_api::{HookSet, PresetRules, RulesModel};
 
 pub(crate) const META: Meta = Meta {
     id: "wrap-board",
@@ -24,145 +18,22 @@ pub(crate) const META: Meta = Meta {
                   every piece's moves and captures (ranks do not wrap; castling unchanged).",
     requires: &[],
     incompatible: &["rook-warp"],
-    hooks: HookSet(HookSet::GET_EXTRA_MOVES.0 | HookSet::ON_AFTER_MOVE.0 | HookSet::IS_ATTACKED.0),
-    stages: &[stage::MOVE],
+    hooks: HookSet::TRANSFORM_MODEL,
+    stages: &[],
     priority: 0,
-    movement: MOVEMENT_ADDITIVE,
+    movement: "",
 };
-
 /// The preset.
 #[derive(Default)]
 pub struct WrapBoard {
     pub(crate) k: Bound,
 }
 
-/// The square `d` away from `from` with files wrapped, and whether the seam was crossed.
-#[inline]
-fn wrapped(pos: &Position, from: Square, d: (i8, i8)) -> Option<(Square, bool)> {
-    let files = pos.files() as i16;
-    let f = from.file() as i16 + d.0 as i16;
-    let r = from.rank() as i16 + d.1 as i16;
-    if r < 0 || r >= pos.ranks() as i16 {
-        return None;
-    }
-    let crossed = f < 0 || f >= files;
-    let to = Square::new(f.rem_euclid(files) as u8, r as u8);
-    pos.on_board(to).then_some((to, crossed))
-}
-
-fn push_target(pos: &Position, from: Square, to: Square, color: Color, out: &mut RVec<Move>) {
-    let c = pos.get(to);
-    if c.is_empty() {
-        out.push(Move::new(from, to, MoveFlags::NONE));
-    } else if c.is_color(color.opposite()) {
-        out.push(Move::new(from, to, MoveFlags::CAPTURE));
-    }
-}
-
-/// A wrapped slide: only the squares after the seam (the rest is the variant's).
-fn slide(pos: &Position, from: Square, d: (i8, i8), color: Color, out: &mut RVec<Move>) {
-    let mut sq = from;
-    let mut crossed = false;
-    while let Some((to, c)) = wrapped(pos, sq, d) {
-        crossed |= c;
-        if to == from {
-            return;
-        }
-        let cell = pos.get(to);
-        if crossed {
-            push_target(pos, from, to, color, out);
-        }
-        if !cell.is_empty() {
-            return;
-        }
-        sq = to;
-    }
-}
-
 impl PresetRules for WrapBoard {
-    /// The captures across the seam: what `by`'s added moves take on `sq`.
-    fn is_attacked(&self, pos: &Position, sq: Square, by: Color) -> Decision {
-        let mut moves = RVec::new();
-        self.get_extra_moves(pos, by, &mut moves);
-        if moves
-            .iter()
-            .any(|m| m.is_capture() && !m.is_castle() && m.destination() == sq)
-        {
-            Decision::YES
-        } else {
-            Decision::DEFER
-        }
-    }
-    fn get_extra_moves(&self, pos: &Position, color: Color, out: &mut RVec<Move>) {
-        let k = self.k.get();
-        const EW: [(i8, i8); 2] = [(1, 0), (-1, 0)];
-        for (from, kind) in pos.pieces_of(color) {
-            match k.kind_role(kind) {
-                Role::PAWN => {
-                    let ep_live = color == pos.side_to_move
-                        && !pos.ep_passed.is_none()
-                        && pos.get(pos.ep_victim).is_color(color.opposite());
-                    for df in [-1i8, 1] {
-                        let Some((to, true)) = wrapped(pos, from, (df, color.forward())) else {
-                            continue;
-                        };
-                        if pos.get(to).is_color(color.opposite()) {
-                            push_pawn_move(pos, k, from, to, color, MoveFlags::CAPTURE, out);
-                        } else if ep_live && to == pos.ep_passed {
-                            out.push(Move::new(
-                                from,
-                                to,
-                                MoveFlags::CAPTURE | MoveFlags::EN_PASSANT,
-                            ));
-                        }
-                    }
-                }
-                Role::KNIGHT => {
-                    for d in geometry::KNIGHT {
-                        if let Some((to, true)) = wrapped(pos, from, d) {
-                            push_target(pos, from, to, color, out);
-                        }
-                    }
-                }
-                Role::KING | Role::COMMONER => {
-                    for d in geometry::CLOCKWISE {
-                        if let Some((to, true)) = wrapped(pos, from, d) {
-                            push_target(pos, from, to, color, out);
-                        }
-                    }
-                }
-                Role::ROOK => {
-                    for d in EW {
-                        slide(pos, from, d, color, out);
-                    }
-                }
-                Role::BISHOP => {
-                    for d in geometry::DIAGONAL {
-                        slide(pos, from, d, color, out);
-                    }
-                }
-                Role::QUEEN => {
-                    for d in EW.iter().chain(geometry::DIAGONAL.iter()) {
-                        slide(pos, from, *d, color, out);
-                    }
-                }
-                _ => {}
-            }
-        }
-    }
-
-    fn on_after_move(
-        &self,
-        pos: &mut Position,
-        _before: &Position,
-        mv: Move,
-        st: u8,
-        _fx: &mut MoveEffects,
-    ) {
-        if st == stage::MOVE && mv.flags.contains(MoveFlags::DOUBLE_STEP) && pos.ep_passed.is_none()
-        {
-            set_ep_after_double(pos, self.k.get(), mv.from, mv.to, true);
-        }
+    fn transform_model(&self, model: &mut RulesModel) -> Result<(), String> {
+        let _ = &self.k;
+        model.topology.wrap_files = true;
+        Ok(())
     }
 }
 

@@ -1,0 +1,300 @@
+//! The public face of the crate: a [`Generator`] compiled from [`Rules`], run on the host's
+//! [`Position`]s.
+
+use crate::apply::apply;
+use crate::bitboard::Bits;
+use crate::gen::{Any, Count, Ctx, List};
+use crate::rules::{CheckRule, Rules};
+use crate::tables::{CompileError, Compiled};
+use houserules_plugin_api::abi_stable::std_types::RVec;
+use houserules_plugin_api::{Color, Move, MoveEffects, Position, Square, SquareSet};
+
+enum Engine {
+    Small(Box<Compiled<u64>>),
+    Large(Box<Compiled<u128>>),
+}
+
+/// A move generator for one rules model. Cheap to share between threads (`Sync`); every
+/// method takes the position it is about.
+pub struct Generator {
+    engine: Engine,
+    tag: u64,
+    /// The CPU has `popcnt` (the hot paths are compiled twice, see [`fast`]).
+    popcnt: bool,
+}
+
+impl std::fmt::Debug for Generator {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Generator({:#x})", self.tag)
+    }
+}
+
+/// Runs `$body` with `$c` bound to the compiled tables, whatever the bitboard width.
+macro_rules! dispatch {
+    ($self:expr, $c:ident => $body:expr) => {
+        match &$self.engine {
+            Engine::Small($c) => $body,
+            Engine::Large($c) => $body,
+        }
+    };
+}
+
+#[inline(always)]
+fn ctx<'a, B: Bits>(c: &'a Compiled<B>, pos: &'a Position, side: Color, tag: u64) -> Ctx<'a, B> {
+    Ctx::new(c, pos, c.state(pos, tag), side)
+}
+
+impl Generator {
+    /// Compiles `rules`: 64-bit bitboards for boards of at most 64 squares, 128-bit ones
+    /// for up to 128.
+    pub fn new(rules: &Rules) -> Result<Generator, CompileError> {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        format!("{rules:?}").hash(&mut h);
+        let tag = h.finish() | 1;
+        let n = rules.files as usize * rules.ranks as usize;
+        let engine = if n <= 64 {
+            Engine::Small(Box::new(Compiled::new(rules)?))
+        } else {
+            Engine::Large(Box::new(Compiled::new(rules)?))
+        };
+        #[cfg(all(target_arch = "x86_64", not(target_feature = "popcnt")))]
+        let popcnt = std::is_x86_feature_detected!("popcnt");
+        #[cfg(not(all(target_arch = "x86_64", not(target_feature = "popcnt"))))]
+        let popcnt = false;
+        Ok(Generator {
+            engine,
+            tag,
+            popcnt,
+        })
+    }
+
+    /// The rules this generator runs.
+    pub fn rules(&self) -> &Rules {
+        dispatch!(self, c => &c.rules)
+    }
+
+    /// The fingerprint this generator writes into the position cache.
+    pub fn cache_tag(&self) -> u64 {
+        self.tag
+    }
+
+    /// Appends the legal moves of the side to move.
+    pub fn legal_moves(&self, pos: &Position, out: &mut RVec<Move>) {
+        #[cfg(all(target_arch = "x86_64", not(target_feature = "popcnt")))]
+        if self.popcnt {
+            // SAFETY: the CPU supports `popcnt` (detected when the generator was built).
+            return unsafe { fast::legal_moves(self, pos, out) };
+        }
+        self.legal_moves_inline(pos, out)
+    }
+
+    #[inline(always)]
+    fn legal_moves_inline(&self, pos: &Position, out: &mut RVec<Move>) {
+        dispatch!(self, c => ctx(c, pos, pos.side_to_move, self.tag).legal(&mut List(out)))
+    }
+
+    /// Number of legal moves of the side to move (bulk counting: no move is made).
+    pub fn count_legal(&self, pos: &Position) -> u64 {
+        #[cfg(all(target_arch = "x86_64", not(target_feature = "popcnt")))]
+        if self.popcnt {
+            // SAFETY: the CPU supports `popcnt` (detected when the generator was built).
+            return unsafe { fast::count_legal(self, pos) };
+        }
+        self.count_legal_inline(pos)
+    }
+
+    #[inline(always)]
+    fn count_legal_inline(&self, pos: &Position) -> u64 {
+        dispatch!(self, c => {
+            let mut n = Count(0);
+            ctx(c, pos, pos.side_to_move, self.tag).legal(&mut n);
+            n.0
+        })
+    }
+
+    /// Whether the side to move has a legal move.
+    pub fn has_legal_move(&self, pos: &Position) -> bool {
+        dispatch!(self, c => {
+            let mut a = Any(false);
+            ctx(c, pos, pos.side_to_move, self.tag).legal(&mut a);
+            a.0
+        })
+    }
+
+    /// Appends the pseudo-legal moves of `side` (which may be the side not to move), every
+    /// rule but leaving royals attacked and castling out of or through attacked squares,
+    /// skipping the pieces on `skip`.
+    pub fn pseudo_moves(
+        &self,
+        pos: &Position,
+        side: Color,
+        skip: &SquareSet,
+        out: &mut RVec<Move>,
+    ) {
+        dispatch!(self, c => {
+            let skip = c.geo.set(skip);
+            ctx(c, pos, side, self.tag).pseudo(skip, &mut List(out))
+        })
+    }
+
+    /// Whether the pseudo-legal move `mv` of the side to move leaves its royals safe (the
+    /// check rule's self-check filter).
+    pub fn leaves_royals_safe(&self, pos: &Position, mv: Move) -> bool {
+        dispatch!(self, c => {
+            let x = ctx(c, pos, pos.side_to_move, self.tag);
+            c.rules.check == CheckRule::Off || x.trial_ok(mv)
+        })
+    }
+
+    /// Makes `mv` and hands the turn over (see [`crate::apply`]).
+    pub fn apply(&self, pos: &mut Position, mv: Move, fx: &mut MoveEffects) {
+        #[cfg(all(target_arch = "x86_64", not(target_feature = "popcnt")))]
+        if self.popcnt {
+            // SAFETY: the CPU supports `popcnt` (detected when the generator was built).
+            return unsafe { fast::apply(self, pos, mv, fx) };
+        }
+        self.apply_inline(pos, mv, fx)
+    }
+
+    #[inline(always)]
+    fn apply_inline(&self, pos: &mut Position, mv: Move, fx: &mut MoveEffects) {
+        dispatch!(self, c => apply(c, pos, mv, fx, self.tag))
+    }
+
+    /// Clears the position's en passant right unless the rules' en passant policy keeps it
+    /// (an en passant capture exists for the side to move: pseudo-legal or legal, as the
+    /// policy says). For positions read from a FEN.
+    pub fn normalize_ep(&self, pos: &mut Position) {
+        if pos.ep_passed.is_none() {
+            return;
+        }
+        let keep = dispatch!(self, c => {
+            let x = ctx(c, pos, pos.side_to_move, self.tag);
+            match c.rules.en_passant {
+                crate::rules::EnPassantPolicy::Always => {
+                    c.geo.compact(pos.ep_passed).is_some_and(|p| !x.st.occ.has(p))
+                        && c.geo.compact(pos.ep_victim).is_some()
+                }
+                crate::rules::EnPassantPolicy::Pseudo => c.geo.compact(pos.ep_passed).is_some_and(|p| {
+                    Ctx::new(c, pos, x.st, pos.side_to_move.opposite()).ep_capturable(p)
+                }),
+                crate::rules::EnPassantPolicy::Legal => {
+                    let mut any = Any(false);
+                    x.en_passant_legal(&mut any);
+                    any.0
+                }
+            }
+        });
+        if !keep {
+            pos.ep_passed = Square::NONE;
+            pos.ep_victim = Square::NONE;
+        }
+    }
+
+    /// Fills the position's cache (so that the next calls need not read the cells).
+    pub fn prime(&self, pos: &mut Position) {
+        dispatch!(self, c => {
+            let st = c.rebuild(pos);
+            c.store(pos, &st, self.tag)
+        })
+    }
+
+    /// Whether a piece of `by` could capture a piece standing on `sq`.
+    pub fn is_attacked(&self, pos: &Position, sq: Square, by: Color) -> bool {
+        dispatch!(self, c => {
+            let Some(s) = c.geo.compact(sq) else { return false };
+            let x = ctx(c, pos, by.opposite(), self.tag);
+            x.attacked(s, x.st.occ, by.index(), Default::default())
+        })
+    }
+
+    /// The squares of `by`'s pieces that attack `sq`.
+    pub fn attackers(&self, pos: &Position, sq: Square, by: Color) -> SquareSet {
+        dispatch!(self, c => {
+            let Some(s) = c.geo.compact(sq) else { return SquareSet::EMPTY };
+            let x = ctx(c, pos, by.opposite(), self.tag);
+            c.geo.host_set(x.attackers(s, x.st.occ, by.index(), Default::default()))
+        })
+    }
+
+    /// The royal pieces of `color`.
+    pub fn royals(&self, pos: &Position, color: Color) -> SquareSet {
+        dispatch!(self, c => {
+            let x = ctx(c, pos, color, self.tag);
+            c.geo.host_set(x.royals_of(color.index()))
+        })
+    }
+
+    /// Whether `color` is in check under the check rule (any royal attacked; with the "all
+    /// royals" rule every one).
+    pub fn in_check(&self, pos: &Position, color: Color) -> bool {
+        dispatch!(self, c => {
+            let x = ctx(c, pos, color, self.tag);
+            let royals = x.royals_of(color.index());
+            let them = color.opposite().index();
+            let hit = |r: usize| x.attacked(r, x.st.occ, them, Default::default());
+            match c.rules.check {
+                CheckRule::All => !royals.is_empty() && royals.squares().all(hit),
+                _ => royals.squares().any(hit),
+            }
+        })
+    }
+
+    /// Whether `color` has `n` pieces of the kinds in `kinds` (bit mask) in a row along a
+    /// rank, file or diagonal of the plain board (connect-N; files do not wrap).
+    pub fn in_a_row(&self, pos: &Position, color: Color, kinds: u64, n: u32) -> bool {
+        dispatch!(self, c => {
+            let st = c.state(pos, self.tag);
+            let mut b = Default::default();
+            let mut m = kinds;
+            while m != 0 {
+                let k = m.trailing_zeros() as usize;
+                m &= m - 1;
+                if k < c.n_kinds {
+                    b |= st.kind[k];
+                }
+            }
+            b &= st.color[color.index()];
+            c.in_a_row(b, n)
+        })
+    }
+
+    /// Squares from which a piece of `kind` and `color` can move on an empty board.
+    pub fn mobile(&self, kind: u8, color: Color) -> SquareSet {
+        dispatch!(self, c => {
+            c.kinds[color.index()]
+                .get(kind as usize)
+                .map(|k| c.geo.host_set(k.mobile))
+                .unwrap_or_default()
+        })
+    }
+}
+
+/// The hot entry points compiled with the `popcnt` instruction (the baseline x86-64 target
+/// lacks it, and bit counting is most of bulk counting).
+#[cfg(all(target_arch = "x86_64", not(target_feature = "popcnt")))]
+mod fast {
+    use super::*;
+
+    /// # Safety
+    /// The CPU must support `popcnt`.
+    #[target_feature(enable = "popcnt")]
+    pub(super) unsafe fn count_legal(g: &Generator, pos: &Position) -> u64 {
+        g.count_legal_inline(pos)
+    }
+
+    /// # Safety
+    /// The CPU must support `popcnt`.
+    #[target_feature(enable = "popcnt")]
+    pub(super) unsafe fn legal_moves(g: &Generator, pos: &Position, out: &mut RVec<Move>) {
+        g.legal_moves_inline(pos, out)
+    }
+
+    /// # Safety
+    /// The CPU must support `popcnt`.
+    #[target_feature(enable = "popcnt")]
+    pub(super) unsafe fn apply(g: &Generator, pos: &mut Position, mv: Move, fx: &mut MoveEffects) {
+        g.apply_inline(pos, mv, fx)
+    }
+}

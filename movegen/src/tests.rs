@@ -1,0 +1,108 @@
+//! The generator against known perft counts: chess written as a rules model (Betza), and
+//! small fairy cases.
+
+#[path = "tests_support.rs"]
+mod support;
+
+use crate::rules::*;
+use crate::Generator;
+use houserules_plugin_api::{Color, Position, Square, SquareSet};
+use support::*;
+
+const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+
+#[test]
+fn chess_perft_start() {
+    let g = Generator::new(&chess()).unwrap();
+    let p = fen(START);
+    assert_eq!(perft(&g, &p, 1), 20);
+    assert_eq!(perft(&g, &p, 2), 400);
+    assert_eq!(perft(&g, &p, 3), 8902);
+    assert_eq!(perft(&g, &p, 4), 197281);
+}
+
+#[test]
+fn chess_perft_tricky_positions() {
+    let g = Generator::new(&chess()).unwrap();
+    for (f, d, n) in [
+        (KIWIPETE, 3, 97862u64),
+        ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 4, 43238),
+        (
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            3,
+            9467,
+        ),
+        (
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            3,
+            62379,
+        ),
+        (
+            "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+            3,
+            89890,
+        ),
+    ] {
+        assert_eq!(perft(&g, &fen(f), d), n, "{f}");
+    }
+}
+
+#[test]
+fn chess_under_the_all_royals_rule_with_one_king_agrees() {
+    // The same rules with the "all royals" rule and one king each: chess again.
+    let mut r = chess();
+    r.check = CheckRule::All;
+    let g = Generator::new(&r).unwrap();
+    assert_eq!(perft(&g, &fen(KIWIPETE), 3), 97862);
+    assert_eq!(perft(&g, &fen(START), 3), 8902);
+}
+
+#[test]
+fn cache_and_rebuild_agree() {
+    let g = Generator::new(&chess()).unwrap();
+    let mut p = fen(KIWIPETE);
+    assert_eq!(perft(&g, &p, 2), 2039);
+    g.prime(&mut p);
+    assert!(p.accel().is_some());
+    assert_eq!(perft(&g, &p, 2), 2039);
+}
+
+#[test]
+fn wrap_board_double_leap_knights_from_the_start() {
+    // knights-leap-twice + wrap-board: 34 / 954 (issue #16).
+    let mut r = chess();
+    r.topology.wrap_files = true;
+    r.pieces[1] = PieceRules::new('N', "NmNaN").unwrap();
+    let g = Generator::new(&r).unwrap();
+    let p = fen(START);
+    assert_eq!(perft(&g, &p, 1), 34);
+    assert_eq!(perft(&g, &p, 2), 954);
+}
+
+#[test]
+fn holes_stop_slides_and_leaps() {
+    let mut holes = SquareSet::EMPTY;
+    holes.insert(Square::new(2, 0));
+    let mut r = Rules::new(4, 1, vec![PieceRules::new('R', "R").unwrap()]);
+    r.holes = holes;
+    let g = Generator::new(&r).unwrap();
+    let mut p = Position::empty(4, 1);
+    p.set(Square::new(2, 0), houserules_plugin_api::Cell::HOLE);
+    p.set(
+        Square::new(0, 0),
+        houserules_plugin_api::Cell::piece(0, Color::White),
+    );
+    assert_eq!(g.count_legal(&p), 1);
+}
+
+#[test]
+fn an_initial_move_that_is_also_a_general_one_is_one_move() {
+    // double-pawn-sprint: `fmnD` from any rank and the pawn's own `ifmnD` from its home
+    // rank reach the same squares there: one move each (the whole-set pawn path too).
+    let mut r = chess();
+    r.pieces[0].movement =
+        crate::betza::parse("fmWfceFifmnDfmnD", crate::Dialect::Houserules).unwrap();
+    let g = Generator::new(&r).unwrap();
+    assert_eq!(perft(&g, &fen(START), 1), 20);
+    assert_eq!(perft(&g, &fen(START), 3), 9194);
+}
