@@ -702,7 +702,7 @@ pub fn play(
                     text: text.clone(),
                     reason: format!(
                         "ply {}: the game is over ({} by {})",
-                        moves.len() + 1,
+                        s.moves.len() + 1,
                         o.winner.pgn(),
                         o.reason
                     ),

@@ -501,6 +501,12 @@ impl<T> std::ops::Deref for Dropped<T> {
     }
 }
 
+impl<T> std::ops::DerefMut for Dropped<T> {
+    fn deref_mut(&mut self) -> &mut T {
+        &mut self.0
+    }
+}
+
 impl<T> Drop for Dropped<T> {
     fn drop(&mut self) {
         // SAFETY: dropped exactly once, here; the field is not used afterwards.
