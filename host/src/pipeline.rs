@@ -439,11 +439,11 @@ impl Pipeline {
             "rules_model",
             variant.rules_model()
         )?
-            .into_option()
-            .ok_or_else(|| HostError::NoRulesModel {
-                variant: variant_id.to_string(),
-                preset: first.info.id.to_string(),
-            })?;
+        .into_option()
+        .ok_or_else(|| HostError::NoRulesModel {
+            variant: variant_id.to_string(),
+            preset: first.info.id.to_string(),
+        })?;
         for p in transforming {
             call!(
                 "preset",
@@ -452,11 +452,11 @@ impl Pipeline {
                 "transform_model",
                 p.object.transform_model(&mut model)
             )?
-                .into_result()
-                .map_err(|reason| HostError::Transform {
-                    preset: p.info.id.to_string(),
-                    reason: reason.to_string(),
-                })?;
+            .into_result()
+            .map_err(|reason| HostError::Transform {
+                preset: p.info.id.to_string(),
+                reason: reason.to_string(),
+            })?;
         }
         call!(
             "variant",
@@ -465,11 +465,11 @@ impl Pipeline {
             "set_model",
             variant.set_model(&model)
         )?
-            .into_result()
-            .map_err(|reason| HostError::Transform {
-                preset: format!("(the variant `{variant_id}` refused the transformed model)"),
-                reason: reason.to_string(),
-            })?;
+        .into_result()
+        .map_err(|reason| HostError::Transform {
+            preset: format!("(the variant `{variant_id}` refused the transformed model)"),
+            reason: reason.to_string(),
+        })?;
         Ok(Some(model))
     }
 
