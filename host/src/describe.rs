@@ -40,6 +40,7 @@ pub fn hook_meaning(name: &str) -> &'static str {
         "apply_move" => "makes moves the variant cannot make",
         "protected_royals" => "lets some royals be left attacked",
         "on_after_move_with" => "asks about attacks and check after a move",
+        "transform_model" => "changes the rules model (movement, board, royalty, promotion)",
         _ => "(a hook this host does not know)",
     }
 }

@@ -138,24 +138,13 @@ fn the_shipped_plugins_keep_the_contract() {
         "houserules_chess",
         "houserules_rookmania",
         "houserules_fairy",
+        "houserules_presets_v1",
         "houserules_presets_gallery",
+        "houserules_presets_thress",
+        "houserules_modifiers",
     ] {
         let (code, report) = check(&plugin_path(stem));
         assert_eq!(code, 0, "{stem}:\n{report}");
-    }
-    // Known defects the check found (docs/plugin-guide.md, "Known defects"): FENs that do not
-    // read back after a pushed pawn reaches its last rank (piece-hp and the descriptors that
-    // require it), after a sprint from the sixth rank (double-pawn-sprint), and after a king
-    // is captured with its castling rights (last-piece-standing). Nothing else may fail.
-    for stem in ["houserules_presets_v1", "houserules_modifiers"] {
-        let (code, report) = check(&plugin_path(stem));
-        assert!(code == 0 || code == 1, "{stem}:\n{report}");
-        for line in report.lines().filter(|l| l.contains("FAIL")) {
-            assert!(
-                line.contains(": fen round trip:"),
-                "{stem}: {line}\n{report}"
-            );
-        }
     }
 }
 

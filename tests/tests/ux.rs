@@ -27,7 +27,7 @@ fn install_into_a_prefix_and_run_from_another_directory() {
     ]);
     let (stdout, stderr) = text(&out);
     assert!(out.status.success(), "{stdout}{stderr}");
-    assert!(stdout.contains("installed 6 plugins"), "{stdout}");
+    assert!(stdout.contains("installed 7 plugins"), "{stdout}");
     let bin = prefix
         .path()
         .join("bin")
@@ -59,7 +59,7 @@ fn install_into_a_prefix_and_run_from_another_directory() {
     // Every shipped plugin is found from the prefix, not from the build directory.
     let list: Value = serde_json::from_slice(&run(&["list", "--json"]).stdout).unwrap();
     let plugins = list["plugins"].as_array().unwrap();
-    assert_eq!(plugins.len(), 6);
+    assert_eq!(plugins.len(), 7);
     for p in plugins {
         let path = p["path"].as_str().unwrap();
         assert!(
@@ -160,7 +160,10 @@ fn describe_answers_for_every_shipped_id() {
         d.contains("Mode: hybrid — adds to the variant's rules"),
         "{d}"
     );
-    assert!(d.contains("get_extra_moves — adds moves"), "{d}");
+    assert!(
+        d.contains("transform_model — changes the rules model"),
+        "{d}"
+    );
     let out = houserules(["describe", "classic"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out).1.contains("add --variant"), "{}", text(&out).1);
@@ -216,14 +219,14 @@ fn a_preset_that_cannot_act_on_the_variant_is_a_warning() {
     let out = houserules([
         "perft",
         "--variant",
-        "rookmania",
+        "tictacrook_v1",
         "--preset",
         "knights-leap-twice",
         "--depth",
         "1",
     ]);
     let (stdout, stderr) = text(&out);
-    assert!(out.status.success());
+    assert!(out.status.success(), "{stderr}");
     assert!(stdout.contains("Nodes searched"));
     assert!(
         stderr.contains("warning: preset `knights-leap-twice` cannot change anything")
@@ -232,6 +235,18 @@ fn a_preset_that_cannot_act_on_the_variant_is_a_warning() {
     );
     let out = houserules(["perft", "--preset", "knights-leap-twice", "--depth", "1"]);
     assert!(!text(&out).1.contains("warning"), "{}", text(&out).1);
+    // A variant without a rules model cannot run a movement transform: a usage error that says so.
+    let out = houserules([
+        "perft",
+        "--variant",
+        "rookmania",
+        "--preset",
+        "knights-leap-twice",
+        "--depth",
+        "1",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out).1.contains("publishes none"), "{}", text(&out).1);
     // Both roles needed: rookmania has no bishops nor knights.
     let out = houserules([
         "fen",
@@ -571,7 +586,11 @@ struct Tmux {
 
 impl Tmux {
     fn start(cmd: &str, dir: &Path) -> Option<Tmux> {
-        let name = format!("houserules-test-{}", std::process::id());
+        // Tests run in parallel threads of one process, and one test may open a second
+        // session while the first is closing: the name is unique per session.
+        static SESSIONS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = SESSIONS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let name = format!("houserules-test-{}-{n}", std::process::id());
         let ok = Command::new("tmux")
             .args([
                 "new-session",

@@ -552,7 +552,22 @@ impl VariantRules for Chess {
         let second_king_moved = pos.get(from).kind() == Some(kind::KING)
             && !mv.is_castle()
             && castling_king(pos, pos.side_to_move) != Some(from);
+        let captured_castling_king = match victim.color() {
+            Some(c)
+                if victim.kind() == Some(kind::KING)
+                    && castling_king(pos, c) == Some(victim_sq) =>
+            {
+                Some(c)
+            }
+            _ => None,
+        };
         b.play(em);
+        if let Some(c) = captured_castling_king {
+            // A king that may be taken (a preset made it non-royal) takes its castling rights
+            // with it: a right needs the king on its back rank.
+            b.set_castling_rook(side_of(c), true, None);
+            b.set_castling_rook(side_of(c), false, None);
+        }
         if second_king_moved {
             // Moving a king that does not castle (dual-classic) keeps the castling rights,
             // except those of a rook that moved or was taken.

@@ -107,6 +107,18 @@ mod tests {
     }
 
     #[test]
+    fn captured_king_takes_its_castling_rights() {
+        // A king on its start square with castling rights is taken: the rights go with it,
+        // and the position's FEN reads back (the contract check found `K` kept).
+        let p = pipe(&[ID]);
+        let f = "4k3/8/8/8/8/8/4q3/R3K2R b KQ - 0 1";
+        let (after, _) = play(&p, f, &["e2e1"]);
+        let fen = p.write_fen(&after).unwrap();
+        assert!(fen.contains(" w - - "), "{fen}");
+        assert_eq!(p.write_fen(&p.parse_fen(&fen).unwrap()).unwrap(), fen);
+    }
+
+    #[test]
     fn last_piece_standing_scenario_2() {
         // A side with no legal move loses (the catalogue's lone king can always move under
         // these rules, so the stuck side here is a blocked pawn).
