@@ -379,7 +379,7 @@ fn ini(_: &mut Context, data: &[u8]) -> Result<Verdict, String> {
     }
     let reg = houserules_fairy::Registry::from_sources(&[("fuzz.ini".to_string(), source)]);
     let mut any = false;
-    for (id, v) in &reg.variants {
+    for (id, v) in reg.variants() {
         let Ok(v) = v else { continue };
         any = true;
         let info = v.info();

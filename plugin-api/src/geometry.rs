@@ -132,11 +132,14 @@ pub fn parse_fen_board(
             if !text.ends_with(']') {
                 return Err(FenError::new(
                     0,
-                    (offset + text.len()) as u32,
+                    (offset + text.chars().count()) as u32,
                     "pocket `[` is not closed by `]`",
                 ));
             }
-            (&text[..i], Some((i, &text[i + 1..text.len() - 1])))
+            (
+                &text[..i],
+                Some((text[..i].chars().count(), &text[i + 1..text.len() - 1])),
+            )
         }
         None => (text, None),
     };
@@ -152,7 +155,8 @@ pub fn parse_fen_board(
     for (i, row) in rows.iter().enumerate() {
         let rank = ranks - 1 - i as u8;
         let mut file: u32 = 0;
-        let mut chars = row.char_indices().peekable();
+        // Columns count characters (an error points where an editor shows it).
+        let mut chars = row.chars().enumerate().peekable();
         let mut promoted = false;
         while let Some((j, ch)) = chars.next() {
             let here = (col + j) as u32;
@@ -222,14 +226,14 @@ pub fn parse_fen_board(
         if file != files as u32 {
             return Err(FenError::new(
                 0,
-                (col + row.len()) as u32,
+                (col + row.chars().count()) as u32,
                 format!("rank {} has {} files, expected {}", rank + 1, file, files),
             ));
         }
-        col += row.len() + 1;
+        col += row.chars().count() + 1;
     }
     if let Some((start, pocket)) = pocket {
-        for (j, ch) in pocket.char_indices() {
+        for (j, ch) in pocket.chars().enumerate() {
             if ch == '-' {
                 continue;
             }

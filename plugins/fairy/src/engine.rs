@@ -110,10 +110,12 @@ pub fn movement(ty: u16, betza_text: &str, spec: &Spec) -> Result<Movement, Stri
     Ok(m)
 }
 
-fn err_at(loc: Option<&Loc>, key: &str, why: impl std::fmt::Display) -> String {
+/// An error of a key: at the line that sets it, or, for a value the section inherits (from its
+/// parent or the language's default), at the section's header line.
+fn err_at(header: &Loc, loc: Option<&Loc>, key: &str, why: impl std::fmt::Display) -> String {
     match loc {
         Some(l) => format!("{l}: key `{key}`: {why}"),
-        None => format!("key `{key}` (inherited default): {why}"),
+        None => format!("{header}: key `{key}` (inherited, not set in this section): {why}"),
     }
 }
 
@@ -134,6 +136,7 @@ impl Fairy {
         let has = |t: u16| spec.pieces.contains_key(&t);
         if spec.castling && has(KING) && has(spec::ROOK) {
             return Err(err_at(
+                header,
                 loc("castling"),
                 "castling",
                 "castling is not supported by this plugin (set `castling = false`)",
@@ -147,6 +150,7 @@ impl Fairy {
             .collect();
         if spec.captures_to_hand && has(spec::PAWN) && !chess_promo_targets.is_empty() {
             return Err(err_at(
+                header,
                 loc("capturesToHand"),
                 "capturesToHand",
                 "captures to hand together with chess-style pawn promotion (promoted pieces \
@@ -269,7 +273,7 @@ impl Fairy {
         };
         let start = v
             .parse(&spec.start_fen)
-            .map_err(|e| err_at(loc("startFen"), "startFen", e))?;
+            .map_err(|e| err_at(header, loc("startFen"), "startFen", e))?;
         v.start_fen = v.fen(&start);
         Ok(v)
     }
@@ -311,7 +315,9 @@ impl Fairy {
         }
         let mut pos =
             geometry::parse_fen_board(fields[0], 0, self.files, self.ranks, &self.pieces)?;
-        let mut col = fields[0].len() + 1;
+        // Columns count characters, as an editor shows them.
+        let width = |s: &str| s.chars().count() + 1;
+        let mut col = width(fields[0]);
         for k in 0..32 {
             if k >= self.n_base && (pos.hands[0][k] > 0 || pos.hands[1][k] > 0) {
                 return Err(FenError::new(0, 0, "a promoted piece cannot be in hand"));
@@ -322,16 +328,19 @@ impl Fairy {
             Some("b") => pos.side_to_move = Color::Black,
             Some(s) => return Err(FenError::new(1, col as u32, format!("`{s}` is not w or b"))),
         }
-        col += fields.get(1).map_or(0, |s| s.len() + 1);
+        col += fields.get(1).map_or(0, |s| width(s));
         // Castling is not supported: the field is read and ignored.
-        col += fields.get(2).map_or(0, |s| s.len() + 1);
+        col += fields.get(2).map_or(0, |s| width(s));
         if let Some(ep) = fields.get(3).copied() {
             if ep != "-" {
                 let bad =
                     || FenError::new(3, col as u32, format!("`{ep}` is not an en passant square"));
-                let split = ep[1..]
+                // The victim's square follows the passed one (`e3e4`); split at the second
+                // file letter, by characters (a FEN is user input and may hold any text).
+                let first = ep.chars().next().map_or(0, char::len_utf8);
+                let split = ep[first..]
                     .find(|c: char| c.is_ascii_lowercase())
-                    .map(|i| i + 1);
+                    .map(|i| i + first);
                 let (a, b) = match split {
                     Some(i) => (&ep[..i], Some(&ep[i..])),
                     None => (ep, None),
@@ -349,13 +358,13 @@ impl Fairy {
                 pos.ep_passed = passed;
                 pos.ep_victim = victim;
             }
-            col += ep.len() + 1;
+            col += width(ep);
         }
         if let Some(h) = fields.get(4) {
             pos.halfmove_clock = h.parse().map_err(|_| {
                 FenError::new(4, col as u32, format!("`{h}` is not a halfmove clock"))
             })?;
-            col += h.len() + 1;
+            col += width(h);
         }
         if let Some(fm) = fields.get(5) {
             pos.fullmove_number = fm

@@ -14,6 +14,7 @@ use houserules_plugin_api::abi_stable::std_types::RVec;
 use houserules_plugin_api::{
     export_plugin, variant_object, Plugin, PluginManifest, VariantBox, VariantSummary, API_VERSION,
 };
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 
@@ -34,19 +35,25 @@ pub const BUILTIN: &[(&str, &str)] = &[
 /// The environment variable listing extra variants.ini files or directories.
 pub const PATH_VAR: &str = "HOUSERULES_VARIANTS_PATH";
 
-/// Every variant the plugin knows, built or with the reason it cannot be.
+/// Every variant the plugin knows. A section is compiled when it is first asked for, so a
+/// command pays for the variants it uses, not for every section of a large file.
 pub struct Registry {
-    /// (id, variant or error), in order of first definition.
-    pub variants: Vec<(String, Result<Arc<Fairy>, String>)>,
+    /// The sections, in order of first definition (a later section of a name replaces it).
+    sections: Vec<ini::Section>,
+    /// Section index by name.
+    index: HashMap<String, usize>,
+    /// Per section: the variant or why it cannot be built, once asked for.
+    built: Vec<OnceLock<Result<Arc<Fairy>, String>>>,
     /// Problems that belong to no section (unreadable files, stray lines).
     pub problems: Vec<String>,
 }
 
 impl Registry {
-    /// Builds every section of `sources` (name, text), later sections of the same name
+    /// Reads every section of `sources` (name, text), later sections of the same name
     /// replacing earlier ones.
     pub fn from_sources(sources: &[(String, String)]) -> Registry {
         let mut sections: Vec<ini::Section> = Vec::new();
+        let mut index: HashMap<String, usize> = HashMap::new();
         let mut problems = Vec::new();
         for (name, text) in sources {
             let (secs, errs) = ini::parse(name, text);
@@ -58,17 +65,32 @@ impl Registry {
                 if s.error.is_none() {
                     s.error = file_error.clone();
                 }
-                match sections.iter_mut().find(|x| x.name == s.name) {
-                    Some(old) => *old = s,
-                    None => sections.push(s),
+                match index.get(&s.name) {
+                    Some(&i) => sections[i] = s,
+                    None => {
+                        index.insert(s.name.clone(), sections.len());
+                        sections.push(s);
+                    }
                 }
             }
         }
-        let variants = sections
-            .iter()
-            .map(|s| (s.name.clone(), build(s, &sections).map(Arc::new)))
-            .collect();
-        Registry { variants, problems }
+        let built = sections.iter().map(|_| OnceLock::new()).collect();
+        Registry {
+            sections,
+            index,
+            built,
+            problems,
+        }
+    }
+
+    /// The variant ids, in order of first definition.
+    pub fn ids(&self) -> impl Iterator<Item = &str> {
+        self.sections.iter().map(|s| s.name.as_str())
+    }
+
+    /// Every variant, built or with the reason it cannot be (this builds them all).
+    pub fn variants(&self) -> impl Iterator<Item = (&str, Result<Arc<Fairy>, String>)> {
+        self.ids().map(|id| (id, self.built(self.index[id])))
     }
 
     /// The built-in files plus every file of `paths` (files, or directories of `*.ini`).
@@ -122,49 +144,52 @@ impl Registry {
 
     /// The variant `id`: `None` if unknown, `Some(Err)` if its section has an error.
     pub fn get(&self, id: &str) -> Option<Result<Arc<Fairy>, String>> {
-        self.variants
-            .iter()
-            .find(|(n, _)| n == id)
-            .map(|(_, v)| v.clone())
+        self.index.get(id).map(|&i| self.built(i))
     }
-}
 
-fn build(section: &ini::Section, all: &[ini::Section]) -> Result<Fairy, String> {
-    // Chain of sections, child last.
-    let mut chain = vec![section];
-    let mut base = spec::Spec::empty();
-    let mut cur = section;
-    while let Some(parent) = &cur.parent {
-        if chain.len() > 32
-            || chain.iter().skip(1).any(|s| &s.name == parent)
-            || parent == &section.name
-        {
-            return Err(format!(
-                "{}: [{}]: the parents of this section form a cycle",
-                section.loc, section.name
-            ));
-        }
-        match all.iter().find(|s| &s.name == parent) {
-            Some(p) => {
-                chain.push(p);
-                cur = p;
-            }
-            None if parent == "chess" => {
-                base = spec::Spec::chess();
-                break;
-            }
-            None => {
+    fn built(&self, i: usize) -> Result<Arc<Fairy>, String> {
+        self.built[i]
+            .get_or_init(|| self.build(&self.sections[i]).map(Arc::new))
+            .clone()
+    }
+
+    fn build(&self, section: &ini::Section) -> Result<Fairy, String> {
+        // Chain of sections, child last.
+        let mut chain = vec![section];
+        let mut base = spec::Spec::empty();
+        let mut cur = section;
+        while let Some(parent) = &cur.parent {
+            if chain.len() > 32
+                || chain.iter().skip(1).any(|s| &s.name == parent)
+                || parent == &section.name
+            {
                 return Err(format!(
-                    "{}: [{}:{parent}]: the parent variant `{parent}` is not defined (known parents: chess and the sections read)",
-                    cur.loc, cur.name
-                ))
+                    "{}: [{}]: the parents of this section form a cycle",
+                    section.loc, section.name
+                ));
+            }
+            match self.index.get(parent).map(|&i| &self.sections[i]) {
+                Some(p) => {
+                    chain.push(p);
+                    cur = p;
+                }
+                None if parent == "chess" => {
+                    base = spec::Spec::chess();
+                    break;
+                }
+                None => {
+                    return Err(format!(
+                        "{}: [{}:{parent}]: the parent variant `{parent}` is not defined (known parents: chess and the sections read)",
+                        cur.loc, cur.name
+                    ))
+                }
             }
         }
+        for s in chain.iter().rev() {
+            base.apply(s)?;
+        }
+        Fairy::compile(&section.name, &base, &section.loc)
     }
-    for s in chain.iter().rev() {
-        base.apply(s)?;
-    }
-    Fairy::compile(&section.name, &base, &section.loc)
 }
 
 /// The registry of this process (built once).
@@ -189,11 +214,10 @@ impl Plugin for FairyPlugin {
             version: env!("CARGO_PKG_VERSION").into(),
             description: description.into(),
             variants: reg
-                .variants
-                .iter()
-                .map(|(id, _)| VariantSummary {
-                    id: id.as_str().into(),
-                    name: id.as_str().into(),
+                .ids()
+                .map(|id| VariantSummary {
+                    id: id.into(),
+                    name: id.into(),
                 })
                 .collect(),
             presets: RVec::new(),

@@ -307,7 +307,7 @@ fn error_messages_name_file_line_and_key() {
 #[test]
 fn broken_section_stays_listed() {
     let r = Registry::from_sources(&[("a.ini".into(), "[good]\nking = k\ncastling = false\nstartFen = k7/8/8/8/8/8/8/K7 w - - 0 1\n[bad]\nzzz = 1\n".into())]);
-    assert_eq!(r.variants.len(), 2);
+    assert_eq!(r.ids().count(), 2);
     assert!(r.get("good").unwrap().is_ok());
     assert!(r.get("bad").unwrap().unwrap_err().contains("a.ini:6"));
 }
@@ -336,4 +336,41 @@ fn betza_sections_match_fairy_stockfish() {
             );
         }
     }
+}
+
+#[test]
+fn fens_with_any_text_are_errors_at_character_columns() {
+    // Issue 14: the en passant field was sliced by bytes (a panic on `é`), and columns
+    // counted bytes.
+    let v = variant("mixedchess_v5");
+    let e = v.parse("8/8/8/8/8/8/8/8 w - é 0 1").unwrap_err();
+    assert_eq!((e.field, e.column), (3, 20), "{}", e.message);
+    let e = v.parse("8/8/8/8/8/8/8/8 w - eé 0 1").unwrap_err();
+    assert_eq!(e.field, 3, "{}", e.message);
+    let e = v.parse("8/8/8/8/8/8/8/éé6 w - - 0 1").unwrap_err();
+    assert_eq!((e.field, e.column), (0, 14), "{}", e.message);
+    let e = v.parse("8/8/8/8/8/8/8/ééX5 w - - 0 1").unwrap_err();
+    assert!(e.message.contains('é'), "{}", e.message);
+    // A startFen in a variants.ini: an error of that section, not a panic of the plugin.
+    let ini = "[accent:chess]\ncastling = false\nstartFen = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - é 0 1\n";
+    let Err(err) = from_ini(ini, "accent") else {
+        panic!("refused")
+    };
+    assert!(
+        err.contains("test.ini:3") && err.contains("startFen"),
+        "{err}"
+    );
+}
+
+#[test]
+fn an_inherited_value_is_reported_at_the_section_header() {
+    // Issue 14: 71 errors of inherited values had no file:line.
+    let ini = "# a comment\n[plain:chess]\nmaxRank = 8\n";
+    let Err(err) = from_ini(ini, "plain") else {
+        panic!("refused")
+    };
+    assert!(
+        err.starts_with("test.ini:2") && err.contains("`castling` (inherited"),
+        "{err}"
+    );
 }
