@@ -181,8 +181,12 @@ impl Fairy {
                 royal: ty == KING,
                 pawn: ty == spec::PAWN,
                 pawn_type: spec.promotion_pawn_types.contains(&ty),
+                // With no promotion choices (`promotionPieceTypes = -`) and no shogi-style
+                // promoted type, the pawn still has its promotion zone: a compulsory
+                // promotion to nothing forbids the step onto it, as in Fairy-Stockfish.
                 chess_promo: spec.promotion_pawn_types.contains(&ty)
-                    && !chess_promo_targets.is_empty(),
+                    && (!chess_promo_targets.is_empty()
+                        || !spec.promoted_piece_type.iter().any(|&(f, _)| f == ty)),
                 n_move_reset: spec.n_move_rule_types.contains(&ty),
                 connect: spec
                     .connect_piece_types
@@ -317,7 +321,7 @@ impl Fairy {
             geometry::parse_fen_board(fields[0], 0, self.files, self.ranks, &self.pieces)?;
         // Columns count characters, as an editor shows them.
         let width = |s: &str| s.chars().count() + 1;
-        let mut col = width(fields[0]);
+        let col = width(fields[0]);
         for k in 0..32 {
             if k >= self.n_base && (pos.hands[0][k] > 0 || pos.hands[1][k] > 0) {
                 return Err(FenError::new(0, 0, "a promoted piece cannot be in hand"));
@@ -328,13 +332,46 @@ impl Fairy {
             Some("b") => pos.side_to_move = Color::Black,
             Some(s) => return Err(FenError::new(1, col as u32, format!("`{s}` is not w or b"))),
         }
-        col += fields.get(1).map_or(0, |s| width(s));
+        // Where each field starts (for error columns).
+        let starts: Vec<usize> = fields
+            .iter()
+            .scan(0, |at, f| {
+                let here = *at;
+                *at += width(f);
+                Some(here)
+            })
+            .collect();
+        // Fairy-Stockfish also reads short forms (`w 0 1`, `w - 0 1`): the trailing numbers
+        // are the clocks, what stands between the side and them is castling, then en passant.
+        let rest = fields.len().saturating_sub(2);
+        let numbers = fields[2.min(fields.len())..]
+            .iter()
+            .rev()
+            .take(2)
+            .take_while(|f| !f.is_empty() && f.chars().all(|c| c.is_ascii_digit()))
+            .count();
+        let lead = rest - numbers;
+        if lead > 2 {
+            return Err(FenError::new(
+                4,
+                starts[4] as u32,
+                "unexpected field: expected castling, en passant, halfmove clock and move number",
+            ));
+        }
+        let at = |i: Option<usize>| i.map(|i| (fields[i], i as u32, starts[i]));
+        let ep_field = at((lead >= 2).then_some(3));
+        let half_field = at((numbers >= 1).then_some(2 + lead));
+        let full_field = at((numbers == 2).then_some(3 + lead));
         // Castling is not supported: the field is read and ignored.
-        col += fields.get(2).map_or(0, |s| width(s));
-        if let Some(ep) = fields.get(3).copied() {
+        if let Some((ep, field, col)) = ep_field {
             if ep != "-" {
-                let bad =
-                    || FenError::new(3, col as u32, format!("`{ep}` is not an en passant square"));
+                let bad = || {
+                    FenError::new(
+                        field,
+                        col as u32,
+                        format!("`{ep}` is not an en passant square"),
+                    )
+                };
                 // The victim's square follows the passed one (`e3e4`); split at the second
                 // file letter, by characters (a FEN is user input and may hold any text).
                 let first = ep.chars().next().map_or(0, char::len_utf8);
@@ -358,26 +395,19 @@ impl Fairy {
                 pos.ep_passed = passed;
                 pos.ep_victim = victim;
             }
-            col += width(ep);
         }
-        if let Some(h) = fields.get(4) {
+        if let Some((h, field, col)) = half_field {
             pos.halfmove_clock = h.parse().map_err(|_| {
-                FenError::new(4, col as u32, format!("`{h}` is not a halfmove clock"))
+                FenError::new(field, col as u32, format!("`{h}` is not a halfmove clock"))
             })?;
-            col += width(h);
         }
-        if let Some(fm) = fields.get(5) {
+        if let Some((fm, field, col)) = full_field {
             pos.fullmove_number = fm
                 .parse::<u16>()
-                .map_err(|_| FenError::new(5, col as u32, format!("`{fm}` is not a move number")))?
+                .map_err(|_| {
+                    FenError::new(field, col as u32, format!("`{fm}` is not a move number"))
+                })?
                 .max(1);
-        }
-        if fields.len() > 6 {
-            return Err(FenError::new(
-                6,
-                0,
-                "unexpected fields after the move number",
-            ));
         }
         Ok(pos)
     }

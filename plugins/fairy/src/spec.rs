@@ -630,20 +630,20 @@ impl Spec {
                     }
                 }
             }
-            "dropNoDoubledCount" => {
-                self.drop_no_doubled_count = count(v)?;
-                if self.drop_no_doubled_count == 0 {
-                    return Err("the count must be at least 1".into());
-                }
-            }
+            // 0 is valid: no file is free of that many, so the piece is never dropped.
+            "dropNoDoubledCount" => self.drop_no_doubled_count = count(v)?,
             "promotionRegionWhite" => self.promotion_region[0] = region(v)?,
             "promotionRegionBlack" => self.promotion_region[1] = region(v)?,
             "promotionRegion" => {
-                let r = region(v)?;
-                self.promotion_region = [r, r];
+                return Err(
+                    "Fairy-Stockfish has no such key: use promotionRegionWhite and \
+                     promotionRegionBlack"
+                        .into(),
+                )
             }
             "promotedPieceType" => {
-                let mut map = Vec::new();
+                // Entry by entry over what the parent set (Fairy-Stockfish merges it).
+                let mut map = std::mem::take(&mut self.promoted_piece_type);
                 for tok in v.split_whitespace() {
                     let (a, b) = tok
                         .split_once(':')
@@ -652,8 +652,12 @@ impl Spec {
                     let from = self.piece_set(a)?;
                     let to = self.piece_set(b)?;
                     match (from.first(), to.first()) {
-                        (Some(&f), Some(&t)) => map.push((f, t)),
-                        (Some(_), None) => {}
+                        (Some(&f), to) => {
+                            map.retain(|&(x, _)| x != f);
+                            if let Some(&t) = to {
+                                map.push((f, t));
+                            }
+                        }
                         _ => return Err(format!("`{tok}` names no piece")),
                     }
                 }

@@ -374,3 +374,17 @@ fn an_inherited_value_is_reported_at_the_section_header() {
         "{err}"
     );
 }
+
+#[test]
+fn short_fen_forms_as_fairy_stockfish_reads_them() {
+    // `w 0 1` and `w - 0 1` (the form of its own variants.ini, e.g. gorogoroplus) read as the
+    // full form; a field too many is an error at that field.
+    let v = variant("mixedchess_v5");
+    let full = v.parse("4k3/8/8/8/8/8/8/4K3[] b - - 7 12").unwrap();
+    for short in ["4k3/8/8/8/8/8/8/4K3[] b 7 12", "4k3/8/8/8/8/8/8/4K3[] b - 7 12"] {
+        let pos = v.parse(short).unwrap();
+        assert_eq!(v.fen(&pos), v.fen(&full), "{short}");
+    }
+    let e = v.parse("4k3/8/8/8/8/8/8/4K3[] b - - x 7 12").unwrap_err();
+    assert_eq!((e.field, e.column), (4, 28), "{}", e.message);
+}
