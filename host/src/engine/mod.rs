@@ -28,6 +28,7 @@
 
 mod adapter;
 pub mod eval;
+pub mod player;
 
 use crate::error::HostError;
 use crate::game::Game;
