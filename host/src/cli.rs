@@ -367,7 +367,15 @@ fn dispatch(mut cli: Cli) -> Result<i32, HostError> {
             fsf,
         } => {
             if *search {
-                bench_search(&reg, rules, fen, depth.unwrap_or(8), *threads, fsf.as_deref(), *json)
+                bench_search(
+                    &reg,
+                    rules,
+                    fen,
+                    depth.unwrap_or(8),
+                    *threads,
+                    fsf.as_deref(),
+                    *json,
+                )
             } else {
                 bench(&reg, rules, fen, depth.unwrap_or(5), *threads, *json)
             }
@@ -739,9 +747,15 @@ fn bench_search(
     let mut totals = [0u64; 4];
     let mut times = [0f64; 3];
     for (a, b) in one.iter().zip(&more) {
+        // Fairy-Stockfish at the same depth (its tree is far smaller) and at a depth where it
+        // runs long enough for a stable speed.
+        let fsf_speed_depth = depth.max(14);
         let theirs = fsf
             .as_deref()
             .map(|bin| fsf_search(bin, p.variant_id(), &a.fen, depth));
+        let speed = fsf
+            .as_deref()
+            .map(|bin| fsf_search(bin, p.variant_id(), &a.fen, fsf_speed_depth));
         if !json {
             println!("{}", a.fen);
             println!(
@@ -754,7 +768,11 @@ fn bench_search(
                 b.nps()
             );
             match &theirs {
-                Some(Ok((n, nps))) => println!("  Fairy-Stockfish go depth {depth}: {n} nodes {nps} nps"),
+                Some(Ok((n, _))) => {
+                    if let Some(Ok((sn, snps))) = &speed {
+                        println!("  Fairy-Stockfish go depth {depth}: {n} nodes; go depth {fsf_speed_depth}: {sn} nodes {snps} nps");
+                    }
+                }
                 Some(Err(e)) => println!("  Fairy-Stockfish: {e}"),
                 None => {}
             }
@@ -766,17 +784,23 @@ fn bench_search(
         let mut row = json!({"fen": a.fen, "depth": depth,
             "nodes": a.nodes, "seconds": a.time.as_secs_f64(), "nps": a.nps(),
             "threads": many, "nodes_threads": b.nodes, "seconds_threads": b.time.as_secs_f64(), "nps_threads": b.nps()});
-        if let Some(Ok((n, nps))) = theirs {
+        if let Some(Ok((n, _))) = theirs {
+            row["fsf_nodes"] = json!(n);
+        }
+        if let Some(Ok((n, nps))) = speed {
             totals[2] += n;
             times[2] += n as f64 / (nps.max(1) as f64);
-            row["fsf_nodes"] = json!(n);
+            row["fsf_speed_depth"] = json!(fsf_speed_depth);
             row["fsf_nps"] = json!(nps);
         }
         rows.push(row);
     }
     let rate = |n: u64, t: f64| (n as f64 / t.max(1e-9)) as u64;
     if json {
-        println!("{}", json!({"variant": p.variant_id(), "depth": depth, "results": rows}));
+        println!(
+            "{}",
+            json!({"variant": p.variant_id(), "depth": depth, "results": rows})
+        );
     } else {
         println!(
             "total: 1 thread {} nps; {many} threads {} nps{}",

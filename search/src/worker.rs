@@ -55,6 +55,8 @@ pub(crate) struct Worker<'a, G: SearchGame> {
     nodes: u64,
     seldepth: usize,
     root_depth: i32,
+    /// No two null moves in a row.
+    null_ok: bool,
 }
 
 fn terminal_score(t: Terminal, turns: i32) -> i32 {
@@ -113,6 +115,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             nodes: 0,
             seldepth: 0,
             root_depth: 1,
+            null_ok: true,
         }
     }
 
@@ -424,6 +427,25 @@ impl<'a, G: SearchGame> Worker<'a, G> {
                 };
                 if cut {
                     return Ok(s);
+                }
+            }
+        }
+        // Null move: if passing still fails high at a reduced depth, so would a real move.
+        if !pv_node && !in_check && depth >= 3 && beta.abs() < MATE_BOUND && self.null_ok {
+            let stand = self.game.evaluate()?;
+            if stand >= beta {
+                let side = self.game.side_to_move();
+                if self.game.make_null() {
+                    let flip = self.game.side_to_move() != side;
+                    let r = 2 + depth / 4;
+                    self.null_ok = false;
+                    let s = self.child(flip, depth - 1 - r, beta - 1, beta, ply + 1, turns, false);
+                    self.null_ok = true;
+                    self.game.unmake();
+                    let s = s?;
+                    if s >= beta {
+                        return Ok(if s >= MATE_BOUND { beta } else { s });
+                    }
                 }
             }
         }
