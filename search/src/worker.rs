@@ -128,7 +128,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
                 self.shared.internal.store(true, Ordering::Relaxed);
             }
         }
-        if self.nodes % 64 == 0 {
+        if self.nodes.is_multiple_of(64) {
             if let Some(t) = self.shared.budget.hard_time {
                 if self.shared.start.elapsed() >= t {
                     self.shared.internal.store(true, Ordering::Relaxed);
@@ -166,7 +166,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             .iter()
             .map(|&m| (self.order_key(m, hash_move, 0), m))
             .collect();
-        keyed.sort_by(|a, b| b.0.cmp(&a.0));
+        keyed.sort_by_key(|k| std::cmp::Reverse(k.0));
         let mut root_moves: Vec<G::Move> = keyed.into_iter().map(|(_, m)| m).collect();
         found.best = Some(root_moves[0]);
         let max_depth = self
@@ -279,8 +279,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         let mut best_index = 0;
         let side = self.game.side_to_move();
         let key = self.game.hash();
-        for i in 0..root_moves.len() {
-            let m = root_moves[i];
+        for (i, &m) in root_moves.iter().enumerate() {
             self.pv[1].clear();
             self.game.make(m)?;
             let flip = self.game.side_to_move() != side;
@@ -633,7 +632,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
                 (k, m)
             })
             .collect();
-        keyed.sort_by(|a, b| b.0.cmp(&a.0));
+        keyed.sort_by_key(|k| std::cmp::Reverse(k.0));
         let side = self.game.side_to_move();
         for (_, m) in keyed {
             self.game.make(m)?;
