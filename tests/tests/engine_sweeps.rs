@@ -4,7 +4,7 @@
 //! - `engine_plays_every_rule_set` (runs by default): one short node-limited game of the
 //!   engine against a random mover per rule set: every move the engine returns is legal, no
 //!   error, every game ends or reaches the ply limit.
-//! - `engine_beats_random` (ignored, long): 20 games per rule set, the engine (1000 nodes a
+//! - `engine_beats_random` (ignored, long): 20 games per rule set, the engine (500 nodes a
 //!   move) against a random mover, colours alternating; prints the table and asserts a score
 //!   of 95% or more wherever the stronger side can win.
 //! - `depth_four_beats_depth_two` (ignored, long): 40 games per variant and for ten presets,
@@ -12,7 +12,9 @@
 //!
 //! Run the long ones in release, where they take minutes:
 //! `cargo test --release -p houserules-tests --test engine_sweeps -- --ignored --nocapture`
-//! (`SWEEP_GAMES=N` changes the number of games, `SWEEP_ONLY=id,id` the rule sets).
+//! (`SWEEP_GAMES=N` changes the number of games, `SWEEP_NODES=N` the engine's nodes a move
+//! against the random mover, `SWEEP_PLIES=N` the ply limit (300; a game that reaches it is a
+//! draw), `SWEEP_ONLY=name,name` the rule sets: variant ids and preset ids).
 
 use houserules_host::engine::{Engine, EngineConfig, Limits};
 use houserules_host::play::Rng;
@@ -194,11 +196,15 @@ fn match_score<'p>(
     (score / games as f64, reasons)
 }
 
-fn games(default: usize) -> usize {
-    std::env::var("SWEEP_GAMES")
+fn env_number(key: &str, default: usize) -> usize {
+    std::env::var(key)
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(default)
+}
+
+fn games(default: usize) -> usize {
+    env_number("SWEEP_GAMES", default)
 }
 
 #[test]
