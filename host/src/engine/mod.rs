@@ -23,7 +23,7 @@
 //!   rules as [`Game::status`] applies them; a claimable draw counts as a draw, and a position
 //!   repeated within the search as the draw it can be made into.
 //!
-//! The search itself (`houserules-search`) knows no rules; [`adapter`] is its view of a
+//! The search itself (`houserules-search`) knows no rules; `adapter` is its view of a
 //! pipeline and [`eval`] the static evaluation.
 
 mod adapter;
