@@ -4,16 +4,17 @@
 //! - `engine_plays_every_rule_set` (runs by default): one short node-limited game of the
 //!   engine against a random mover per rule set: every move the engine returns is legal, no
 //!   error, every game ends or reaches the ply limit.
-//! - `engine_beats_random` (ignored, long): 20 games per rule set, the engine (500 nodes a
+//! - `engine_beats_random` (ignored, long): 20 games per rule set, the engine (1000 nodes a
 //!   move) against a random mover, colours alternating; prints the table and asserts a score
 //!   of 95% or more wherever the stronger side can win.
 //! - `depth_four_beats_depth_two` (ignored, long): 40 games per variant and for ten presets,
-//!   depth 4 against depth 2, colours alternating; prints the table.
+//!   depth 4 against depth 2, colours alternating, the first four plies random (from the
+//!   game's seed) so that the games differ; prints the table.
 //!
 //! Run the long ones in release, where they take minutes:
 //! `cargo test --release -p houserules-tests --test engine_sweeps -- --ignored --nocapture`
 //! (`SWEEP_GAMES=N` changes the number of games, `SWEEP_NODES=N` the engine's nodes a move
-//! against the random mover, `SWEEP_PLIES=N` the ply limit (300; a game that reaches it is a
+//! against the random mover, `SWEEP_PLIES=N` the ply limit (400 against the random mover, 300 between engines; a game that reaches it is a
 //! draw), `SWEEP_ONLY=name,name` the rule sets: variant ids and preset ids).
 
 use houserules_host::engine::{Engine, EngineConfig, Limits};
@@ -99,15 +100,20 @@ struct Played {
     plies: usize,
 }
 
+/// Plays a game; its first `opening` plies are random moves from `seed` whoever is to move
+/// (engines at a fixed depth would otherwise play one game per colour over and over).
 fn play_game<'p>(
     p: &'p Pipeline,
     white: &mut Side<'p>,
     black: &mut Side<'p>,
     max_plies: usize,
+    opening: usize,
+    seed: u64,
 ) -> Played {
     let start = p.start_position().expect("start position");
     let mut game = Game::new(p, start);
     let stop = AtomicBool::new(false);
+    let mut opening_rng = Rng::new(seed);
     for ply in 0..max_plies {
         let status = game.status().expect("status");
         if let Some(o) = status.outcome {
@@ -134,6 +140,7 @@ fn play_game<'p>(
             &mut *black
         };
         let m = match side {
+            _ if ply < opening => legal[opening_rng.below(legal.len())],
             Side::Random(rng) => legal[rng.below(legal.len())],
             Side::Engine(engine, limits) => {
                 let r = engine
@@ -174,6 +181,7 @@ fn match_score<'p>(
     p: &'p Pipeline,
     games: usize,
     max_plies: usize,
+    opening: usize,
     first: &dyn Fn(u64) -> Side<'p>,
     second: &dyn Fn(u64) -> Side<'p>,
 ) -> (f64, Vec<String>) {
@@ -183,11 +191,11 @@ fn match_score<'p>(
         let seed = 1000 + g as u64;
         let (mut a, mut b) = (first(seed), second(seed ^ 0x9E37_79B9));
         let r = if g % 2 == 0 {
-            let r = play_game(p, &mut a, &mut b, max_plies);
+            let r = play_game(p, &mut a, &mut b, max_plies, opening, seed);
             score += r.white_score;
             r
         } else {
-            let r = play_game(p, &mut b, &mut a, max_plies);
+            let r = play_game(p, &mut b, &mut a, max_plies, opening, seed);
             score += 1.0 - r.white_score;
             r
         };
@@ -218,6 +226,8 @@ fn engine_plays_every_rule_set() {
             &mut engine(p, "nodes=60"),
             &mut Side::Random(Rng::new(7)),
             60,
+            0,
+            7,
         );
         assert!(r.plies > 0 || r.reason != "ply limit", "{}", set.name);
     }
@@ -239,7 +249,9 @@ fn engine_beats_random() {
     println!("|---|---|---|---|");
     for set in rule_sets() {
         let p = &set.pipeline;
-        let (score, reasons) = match_score(p, n, 400, &|_| engine(p, "nodes=1000"), &|seed| {
+        let nodes = format!("nodes={}", env_number("SWEEP_NODES", 1000));
+        let plies = env_number("SWEEP_PLIES", 400);
+        let (score, reasons) = match_score(p, n, plies, 0, &|_| engine(p, &nodes), &|seed| {
             Side::Random(Rng::new(seed))
         });
         let mut tally: Vec<(String, usize)> = Vec::new();
@@ -291,7 +303,8 @@ fn depth_four_beats_depth_two() {
             continue;
         }
         let p = &set.pipeline;
-        let (score, _) = match_score(p, n, 300, &|_| engine(p, "depth=4"), &|_| {
+        let plies = env_number("SWEEP_PLIES", 300);
+        let (score, _) = match_score(p, n, plies, 4, &|_| engine(p, "depth=4"), &|_| {
             engine(p, "depth=2")
         });
         println!("| {} | {n} | {:.1}% |", set.name, score * 100.0);
