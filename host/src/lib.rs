@@ -9,6 +9,7 @@ pub mod conformance;
 pub mod describe;
 #[cfg(unix)]
 pub mod elf;
+pub mod engine;
 pub mod error;
 pub mod fault;
 pub mod fen;

@@ -143,7 +143,7 @@ impl Plugin for PresetsGallery {
             "double-move" => double_move::new(),
             "monster-rules" => monster_rules::new(options),
             "first-promotion-wins" => first_promotion_wins::new(),
-            "suicide-chess" => suicide_chess::new(k),
+            "suicide-chess" => suicide_chess::new(k, variant),
             "capture-all" => capture_all::new(k),
             "extinction-chess" => extinction_chess::new(k, options),
             "berolina-pawns" => berolina_pawns::new(k, options, false),

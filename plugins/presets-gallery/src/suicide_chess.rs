@@ -20,6 +20,7 @@ use houserules_plugin_api::abi_stable::std_types::RVec;
 use houserules_plugin_api::{
     castle_slot, preset_object, stage, Color, Decision, HookSet, Move, MoveEffects, Outcome,
     OutcomeContext, Position, PresetBox, PresetRules, ResultDecision, Role, Square, SquareSet,
+    VariantInfo,
 };
 
 pub(crate) const META: Meta = Meta {
@@ -43,7 +44,8 @@ pub(crate) const META: Meta = Meta {
             | HookSet::SHOULD_FILTER_SELF_CHECK.0
             | HookSet::FILTER_LEGAL_MOVES.0
             | HookSet::ON_CHECK_GAME_RESULT.0
-            | HookSet::ON_AFTER_MOVE.0,
+            | HookSet::ON_AFTER_MOVE.0
+            | HookSet::EVALUATE.0,
     ),
     stages: &[stage::MOVE],
     // Before berolina-pawns, which sets the en passant fields with its own pawn geometry.
@@ -52,13 +54,25 @@ pub(crate) const META: Meta = Meta {
     extra: &[],
 };
 
-pub(crate) fn new(k: Kinds) -> Result<PresetBox, String> {
-    Ok(preset_object(Suicide { k }))
+pub(crate) fn new(k: Kinds, variant: &VariantInfo) -> Result<PresetBox, String> {
+    // The values the engine's evaluation counts (royal types count nothing there).
+    let values = variant
+        .pieces
+        .iter()
+        .map(|p| if p.royal { 0 } else { p.value.max(0) })
+        .collect();
+    Ok(preset_object(Suicide { k, values }))
 }
 
 struct Suicide {
     k: Kinds,
+    /// Declared value per piece kind, as the engine's evaluation counts it.
+    values: Vec<i32>,
 }
+
+/// Centipawns each piece on the board costs its side beyond its value: losing them all wins,
+/// kings included.
+const PIECE_BURDEN: i32 = 30;
 
 /// Bookkeeping the chess plugin does for royal kings only, for sides without royalty: the en
 /// passant fields after a FIDE double step (the right exists whenever an enemy pawn can take),
@@ -94,6 +108,12 @@ pub(crate) fn no_royalty_after_move(k: &Kinds, pos: &mut Position, mv: Move, st:
     }
 }
 
+impl Suicide {
+    fn value(&self, kind: u8) -> i32 {
+        self.values.get(kind as usize).copied().unwrap_or(0)
+    }
+}
+
 impl PresetRules for Suicide {
     fn get_royal_pieces(&self, _: &Position, _: Color, _: &mut SquareSet) -> Decision {
         Decision::NO
@@ -101,6 +121,19 @@ impl PresetRules for Suicide {
 
     fn should_filter_self_check(&self, _: &Position, _: Color) -> Decision {
         Decision::NO
+    }
+
+    /// Material is a burden: the engine's evaluation counts each piece at its value, this
+    /// counts it twice against, so the sum says "fewer and cheaper pieces are better".
+    fn evaluate(&self, pos: &Position) -> i32 {
+        let mut score = 0;
+        for (_, c) in pos.pieces_of(Color::White) {
+            score -= 2 * self.value(c) + PIECE_BURDEN;
+        }
+        for (_, c) in pos.pieces_of(Color::Black) {
+            score += 2 * self.value(c) + PIECE_BURDEN;
+        }
+        score
     }
 
     fn filter_legal_moves(&self, _pos: &Position, moves: &mut RVec<Move>) {
@@ -144,6 +177,18 @@ mod tests {
     use crate::testkit::*;
 
     const P: &[&str] = &["suicide-chess"];
+
+    #[test]
+    fn evaluation_counts_material_against_its_side() {
+        let p = pipe(P);
+        assert!(p.has_evaluation_terms());
+        let even = p.game_start("4k3/8/8/8/8/8/8/4K3 w - - 0 1").unwrap();
+        assert_eq!(p.evaluation_terms(&even).unwrap(), 0);
+        // White's extra queen counts twice against White (the engine counts it once for).
+        let queen = p.game_start("4k3/8/8/8/8/8/8/3QK3 w - - 0 1").unwrap();
+        let v = p.evaluation_terms(&queen).unwrap();
+        assert_eq!(v, -(2 * 900 + super::PIECE_BURDEN));
+    }
 
     #[test]
     fn suicide_chess_captures_are_compulsory() {
