@@ -976,6 +976,40 @@ impl Pipeline {
         Ok(())
     }
 
+    /// The legal moves of the side to move that end on `to` (when given) and are made by a
+    /// piece of a kind in `kinds` (bit `k`: kind `k`; 0: any): exactly the moves of
+    /// [`Pipeline::legal_moves`] that pass the filter, in the same order. On a plain pipeline
+    /// without a legal-move filter the variant is asked for just those (the
+    /// [`GenRequest`] hint); elsewhere the full list is made and filtered, as a preset's hook
+    /// may need the whole list.
+    pub fn legal_moves_matching(
+        &self,
+        pos: &Position,
+        to: Option<Square>,
+        kinds: u32,
+        out: &mut RVec<Move>,
+    ) -> Result<(), HostError> {
+        let mut req = GenRequest::new(pos.side_to_move, true, SquareSet::EMPTY).of_kinds(kinds);
+        if let Some(to) = to {
+            req = req.to_square(to);
+        }
+        if self.plain && !self.hooks.contains(HookSet::FILTER_LEGAL_MOVES) {
+            out.clear();
+            call!(
+                "variant",
+                self.vname(),
+                self.variant_plugin.as_str(),
+                "generate",
+                self.variant.generate(pos, &req, out)
+            )?;
+        } else {
+            self.legal_moves(pos, out)?;
+        }
+        // A variant may ignore the hint: keep only what it asks for.
+        out.retain(|m| req.wants(pos, m));
+        Ok(())
+    }
+
     /// Whether `m` leaves the mover's royals unattacked. The move is made in full (every
     /// preset effect, the turn decision and turn-end effects included) before the royals are
     /// tested.
