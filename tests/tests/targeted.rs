@@ -50,8 +50,11 @@ fn differential(p: &Pipeline, games: usize, plies: usize, seed: u64) -> usize {
                         let req = GenRequest::new(pos.side_to_move, true, Default::default())
                             .to_square(to)
                             .of_kinds(mask);
-                        let want: Vec<Move> =
-                            full.iter().copied().filter(|m| req.wants(&pos, m)).collect();
+                        let want: Vec<Move> = full
+                            .iter()
+                            .copied()
+                            .filter(|m| req.wants(&pos, m))
+                            .collect();
                         p.legal_moves_matching(&pos, Some(to), mask, &mut targeted)
                             .unwrap();
                         assert_eq!(
@@ -66,9 +69,15 @@ fn differential(p: &Pipeline, games: usize, plies: usize, seed: u64) -> usize {
             }
             // Kinds alone (no destination).
             for &mask in &kinds {
-                let req = GenRequest::new(pos.side_to_move, true, Default::default()).of_kinds(mask);
-                let want: Vec<Move> = full.iter().copied().filter(|m| req.wants(&pos, m)).collect();
-                p.legal_moves_matching(&pos, None, mask, &mut targeted).unwrap();
+                let req =
+                    GenRequest::new(pos.side_to_move, true, Default::default()).of_kinds(mask);
+                let want: Vec<Move> = full
+                    .iter()
+                    .copied()
+                    .filter(|m| req.wants(&pos, m))
+                    .collect();
+                p.legal_moves_matching(&pos, None, mask, &mut targeted)
+                    .unwrap();
                 assert_eq!(targeted.as_slice(), want.as_slice(), "kinds {mask:#x}");
             }
             let m = full[rng.below(full.len())];
@@ -112,7 +121,11 @@ fn pipelines_with_presets_filter_the_full_list() {
 #[test]
 fn the_filter_words_are_zero_without_a_filter() {
     // Older plugins read the words as reserved zeros: no filter must mean zero.
-    let req = GenRequest::new(houserules_plugin_api::Color::White, true, Default::default());
+    let req = GenRequest::new(
+        houserules_plugin_api::Color::White,
+        true,
+        Default::default(),
+    );
     assert_eq!(req.reserved, [0; 2]);
     assert!(!req.is_filtered());
     let req = req.to_square(Square::new(0, 0));
