@@ -1162,9 +1162,17 @@ impl Pipeline {
             let table = &self.royal_cells[color.index()];
             let mut s = SquareSet::EMPTY;
             let used = pos.ranks() as usize * 16;
-            for (i, c) in pos.cells()[..used].iter().enumerate() {
-                if table[c.0 as usize] {
-                    s.0[i >> 6] |= 1u64 << (i & 63);
+            // Eight cells at a time: a word of empty cells (most of a board) has no royal.
+            for (w, chunk) in pos.cells()[..used].chunks_exact(8).enumerate() {
+                let word = u64::from_le_bytes(std::array::from_fn(|j| chunk[j].0));
+                if word == 0 {
+                    continue;
+                }
+                for (j, c) in chunk.iter().enumerate() {
+                    if table[c.0 as usize] {
+                        let i = w * 8 + j;
+                        s.0[i >> 6] |= 1u64 << (i & 63);
+                    }
                 }
             }
             Some(s)
