@@ -18,7 +18,7 @@ use crate::error::HostError;
 use crate::fault::{self, Fault};
 use crate::game::Game;
 use crate::loader::Registry;
-use crate::notation::{coordinate, parse_move, san, san_core};
+use crate::notation::{check_mark, coordinate, parse_move, san_core};
 use crate::pgn::{write_record, MoveToken, Pos, Record, WrittenMove};
 use crate::pipeline::{parse_preset_list, Pipeline, PresetSpec};
 use abi_stable::std_types::RVec;
@@ -724,32 +724,25 @@ struct Replay<'a, 'p> {
     steps: Vec<Option<Move>>,
 }
 
-/// What is wrong with the check or mate mark of `text` (a move by `mover` that led to
-/// `after`), if anything: `+` on a move that gives no check, `#` on one that does not mate. A
-/// missing mark is not reported (many programs write none).
-fn wrong_mark(p: &Pipeline, after: &Position, mover: Color, text: &str) -> Option<String> {
+/// What is wrong with the check or mate mark of `text`, if anything: `+` on a move that gives
+/// no check, `#` on one that does not mate. `actual` is the move's own mark ([`check_mark`];
+/// `None`: unknown, nothing reported). A missing mark is not reported (many programs write
+/// none).
+fn wrong_mark(actual: Option<Option<char>>, text: &str) -> Option<String> {
     let t = text.trim_end_matches(['!', '?']);
     let mark = match t.as_bytes().last() {
         Some(b'+') => '+',
         Some(b'#') => '#',
         _ => return None,
     };
-    let opponent = mover.opposite();
-    let check = p.royal_attacked(after, opponent).ok()?;
-    if !check {
-        return Some(format!(
+    match actual? {
+        None => Some(format!(
             "marked as {}, but it gives no check",
             if mark == '#' { "mate" } else { "check" }
-        ));
+        )),
+        Some('+') if mark == '#' => Some("marked as mate, but it is only check".to_string()),
+        _ => None,
     }
-    if mark == '#' {
-        let mut replies = RVec::new();
-        p.legal_moves(after, &mut replies).ok()?;
-        if !(replies.is_empty() && after.side_to_move == opponent) {
-            return Some("marked as mate, but it is only check".to_string());
-        }
-    }
-    None
 }
 
 /// Null moves as ChessBase and python-chess write them.
@@ -851,16 +844,43 @@ impl<'a, 'p> Replay<'a, 'p> {
         let p: &'p Pipeline = &self.rules.pipeline;
         let mut game = Game::new(p, start);
         let rec = self.rec;
+        let r: &'p Rules = self.rules;
         for (k, tok) in rec.moves.iter().enumerate() {
             let ply = k as u32 + 1;
-            if let Err(e) = p.legal_moves(&game.position, self.buf) {
+            let text = tok.text(rec);
+            // Plain SAN is resolved against only the legal moves it can name (to its
+            // square, by its piece kinds); the full list is made when that finds no single
+            // move, for errors, and where a result needs it.
+            let token = if r.fast && !is_null(text) {
+                read_san(&game.position, text).filter(|t| t.castle.is_none())
+            } else {
+                None
+            };
+            let generated = match &token {
+                Some(t) => {
+                    p.legal_moves_matching(&game.position, Some(t.dest), t.kinds(r), self.buf)
+                }
+                None => p.legal_moves(&game.position, self.buf),
+            };
+            let mut full = token.is_none();
+            let generated = generated.and_then(|()| {
+                if !full && self.buf.is_empty() {
+                    full = true;
+                    p.legal_moves(&game.position, self.buf)
+                } else {
+                    Ok(())
+                }
+            });
+            if let Err(e) = generated {
                 self.host_error(tok, ply, e, "generating moves: ");
                 return (game, false);
             }
-            let text = tok.text(rec);
             match self.over(&game) {
                 Ok(None) => {}
                 Ok(Some(why)) => {
+                    if !full {
+                        let _ = p.legal_moves(&game.position, self.buf);
+                    }
                     let pos = game.position.clone();
                     self.move_error(
                         tok,
@@ -900,7 +920,21 @@ impl<'a, 'p> Replay<'a, 'p> {
                 }
                 continue;
             }
-            let m = match self.resolve(&game.position, text) {
+            let targeted = token
+                .as_ref()
+                .and_then(|t| match_san(r, &game.position, t, self.buf));
+            let resolved = match targeted {
+                Some(m) => Ok(m),
+                None => {
+                    let full_list = if full {
+                        Ok(())
+                    } else {
+                        p.legal_moves(&game.position, self.buf)
+                    };
+                    full_list.and_then(|()| self.resolve(&game.position, text))
+                }
+            };
+            let m = match resolved {
                 Ok(m) => m,
                 Err(e) => {
                     if self.fault.is_none() {
@@ -912,20 +946,18 @@ impl<'a, 'p> Replay<'a, 'p> {
                 }
             };
             let detail = self.plies.is_some() || self.written.is_some();
-            let mut names = None;
-            if detail {
+            // SAN without its check mark (added once the move is played) and the coordinate
+            // form. The moves in `self.buf` include every rival of `m` (same square, same
+            // kind), all SAN needs.
+            let names = detail.then(|| {
                 let pos = &game.position;
-                let s = san(p, pos, m, self.buf).unwrap_or_else(|_| text.to_string());
-                let c = coordinate(p, pos, m).unwrap_or_default();
-                if let Some(w) = &mut self.written {
-                    w.push(WrittenMove {
-                        white: pos.side_to_move == Color::White,
-                        fullmove: pos.fullmove_number as u32,
-                        san: s.clone(),
-                    });
-                }
-                names = Some((s, c));
-            }
+                (
+                    san_core(p, pos, m, self.buf).ok(),
+                    coordinate(p, pos, m).unwrap_or_default(),
+                    pos.side_to_move == Color::White,
+                    pos.fullmove_number as u32,
+                )
+            });
             if tok.has_variations() {
                 self.variations(&game, tok, ply);
             }
@@ -942,13 +974,31 @@ impl<'a, 'p> Replay<'a, 'p> {
                     return (game, false);
                 }
             };
-            if let Some(w) = marked
-                .then(|| wrong_mark(p, &game.position, mover, text))
-                .flatten()
-            {
+            // The check mark of the move played, when something reads it.
+            let mark = (marked || detail)
+                .then(|| check_mark(p, &game.position, mover).ok())
+                .flatten();
+            if let Some(w) = marked.then(|| wrong_mark(mark, text)).flatten() {
                 self.warnings
                     .push(pos_err(tok.pos, Some(ply), format!("`{text}`: {w}")));
             }
+            let names = names.map(|(core, c, white, fullmove)| {
+                let s = match (core, mark) {
+                    (Some(mut s), Some(mark)) => {
+                        s.extend(mark);
+                        s
+                    }
+                    _ => text.to_string(),
+                };
+                if let Some(w) = &mut self.written {
+                    w.push(WrittenMove {
+                        white,
+                        fullmove,
+                        san: s.clone(),
+                    });
+                }
+                (s, c)
+            });
             if let (Some(plies), Some((s, c))) = (&mut self.plies, names) {
                 plies.push(PlyReport {
                     ply,
@@ -1038,6 +1088,46 @@ impl<'a, 'p> Replay<'a, 'p> {
 /// SAN or does not name exactly one move: the caller then uses [`parse_move`], which also
 /// reads the coordinate form and explains errors.
 fn fast_match(r: &Rules, pos: &Position, text: &str, legal: &[Move]) -> Option<Move> {
+    match_san(r, pos, &read_san(pos, text)?, legal)
+}
+
+/// A move token read as plain SAN (see [`fast_match`]).
+#[derive(Clone, Copy)]
+struct SanToken {
+    /// `O-O` (`Some(false)`) or `O-O-O` (`Some(true)`).
+    castle: Option<bool>,
+    dest: Square,
+    /// The piece letter (upper case); none for a pawn move.
+    piece: Option<u8>,
+    hint_file: Option<u8>,
+    hint_rank: Option<u32>,
+    /// The promotion letter (upper case).
+    promo: Option<u8>,
+}
+
+impl SanToken {
+    /// The piece kinds the token can name (bit `k`: kind `k`; 0: kinds beyond 31 exist, no
+    /// filter).
+    fn kinds(&self, r: &Rules) -> u32 {
+        let mut mask = 0u32;
+        for (k, (&letter, &pawn)) in r.letters.iter().zip(&r.pawns).enumerate() {
+            let named = match self.piece {
+                Some(l) => letter == l,
+                None => pawn,
+            };
+            if named {
+                if k >= 32 {
+                    return 0;
+                }
+                mask |= 1 << k;
+            }
+        }
+        mask
+    }
+}
+
+/// Reads plain SAN; `None` when `text` is not plain SAN.
+fn read_san(pos: &Position, text: &str) -> Option<SanToken> {
     let mut b = text.as_bytes();
     while let Some((&last, rest)) = b.split_last() {
         if matches!(last, b'+' | b'#' | b'!' | b'?') {
@@ -1050,17 +1140,14 @@ fn fast_match(r: &Rules, pos: &Position, text: &str, legal: &[Move]) -> Option<M
         return None;
     }
     if matches!(b, b"O-O" | b"0-0" | b"O-O-O" | b"0-0-0") {
-        let long = b.len() == 5;
-        let mut found = None;
-        for m in legal {
-            if m.is_castle() && (m.via.file() < m.from.file()) == long {
-                if found.is_some() {
-                    return None;
-                }
-                found = Some(*m);
-            }
-        }
-        return found;
+        return Some(SanToken {
+            castle: Some(b.len() == 5),
+            dest: Square::NONE,
+            piece: None,
+            hint_file: None,
+            hint_rank: None,
+            promo: None,
+        });
     }
     // Promotion suffix: `=Q` or `Q`.
     let mut promo = None;
@@ -1120,9 +1207,39 @@ fn fast_match(r: &Rules, pos: &Position, text: &str, legal: &[Move]) -> Option<M
     if i != prefix.len() {
         return None;
     }
-    if piece.is_none() && promo.is_some() && hint_file.is_none() && prefix.is_empty() {
-        // `e8Q` / `e8=Q`: a pawn push that promotes; handled below like any pawn move.
+    Some(SanToken {
+        castle: None,
+        dest,
+        piece,
+        hint_file,
+        hint_rank,
+        promo,
+    })
+}
+
+/// The one move of `legal` that `t` names, if exactly one. `legal` may be only the legal
+/// moves to `t.dest` of the kinds [`SanToken::kinds`] names: the answer is the same.
+fn match_san(r: &Rules, pos: &Position, t: &SanToken, legal: &[Move]) -> Option<Move> {
+    if let Some(long) = t.castle {
+        let mut found = None;
+        for m in legal {
+            if m.is_castle() && (m.via.file() < m.from.file()) == long {
+                if found.is_some() {
+                    return None;
+                }
+                found = Some(*m);
+            }
+        }
+        return found;
     }
+    let SanToken {
+        dest,
+        piece,
+        hint_file,
+        hint_rank,
+        promo,
+        ..
+    } = *t;
     let them = pos.side_to_move.opposite();
     let mut found = None;
     for m in legal {

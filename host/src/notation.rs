@@ -138,17 +138,27 @@ pub fn san(p: &Pipeline, pos: &Position, m: Move, legal: &[Move]) -> Result<Stri
     let mut child = pos.clone();
     let mut fx = MoveEffects::new(pos.side_to_move, false);
     p.apply(&mut child, m, &mut fx)?;
-    let opponent: Color = pos.side_to_move.opposite();
-    if p.royal_attacked(&child, opponent)? {
-        let mut replies = RVec::new();
-        p.legal_moves(&child, &mut replies)?;
-        s.push(if replies.is_empty() && child.side_to_move == opponent {
+    s.extend(check_mark(p, &child, pos.side_to_move)?);
+    Ok(s)
+}
+
+/// The check mark of a move by `mover` that led to `after`: `+` when it attacks an enemy
+/// royal, `#` when the opponent, to move, also has no legal move; `None` without check.
+pub fn check_mark(p: &Pipeline, after: &Position, mover: Color) -> Result<Option<char>, HostError> {
+    let opponent = mover.opposite();
+    if !p.royal_attacked(after, opponent)? {
+        return Ok(None);
+    }
+    // Few positions are checks, and the replies to a check are few: the full list is cheap.
+    let mut replies = RVec::new();
+    p.legal_moves(after, &mut replies)?;
+    Ok(Some(
+        if replies.is_empty() && after.side_to_move == opponent {
             '#'
         } else {
             '+'
-        });
-    }
-    Ok(s)
+        },
+    ))
 }
 
 fn normalize(s: &str) -> String {

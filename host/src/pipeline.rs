@@ -1009,6 +1009,40 @@ impl Pipeline {
         Ok(())
     }
 
+    /// The legal moves of the side to move that end on `to` (when given) and are made by a
+    /// piece of a kind in `kinds` (bit `k`: kind `k`; 0: any): exactly the moves of
+    /// [`Pipeline::legal_moves`] that pass the filter, in the same order. On a plain pipeline
+    /// without a legal-move filter the variant is asked for just those (the
+    /// [`GenRequest`] hint); elsewhere the full list is made and filtered, as a preset's hook
+    /// may need the whole list.
+    pub fn legal_moves_matching(
+        &self,
+        pos: &Position,
+        to: Option<Square>,
+        kinds: u32,
+        out: &mut RVec<Move>,
+    ) -> Result<(), HostError> {
+        let mut req = GenRequest::new(pos.side_to_move, true, SquareSet::EMPTY).of_kinds(kinds);
+        if let Some(to) = to {
+            req = req.to_square(to);
+        }
+        if self.plain && !self.hooks.contains(HookSet::FILTER_LEGAL_MOVES) {
+            out.clear();
+            call!(
+                "variant",
+                self.vname(),
+                self.variant_plugin.as_str(),
+                "generate",
+                self.variant.generate(pos, &req, out)
+            )?;
+        } else {
+            self.legal_moves(pos, out)?;
+        }
+        // A variant may ignore the hint: keep only what it asks for.
+        out.retain(|m| req.wants(pos, m));
+        Ok(())
+    }
+
     /// Whether `m` leaves the mover's royals unattacked. The move is made in full (every
     /// preset effect, the turn decision and turn-end effects included) before the royals are
     /// tested.
@@ -1161,9 +1195,17 @@ impl Pipeline {
             let table = &self.royal_cells[color.index()];
             let mut s = SquareSet::EMPTY;
             let used = pos.ranks() as usize * 16;
-            for (i, c) in pos.cells()[..used].iter().enumerate() {
-                if table[c.0 as usize] {
-                    s.0[i >> 6] |= 1u64 << (i & 63);
+            // Eight cells at a time: a word of empty cells (most of a board) has no royal.
+            for (w, chunk) in pos.cells()[..used].chunks_exact(8).enumerate() {
+                let word = u64::from_le_bytes(std::array::from_fn(|j| chunk[j].0));
+                if word == 0 {
+                    continue;
+                }
+                for (j, c) in chunk.iter().enumerate() {
+                    if table[c.0 as usize] {
+                        let i = w * 8 + j;
+                        s.0[i >> 6] |= 1u64 << (i & 63);
+                    }
                 }
             }
             Some(s)

@@ -267,7 +267,14 @@ pub fn parse_fen_board(
 /// Writes the board field of a FEN; with `pockets`, appends the hands as `[...]` (White's
 /// pieces first, in piece-table order).
 pub fn write_fen_board(pos: &Position, pieces: &[PieceType], pockets: bool) -> String {
-    let mut s = String::new();
+    // A run of empty squares, without a temporary string (a FEN is written every ply).
+    fn push_count(s: &mut String, n: u32) {
+        if n >= 10 {
+            push_count(s, n / 10);
+        }
+        s.push((b'0' + (n % 10) as u8) as char);
+    }
+    let mut s = String::with_capacity(pos.ranks() as usize * (pos.files() as usize + 1) + 8);
     for rank in (0..pos.ranks()).rev() {
         let mut empty = 0;
         for file in 0..pos.files() {
@@ -277,7 +284,7 @@ pub fn write_fen_board(pos: &Position, pieces: &[PieceType], pockets: bool) -> S
                 continue;
             }
             if empty > 0 {
-                s.push_str(&empty.to_string());
+                push_count(&mut s, empty);
                 empty = 0;
             }
             if c.is_hole() {
@@ -293,7 +300,7 @@ pub fn write_fen_board(pos: &Position, pieces: &[PieceType], pockets: bool) -> S
             }
         }
         if empty > 0 {
-            s.push_str(&empty.to_string());
+            push_count(&mut s, empty);
         }
         if rank > 0 {
             s.push('/');

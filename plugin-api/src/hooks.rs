@@ -46,11 +46,21 @@ pub struct GenRequest {
     pub legal: bool,
     /// Pieces whose moves a preset has taken over: generate nothing for them.
     pub skip: SquareSet,
-    /// Reserved for later API versions (zero).
+    /// A filter hint in the former reserved words (zero: none): `reserved[0]` is
+    /// [`GenRequest::DESTINATION`] plus a square (only moves whose
+    /// [`Move::destination`] is that square are wanted), `reserved[1]` a mask of piece kinds
+    /// (bit `k`: kind `k`, kinds 0-31; only moves of a piece of such a kind — the kind on
+    /// `from`, the dropped kind of a drop — are wanted). A pure optimisation: a variant may
+    /// ignore it and list every move, because the host keeps only the moves
+    /// [`GenRequest::wants`] accepts; a variant that honours it may leave out any move the
+    /// filter rejects. Older hosts send zero, so the API version is unchanged.
     pub reserved: [u32; 2],
 }
 
 impl GenRequest {
+    /// Flag of `reserved[0]`: a destination filter is set (the square is the low byte).
+    pub const DESTINATION: u32 = 1 << 31;
+
     /// A request for `side`'s moves: legal ones, or pseudo-legal ones skipping `skip`.
     pub fn new(side: Color, legal: bool, skip: SquareSet) -> GenRequest {
         GenRequest {
@@ -59,6 +69,55 @@ impl GenRequest {
             skip,
             reserved: [0; 2],
         }
+    }
+
+    /// Only moves that end on `to` (see [`Move::destination`]) are wanted.
+    pub fn to_square(mut self, to: Square) -> GenRequest {
+        self.reserved[0] = Self::DESTINATION | to.0 as u32;
+        self
+    }
+
+    /// Only moves of pieces whose kind is in `kinds` (bit `k`: kind `k`) are wanted; an empty
+    /// mask sets no filter.
+    pub fn of_kinds(mut self, kinds: u32) -> GenRequest {
+        self.reserved[1] = kinds;
+        self
+    }
+
+    /// The destination filter, if any.
+    pub fn destination(&self) -> Option<Square> {
+        (self.reserved[0] & Self::DESTINATION != 0).then_some(Square(self.reserved[0] as u8))
+    }
+
+    /// The piece-kind filter (bit `k`: kind `k`), if any.
+    pub fn kinds(&self) -> Option<u32> {
+        (self.reserved[1] != 0).then_some(self.reserved[1])
+    }
+
+    /// Whether any filter is set.
+    pub fn is_filtered(&self) -> bool {
+        self.reserved != [0; 2]
+    }
+
+    /// Whether `m`, a move in `pos`, passes the filter.
+    pub fn wants(&self, pos: &Position, m: &Move) -> bool {
+        if let Some(to) = self.destination() {
+            if m.destination() != to {
+                return false;
+            }
+        }
+        if let Some(kinds) = self.kinds() {
+            let kind = if m.is_drop() {
+                Some(m.piece)
+            } else {
+                pos.get(m.from).kind()
+            };
+            match kind {
+                Some(k) if k < 32 && kinds & (1 << k) != 0 => {}
+                _ => return false,
+            }
+        }
+        true
     }
 }
 

@@ -13,7 +13,7 @@ mod fen;
 pub mod model;
 mod words;
 
-use engine::{Board, ChessMove, MoveKind, MoveList, Role as ERole, Side};
+use engine::{Board, ChessMove, MoveKind, MoveList, Role as ERole, Side, Wanted};
 use houserules_plugin_api::abi_stable::std_types::RVec;
 use houserules_plugin_api::{
     export_plugin, geometry, variant_object, Cell, Color, Event, EventKind, FenError, GenRequest,
@@ -406,6 +406,24 @@ pub fn castling_king(pos: &Position, side: Color) -> Option<Square> {
     }
 }
 
+/// The engine's filter for the hint of `req` (destination, piece kinds): the engine visits
+/// only those pieces and targets.
+fn wanted(req: &GenRequest) -> Wanted {
+    let mut w = Wanted::ALL;
+    if let Some(to) = req.destination() {
+        w.to = if to.file() < 8 && to.rank() < 8 {
+            1u64 << sq8(to)
+        } else {
+            0
+        };
+    }
+    if let Some(kinds) = req.kinds() {
+        // Kinds are engine roles (`kind`).
+        w.roles = (kinds & 0x3f) as u8;
+    }
+    w
+}
+
 /// Whether each side has exactly one king (the engine's legal generator needs that).
 fn one_king_each(b: &Board) -> bool {
     b.pieces(Side::White, ERole::King).count_ones() == 1
@@ -498,7 +516,7 @@ impl VariantRules for Chess {
         let b = board_of(pos);
         if one_king_each(&b) && fide_en_passant(pos) {
             let mut list = MoveList::new();
-            b.legal_moves(&mut list);
+            b.generate_wanted(&mut list, wanted(req));
             out.reserve(list.len());
             for &m in list.iter() {
                 out.push(to_api(m));

@@ -27,6 +27,7 @@ pub use attacks::{
     queen_attacks, rook_attacks, rook_rays,
 };
 pub use board::Board;
+pub(crate) use movegen::Wanted;
 
 use std::fmt;
 

@@ -111,19 +111,47 @@ fn pop_lsb(b: &mut u64) -> u8 {
     s
 }
 
+/// Which legal moves a generation wants: those ending on a square of `to` (castling: the
+/// king's destination) made by a piece whose role bit (`1 << role`) is in `roles`.
+#[derive(Clone, Copy)]
+pub(crate) struct Wanted {
+    pub to: u64,
+    pub roles: u8,
+}
+
+impl Wanted {
+    /// Every legal move.
+    pub const ALL: Wanted = Wanted {
+        to: !0,
+        roles: 0x3f,
+    };
+
+    #[inline(always)]
+    fn has(self, role: usize) -> bool {
+        self.roles & (1 << role) != 0
+    }
+}
+
 impl Board {
     /// Generates all legal moves into `sink`.
     #[inline(always)]
     pub(crate) fn generate<S: Sink>(&self, sink: &mut S) {
+        self.generate_wanted(sink, Wanted::ALL)
+    }
+
+    /// Generates the legal moves `w` asks for into `sink` (pins and checks are still
+    /// computed in full; only the pieces and targets asked for are visited).
+    #[inline(always)]
+    pub(crate) fn generate_wanted<S: Sink>(&self, sink: &mut S, w: Wanted) {
         if self.side == 0 {
-            self.gen::<S, true>(sink)
+            self.gen::<S, true>(sink, w)
         } else {
-            self.gen::<S, false>(sink)
+            self.gen::<S, false>(sink, w)
         }
     }
 
     #[inline(always)]
-    fn gen<S: Sink, const WHITE: bool>(&self, sink: &mut S) {
+    fn gen<S: Sink, const WHITE: bool>(&self, sink: &mut S, w: Wanted) {
         let us = if WHITE { 0 } else { 1 };
         let them = us ^ 1;
         let r = &self.by_role;
@@ -158,9 +186,9 @@ impl Board {
 
         // King moves (king removed from the occupancy so it cannot hide
         // behind itself along a checking ray).
-        {
+        if w.has(ROLE_KING) {
             let occ_nk = occ ^ king_bb;
-            let mut t = king_attacks(k) & !our;
+            let mut t = king_attacks(k) & !our & w.to;
             let mut ok = 0u64;
             while t != 0 {
                 let s = pop_lsb(&mut t);
@@ -204,17 +232,25 @@ impl Board {
         }
         let pinned = pin_hv | pin_d;
 
-        let target = !our & check_mask;
+        let target = !our & check_mask & w.to;
+        // Our pieces of the wanted roles.
+        let mut wanted_pieces = 0u64;
+        for (role, &bb) in r.iter().enumerate() {
+            if w.has(role) {
+                wanted_pieces |= bb;
+            }
+        }
+        let our_wanted = our & wanted_pieces;
 
         // Knights (a pinned knight can never move).
-        let mut knights = r[ROLE_KNIGHT] & our & !pinned;
+        let mut knights = r[ROLE_KNIGHT] & our_wanted & !pinned;
         while knights != 0 {
             let s = pop_lsb(&mut knights);
             sink.piece(s, knight_attacks(s) & target, their);
         }
 
         // Diagonal sliders.
-        let diag = (r[ROLE_BISHOP] | r[ROLE_QUEEN]) & our & !pin_hv;
+        let diag = (r[ROLE_BISHOP] | r[ROLE_QUEEN]) & our_wanted & !pin_hv;
         let mut free = diag & !pin_d;
         while free != 0 {
             let s = pop_lsb(&mut free);
@@ -227,7 +263,7 @@ impl Board {
         }
 
         // Orthogonal sliders.
-        let orth = (r[ROLE_ROOK] | r[ROLE_QUEEN]) & our & !pin_d;
+        let orth = (r[ROLE_ROOK] | r[ROLE_QUEEN]) & our_wanted & !pin_d;
         let mut free = orth & !pin_hv;
         while free != 0 {
             let s = pop_lsb(&mut free);
@@ -240,7 +276,7 @@ impl Board {
         }
 
         // Pawns.
-        let pawns = r[ROLE_PAWN] & our;
+        let pawns = r[ROLE_PAWN] & our_wanted;
         let empty = !occ;
         let last_rank = if WHITE { RANK_8 } else { RANK_1 };
         let third_rank = if WHITE { RANK_3 } else { RANK_6 };
@@ -251,8 +287,8 @@ impl Board {
         // ones stay on their pin ray.
         let push = pawns & !pin_d;
         let single = (up(push & !pin_hv) | (up(push & pin_hv) & pin_hv)) & empty;
-        let double = up(single & third_rank) & empty & check_mask;
-        let single = single & check_mask;
+        let double = up(single & third_rank) & empty & check_mask & w.to;
+        let single = single & check_mask & w.to;
         sink.pawns(single & !last_rank, up_delta, F_QUIET);
         sink.promotions(single & last_rank, up_delta, F_PROMO);
         sink.pawns(double, 2 * up_delta, F_DOUBLE);
@@ -262,7 +298,7 @@ impl Board {
         let cap = pawns & !pin_hv;
         let cap_free = cap & !pin_d;
         let cap_pinned = cap & pin_d;
-        let cap_target = their & check_mask;
+        let cap_target = their & check_mask & w.to;
         // "left" = towards the a-file, "right" = towards the h-file.
         let (left, right, dl, dr) = if WHITE {
             let l = ((cap_free & !FILE_A) << 7) | (((cap_pinned & !FILE_A) << 7) & pin_d);
@@ -281,7 +317,7 @@ impl Board {
         // En passant (rare): test legality exactly by recomputing slider
         // attacks on the king with both pawns moved.
         let e = self.ep;
-        if e < 64 {
+        if e < 64 && w.to & bit(e) != 0 {
             let c = e ^ 8;
             let expected_rank = if WHITE { 5 } else { 2 };
             if e >> 3 == expected_rank && their_pawns & bit(c) != 0 && occ & bit(e) == 0 {
@@ -303,7 +339,7 @@ impl Board {
         }
 
         // Castling (Chess960-general): king k -> g/c file, rook -> f/d file.
-        if checkers == 0 {
+        if checkers == 0 && w.has(ROLE_KING) {
             let base: u8 = if WHITE { 0 } else { 56 };
             if k & 56 == base {
                 let our_rooks = r[ROLE_ROOK] & our;
@@ -318,6 +354,9 @@ impl Board {
                     } else {
                         (base + 2, base + 3)
                     };
+                    if w.to & bit(kd) == 0 {
+                        continue;
+                    }
                     let kr = king_bb | bit(rs);
                     let must_be_empty =
                         (between(k, kd) | bit(kd) | between(rs, rd) | bit(rd)) & !kr;
