@@ -13,6 +13,8 @@ use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+mod protocols;
+
 #[derive(Parser)]
 #[command(
     name = "houserules",
@@ -151,6 +153,9 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Play UCI engines against each other with houserules as the arbiter (like
+    /// cutechess-cli, for any rule set): score, W/D/L, Elo difference; games to --pgn.
+    Match(protocols::MatchArgs),
     /// Measure perft speed (nodes per second) on standard positions.
     Bench {
         #[command(flatten)]
@@ -276,6 +281,7 @@ fn dispatch(mut cli: Cli) -> Result<i32, HostError> {
         | Command::Bench { rules, .. } => rules.presets.extend(ids),
         Command::Play(a) => a.rules.presets.extend(ids),
         Command::Analyze(a) => a.modifiers = ids,
+        Command::Match(a) => a.modifier_ids = ids,
         Command::List { .. }
         | Command::Describe { .. }
         | Command::Install { .. }
@@ -359,6 +365,7 @@ fn dispatch(mut cli: Cli) -> Result<i32, HostError> {
         } => bench(&reg, rules, fen, *depth, *threads, *json),
         Command::Analyze(args) => records::analyze(&reg, args),
         Command::Play(args) => records::play(&reg, args),
+        Command::Match(args) => protocols::run_match(&reg, args, &cli.modifiers),
     }
 }
 

@@ -4,6 +4,7 @@
 #![deny(missing_docs)]
 
 pub mod analyze;
+pub mod arbiter;
 pub mod batch;
 pub mod conformance;
 pub mod describe;
