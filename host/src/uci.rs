@@ -323,7 +323,8 @@ pub fn parse_position(p: &Pipeline, args: &str) -> Result<SetPosition, String> {
         None => {}
         Some("moves") => {
             for (i, text) in words.enumerate() {
-                let m = find_move(&game, text).map_err(|e| format!("position: move {}: {e}", i + 1))?;
+                let m =
+                    find_move(&game, text).map_err(|e| format!("position: move {}: {e}", i + 1))?;
                 game.play_recording(m, false).map_err(|e| e.to_string())?;
                 moves.push(m);
             }
@@ -337,7 +338,12 @@ pub fn parse_position(p: &Pipeline, args: &str) -> Result<SetPosition, String> {
 pub fn find_move(game: &Game<'_>, text: &str) -> Result<Move, String> {
     let legal = game.legal_moves().map_err(|e| e.to_string())?;
     let p = game.pipeline();
-    if game.status_with(!legal.is_empty()).ok().and_then(|s| s.outcome).is_some() {
+    if game
+        .status_with(!legal.is_empty())
+        .ok()
+        .and_then(|s| s.outcome)
+        .is_some()
+    {
         return Err(format!("`{text}`: the game is over"));
     }
     parse_move(p, &game.position, text, &legal).map_err(|e| e.to_string())
@@ -505,8 +511,6 @@ fn answer_uci(line: &str) -> Option<String> {
 
 /// What a command asks of the rules loop.
 enum Next {
-    /// Go on with the same pipeline.
-    Continue,
     /// The rules changed: build the pipeline again.
     Rebuild,
     /// End the session.
@@ -542,7 +546,7 @@ pub fn run(
         let next = session.serve(&mut rules, pipeline.as_ref(), &mut engine_options);
         match next {
             Next::Quit => return Ok(()),
-            Next::Rebuild | Next::Continue => {}
+            Next::Rebuild => {}
         }
     }
 }
@@ -703,10 +707,12 @@ impl UciSession {
             "uci_variant" => {
                 let v = empty_value(value);
                 if !rules.variant_ids().iter().any(|id| id == v) {
-                    let near = crate::error::nearest(v, rules.variant_ids().iter().map(String::as_str));
+                    let near =
+                        crate::error::nearest(v, rules.variant_ids().iter().map(String::as_str));
                     return Err(format!(
                         "unknown variant `{v}`{}",
-                        near.map(|n| format!(" (did you mean `{n}`?)")).unwrap_or_default()
+                        near.map(|n| format!(" (did you mean `{n}`?)"))
+                            .unwrap_or_default()
                     ));
                 }
                 rules.choice.variant = v.to_string();
@@ -886,12 +892,18 @@ mod tests {
     #[test]
     fn go_arguments() {
         let g = parse_go("wtime 1000 btime -5 winc 10 movestogo 20 depth 3").unwrap();
-        assert_eq!(g.time, [Some(Duration::from_millis(1000)), Some(Duration::ZERO)]);
+        assert_eq!(
+            g.time,
+            [Some(Duration::from_millis(1000)), Some(Duration::ZERO)]
+        );
         assert_eq!(g.inc[0], Some(Duration::from_millis(10)));
         assert_eq!(g.movestogo, Some(20));
         assert_eq!(g.depth, Some(3));
         let l = g.limits(Color::White);
-        assert_eq!(l.clock.map(|c| c.remaining), Some(Duration::from_millis(1000)));
+        assert_eq!(
+            l.clock.map(|c| c.remaining),
+            Some(Duration::from_millis(1000))
+        );
         assert!(parse_go("depth x").unwrap_err().contains("`x`"));
         assert!(parse_go("nodes").unwrap_err().contains("missing"));
         assert_eq!(parse_go("perft 3").unwrap().perft, Some(3));
