@@ -4,12 +4,14 @@
 #![deny(missing_docs)]
 
 pub mod analyze;
+pub mod annotate;
 pub mod arbiter;
 pub mod batch;
 pub mod conformance;
 pub mod describe;
 #[cfg(unix)]
 pub mod elf;
+pub mod engine;
 pub mod error;
 pub mod fault;
 pub mod fen;
@@ -25,6 +27,8 @@ pub mod pipeline;
 pub mod play;
 #[cfg(unix)]
 pub mod supervisor;
+pub mod uci;
+pub mod xboard;
 
 pub use error::HostError;
 pub use game::{Game, Status};

@@ -4,10 +4,61 @@ use super::Rules;
 use houserules_host::arbiter::{
     self, EngineSpec, MatchError, MatchEvent, MatchReport, MatchSettings, RulesOptions, TimeControl,
 };
-use houserules_host::{HostError, Pipeline, PresetSpec, Registry};
+use houserules_host::uci::RulesChoice;
+use houserules_host::{HostError, Pipeline, PluginSearch, PresetSpec, Registry};
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
+
+#[derive(clap::Args)]
+pub struct ProtocolArgs {
+    /// The rules the session starts with (a GUI may change them through options).
+    #[command(flatten)]
+    rules: Rules,
+}
+
+fn choice(rules: &Rules, modifier_files: &[PathBuf]) -> Result<RulesChoice, HostError> {
+    Ok(RulesChoice {
+        variant: rules.variant.clone(),
+        layout: rules.layout.clone(),
+        presets: rules
+            .presets
+            .iter()
+            .map(|s| s.parse())
+            .collect::<Result<Vec<PresetSpec>, _>>()?,
+        modifier_files: modifier_files.to_vec(),
+    })
+}
+
+/// `houserules uci`.
+pub fn uci(
+    search: PluginSearch,
+    a: &ProtocolArgs,
+    modifiers: &[PathBuf],
+) -> Result<i32, HostError> {
+    houserules_host::uci::run(
+        search,
+        choice(&a.rules, modifiers)?,
+        Box::new(std::io::BufReader::new(std::io::stdin())),
+        Box::new(std::io::stdout()),
+    )?;
+    Ok(0)
+}
+
+/// `houserules xboard`.
+pub fn xboard(
+    search: PluginSearch,
+    a: &ProtocolArgs,
+    modifiers: &[PathBuf],
+) -> Result<i32, HostError> {
+    houserules_host::xboard::run(
+        search,
+        choice(&a.rules, modifiers)?,
+        Box::new(std::io::BufReader::new(std::io::stdin())),
+        Box::new(std::io::stdout()),
+    )?;
+    Ok(0)
+}
 
 #[derive(clap::Args)]
 pub struct MatchArgs {
