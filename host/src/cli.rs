@@ -819,10 +819,11 @@ mod records {
         /// Start position (default: the layout's).
         #[arg(long)]
         fen: Option<String>,
-        /// White's player: human or random (default: human, or nobody after --moves).
+        /// White's player: human, random, engine or engine:LIMITS (e.g. engine:movetime=500,
+        /// engine:depth=6, engine:nodes=20000; default: human, or nobody after --moves).
         #[arg(long)]
         white: Option<Player>,
-        /// Black's player: human or random (default: human, or nobody after --moves).
+        /// Black's player: as --white.
         #[arg(long)]
         black: Option<Player>,
         /// Seed of the random players (default: from the clock, printed on stderr).
@@ -1170,6 +1171,7 @@ mod records {
             color: play::color_wanted(),
             echo: !io::stdin().is_terminal(),
             date: None,
+            corpus: a.games > 1,
         };
         // A seed only matters (and is only printed) when a player draws on it.
         let seed = a.seed.unwrap_or_else(|| {

@@ -17,6 +17,7 @@
 
 use crate::analyze::rules_tags;
 use crate::describe::wrap;
+use crate::engine::player::{EnginePlayer, EngineSpec};
 use crate::error::HostError;
 use crate::game::Game;
 use crate::notation::{move_texts, parse_move, san, san_core};
@@ -32,6 +33,8 @@ pub enum Player {
     Human,
     /// A uniformly random legal move (seeded).
     Random,
+    /// The search engine (`engine`, `engine:movetime=500`, `engine:depth=6,threads=2`).
+    Engine(EngineSpec),
 }
 
 impl std::str::FromStr for Player {
@@ -40,7 +43,10 @@ impl std::str::FromStr for Player {
         match s {
             "human" => Ok(Player::Human),
             "random" => Ok(Player::Random),
-            _ => Err(format!("`{s}`: expected `human` or `random`")),
+            _ if s == "engine" || s.starts_with("engine:") => s.parse().map(Player::Engine),
+            _ => Err(format!(
+                "`{s}`: expected `human`, `random`, `engine` or `engine:LIMITS` (e.g. engine:movetime=500)"
+            )),
         }
     }
 }
@@ -51,21 +57,32 @@ impl Player {
         match self {
             Player::Human => "human".to_string(),
             Player::Random => "random".to_string(),
+            Player::Engine(spec) => format!("houserules {spec}"),
         }
     }
 
     /// Whether the player draws on the game's seed (the record then carries a `Seed` tag,
     /// and `play` prints the seed it chose).
     pub fn uses_seed(&self) -> bool {
-        matches!(self, Player::Random)
+        match self {
+            Player::Random => true,
+            Player::Engine(spec) => spec.random.is_some_and(|n| n > 0),
+            Player::Human => false,
+        }
     }
 
-    /// The automatic player for this side (`seed` already differs per side); `None` for a
-    /// person at the keyboard.
-    pub fn automatic(&self, seed: u64) -> Result<Option<Box<dyn AutoPlayer>>, HostError> {
+    /// The automatic player for this side by `p`'s rules (`seed` already differs per side;
+    /// `corpus`: one game of many); `None` for a person at the keyboard.
+    pub fn automatic<'p>(
+        &self,
+        p: &'p Pipeline,
+        seed: u64,
+        corpus: bool,
+    ) -> Result<Option<Box<dyn AutoPlayer + 'p>>, HostError> {
         Ok(match self {
             Player::Human => None,
             Player::Random => Some(Box::new(RandomPlayer(Rng::new(seed)))),
+            Player::Engine(spec) => Some(Box::new(EnginePlayer::new(p, spec, seed, corpus)?)),
         })
     }
 }
@@ -74,6 +91,16 @@ impl Player {
 pub trait AutoPlayer {
     /// Chooses one of `legal` (never empty) in the current position of `game`.
     fn choose(&mut self, game: &Game<'_>, legal: &[Move]) -> Result<Move, HostError>;
+    /// [`AutoPlayer::choose`], showing its thinking on `out` when given (default: shows
+    /// nothing).
+    fn choose_showing(
+        &mut self,
+        game: &Game<'_>,
+        legal: &[Move],
+        _out: Option<&mut dyn Write>,
+    ) -> Result<Move, HostError> {
+        self.choose(game, legal)
+    }
     /// Whether it accepts the draw its opponent offers now (default: no).
     fn accepts_draw(&mut self, _game: &Game<'_>) -> bool {
         false
@@ -136,6 +163,9 @@ pub struct Setup {
     pub echo: bool,
     /// The record's `Date` tag (`YYYY.MM.DD`); `None`: today.
     pub date: Option<String>,
+    /// One game of many (`play --games`): engine players open with a random move unless
+    /// their `random=` says otherwise.
+    pub corpus: bool,
 }
 
 impl Default for Setup {
@@ -150,6 +180,7 @@ impl Default for Setup {
             color: false,
             echo: false,
             date: None,
+            corpus: false,
         }
     }
 }
@@ -527,7 +558,7 @@ impl<'p> Session<'p, '_> {
         in_check: bool,
         claimable: Option<&str>,
         input: &mut dyn BufRead,
-        autos: &mut [Option<Box<dyn AutoPlayer>>; 2],
+        autos: &mut [Option<Box<dyn AutoPlayer + 'p>>; 2],
     ) -> Result<Decision, HostError> {
         let p = self.p;
         loop {
@@ -651,13 +682,13 @@ pub fn play(
     out: &mut dyn Write,
 ) -> Result<Played, HostError> {
     // Each side's automatic player gets its own stream from the seed.
-    let mut autos: [Option<Box<dyn AutoPlayer>>; 2] = [
+    let mut autos: [Option<Box<dyn AutoPlayer + '_>>; 2] = [
         match &setup.white {
-            Some(pl) => pl.automatic(setup.seed)?,
+            Some(pl) => pl.automatic(p, setup.seed, setup.corpus)?,
             None => None,
         },
         match &setup.black {
-            Some(pl) => pl.automatic(setup.seed ^ 0x5DEE_CE66_D1CE_5EED)?,
+            Some(pl) => pl.automatic(p, setup.seed ^ 0x5DEE_CE66_D1CE_5EED, setup.corpus)?,
             None => None,
         },
     ];
@@ -771,7 +802,14 @@ pub fn play(
                     }
                 }
                 Some(_) => match autos[side.index()].as_mut() {
-                    Some(a) => a.choose(&s.game, &legal)?,
+                    Some(a) => {
+                        let out = if setup.show {
+                            Some(&mut *s.out as &mut dyn Write)
+                        } else {
+                            None
+                        };
+                        a.choose_showing(&s.game, &legal, out)?
+                    }
                     None => {
                         termination = "end of moves".to_string();
                         break;

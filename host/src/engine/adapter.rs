@@ -1,0 +1,320 @@
+//! [`SearchGame`] over a [`Pipeline`]: copy-make on [`Position`]s, the game's repetition
+//! history carried into the tree, results from the pipeline's outcome and the host's n-move
+//! and n-fold rules (as [`crate::game::Game::status`] applies them).
+
+use super::eval::Evaluation;
+use crate::error::HostError;
+use crate::game::Game;
+use crate::pipeline::Pipeline;
+use abi_stable::std_types::RVec;
+use houserules_plugin_api::{Color, Move, MoveEffects, Position, Square, VariantFlags, Winner};
+use houserules_search::{SearchGame, Terminal};
+use std::collections::HashMap;
+
+/// One ply of the history: the position's hash after it, who moved, whether it gave check.
+#[derive(Clone, Copy)]
+struct Ply {
+    hash: u64,
+    mover: Color,
+    check: bool,
+}
+
+/// A game as the search sees it.
+#[derive(Clone)]
+pub(crate) struct PipelineGame<'p> {
+    pipeline: &'p Pipeline,
+    eval: &'p Evaluation,
+    pos: Position,
+    hash: u64,
+    /// Positions before each move made in the search (copy-make).
+    undo: Vec<(Position, u64)>,
+    /// Hashes of the game since its start and of the search path, with the check facts.
+    plies: Vec<Ply>,
+    /// Where the search path starts in `plies`.
+    root_plies: usize,
+    /// Occurrences per hash over `plies` and the start.
+    seen: HashMap<u64, u32>,
+    buf: RVec<Move>,
+    /// Hash of the game's first position.
+    start_hash: u64,
+    track_checks: bool,
+    own_repetition: bool,
+}
+
+impl<'p> PipelineGame<'p> {
+    /// The search's view of `game` (its moves are replayed for the repetition history).
+    pub fn new(
+        pipeline: &'p Pipeline,
+        eval: &'p Evaluation,
+        game: &Game<'_>,
+    ) -> Result<PipelineGame<'p>, HostError> {
+        let track_checks = pipeline.info.flags.contains(VariantFlags::OWN_REPETITION)
+            || pipeline.results_need_check();
+        let mut pos = game.start.clone();
+        let start_hash = pos.repetition_hash();
+        let mut seen = HashMap::new();
+        seen.insert(start_hash, 1);
+        let mut plies = Vec::with_capacity(game.moves.len() + 64);
+        for m in &game.moves {
+            let mover = pos.side_to_move;
+            match m {
+                Some(m) => {
+                    let mut fx = MoveEffects::new(mover, false);
+                    pipeline.apply(&mut pos, *m, &mut fx)?;
+                }
+                None => pass(&mut pos),
+            }
+            let check = track_checks && pipeline.royal_attacked(&pos, mover.opposite())?;
+            let hash = pos.repetition_hash();
+            *seen.entry(hash).or_insert(0) += 1;
+            plies.push(Ply { hash, mover, check });
+        }
+        // The replay must arrive where the game is; if a rule made it differ, start the
+        // history at the current position rather than search from a wrong one.
+        if !pos.same_for_repetition(&game.position) {
+            pos = game.position.clone();
+            plies.clear();
+            seen.clear();
+            seen.insert(pos.repetition_hash(), game.repetitions().max(1) as u32);
+        }
+        let start_hash = if plies.is_empty() {
+            game.position.repetition_hash()
+        } else {
+            start_hash
+        };
+        let hash = game.position.repetition_hash();
+        Ok(PipelineGame {
+            pipeline,
+            eval,
+            pos: game.position.clone(),
+            hash,
+            undo: Vec::with_capacity(128),
+            root_plies: plies.len(),
+            plies,
+            seen,
+            buf: RVec::new(),
+            start_hash,
+            track_checks,
+            own_repetition: pipeline.info.flags.contains(VariantFlags::OWN_REPETITION),
+        })
+    }
+
+    fn repetitions(&self) -> u32 {
+        self.seen.get(&self.hash).copied().unwrap_or(1)
+    }
+
+    /// Whether the current position occurred before on the search path (not only in the
+    /// game before the root).
+    fn repeated_in_search(&self) -> bool {
+        self.plies[self.root_plies..self.plies.len().saturating_sub(1)]
+            .iter()
+            .any(|p| p.hash == self.hash)
+    }
+
+    /// For a repeated position: whether every move of each colour since its first occurrence
+    /// gave check.
+    fn checks_in_cycle(&self) -> [bool; 2] {
+        if !self.track_checks {
+            return [false; 2];
+        }
+        let n = self.plies.len();
+        let mut first = None;
+        for i in (0..n.saturating_sub(1)).rev() {
+            if self.plies[i].hash == self.hash {
+                first = Some(i + 1);
+            }
+        }
+        if self.start_hash == self.hash && n > 0 {
+            first = Some(0);
+        }
+        let Some(first) = first else {
+            return [false; 2];
+        };
+        let mut moved = [false; 2];
+        let mut quiet = [false; 2];
+        for p in &self.plies[first..] {
+            moved[p.mover.index()] = true;
+            quiet[p.mover.index()] |= !p.check;
+        }
+        [moved[0] && !quiet[0], moved[1] && !quiet[1]]
+    }
+}
+
+/// A null move, as [`Game::pass`] makes it.
+fn pass(pos: &mut Position) {
+    let mover = pos.side_to_move;
+    if mover == Color::Black {
+        pos.fullmove_number = pos.fullmove_number.saturating_add(1);
+    }
+    pos.side_to_move = mover.opposite();
+    pos.turn_phase = 0;
+    pos.ep_passed = Square::NONE;
+    pos.ep_victim = Square::NONE;
+    pos.halfmove_clock = pos.halfmove_clock.saturating_add(1);
+    pos.invalidate_accel();
+}
+
+/// The eight bytes of a move as one number.
+pub(crate) fn move_bits(m: Move) -> u64 {
+    let b = (m.from.0 as u64)
+        | (m.to.0 as u64) << 8
+        | (m.flags.0 as u64) << 16
+        | (m.piece as u64) << 32
+        | (m.via.0 as u64) << 40
+        | (m.special as u64) << 48;
+    // Zero means "no move" in the table; no generator lists a1-a1 without flags.
+    b.max(1)
+}
+
+impl SearchGame for PipelineGame<'_> {
+    type Move = Move;
+    type Error = HostError;
+
+    fn side_to_move(&self) -> u8 {
+        self.pos.side_to_move as u8
+    }
+
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn legal_moves(&mut self, out: &mut Vec<Move>) -> Result<(), HostError> {
+        self.pipeline.legal_moves(&self.pos, &mut self.buf)?;
+        out.clear();
+        out.extend_from_slice(&self.buf);
+        Ok(())
+    }
+
+    fn make(&mut self, m: Move) -> Result<(), HostError> {
+        let mover = self.pos.side_to_move;
+        let before = self.pos.clone();
+        let mut fx = MoveEffects::new(mover, false);
+        if let Err(e) = self.pipeline.apply(&mut self.pos, m, &mut fx) {
+            self.pos = before;
+            return Err(e);
+        }
+        let check = self.track_checks
+            && match self.pipeline.royal_attacked(&self.pos, mover.opposite()) {
+                Ok(c) => c,
+                Err(e) => {
+                    self.pos = before;
+                    return Err(e);
+                }
+            };
+        self.undo.push((before, self.hash));
+        self.hash = self.pos.repetition_hash();
+        *self.seen.entry(self.hash).or_insert(0) += 1;
+        self.plies.push(Ply {
+            hash: self.hash,
+            mover,
+            check,
+        });
+        Ok(())
+    }
+
+    fn unmake(&mut self) {
+        if let Some((pos, hash)) = self.undo.pop() {
+            if let Some(c) = self.seen.get_mut(&self.hash) {
+                *c -= 1;
+                if *c == 0 {
+                    self.seen.remove(&self.hash);
+                }
+            }
+            self.plies.pop();
+            self.pos = pos;
+            self.hash = hash;
+        }
+    }
+
+    fn terminal(&mut self, has_legal_moves: bool) -> Result<Option<Terminal>, HostError> {
+        let reps = self.repetitions();
+        let out = self.pipeline.outcome_in_game(
+            &self.pos,
+            has_legal_moves,
+            false,
+            reps,
+            self.checks_in_cycle(),
+        )?;
+        let side = self.pos.side_to_move;
+        if let Some(o) = out {
+            return Ok(Some(match o.winner {
+                Winner::DRAW => Terminal::Draw,
+                w if w.winning_color() == Some(side) => Terminal::Win,
+                _ => Terminal::Loss,
+            }));
+        }
+        let info = &self.pipeline.info;
+        if !self.own_repetition {
+            let n_fold = [info.n_fold_automatic, info.n_fold_rule]
+                .into_iter()
+                .filter(|&n| n > 0)
+                .min();
+            if let Some(n) = n_fold {
+                // A position repeated within the search can be repeated again until the
+                // rule applies: score it as the draw it can be made into.
+                if reps >= n || (reps >= 2 && self.repeated_in_search()) {
+                    return Ok(Some(Terminal::Draw));
+                }
+            }
+        }
+        let n_move = [info.n_move_automatic, info.n_move_rule]
+            .into_iter()
+            .filter(|&n| n > 0)
+            .min();
+        if let Some(n) = n_move {
+            if self.pos.halfmove_clock as u32 >= 2 * n && has_legal_moves {
+                return Ok(Some(Terminal::Draw));
+            }
+        }
+        Ok(None)
+    }
+
+    fn in_check(&mut self) -> Result<bool, HostError> {
+        self.pipeline
+            .royal_attacked(&self.pos, self.pos.side_to_move)
+    }
+
+    fn is_capture(&self, m: Move) -> bool {
+        m.is_capture()
+    }
+
+    fn capture_order(&self, m: Move) -> i32 {
+        let victim = self
+            .pos
+            .get(m.to)
+            .kind()
+            .map_or(self.eval.least_value(), |k| self.eval.value(k));
+        let attacker = if m.from.is_none() {
+            0
+        } else {
+            self.pos
+                .get(m.from)
+                .kind()
+                .map_or(0, |k| self.eval.value(k))
+        };
+        victim * 16 - attacker / 16
+    }
+
+    fn evaluate(&mut self) -> Result<i32, HostError> {
+        let white = self.eval.evaluate(&self.pos);
+        Ok(if self.pos.side_to_move == Color::White {
+            white
+        } else {
+            -white
+        })
+    }
+
+    fn move_bits(&self, m: Move) -> u64 {
+        move_bits(m)
+    }
+
+    fn history_slot(&self, m: Move) -> usize {
+        let from = if m.from.is_none() {
+            // Drops: one row per dropped kind (up to 16 kinds apart).
+            0xF0 | (m.piece as usize & 0x0F)
+        } else {
+            m.from.0 as usize
+        };
+        from << 8 | m.to.0 as usize
+    }
+}

@@ -1,0 +1,209 @@
+//! The search against exhaustive minimax on small games, single-move and multi-move turns.
+
+use super::*;
+
+/// Take-away: a pile of stones, each half-move takes 1 to 3; whoever takes the last stone
+/// wins. With `per_turn` half-moves per turn the side changes every `per_turn` takes (or
+/// when the pile is empty).
+#[derive(Clone)]
+struct TakeAway {
+    pile: u32,
+    per_turn: u8,
+    side: u8,
+    phase: u8,
+    history: Vec<(u32, u8, u8)>,
+}
+
+impl TakeAway {
+    fn new(pile: u32, per_turn: u8) -> TakeAway {
+        TakeAway {
+            pile,
+            per_turn,
+            side: 0,
+            phase: 0,
+            history: Vec::new(),
+        }
+    }
+}
+
+impl SearchGame for TakeAway {
+    type Move = u32;
+    type Error = ();
+    fn side_to_move(&self) -> u8 {
+        self.side
+    }
+    fn hash(&self) -> u64 {
+        (self.pile as u64) << 16 | (self.side as u64) << 8 | self.phase as u64 | 1 << 40
+    }
+    fn legal_moves(&mut self, out: &mut Vec<u32>) -> Result<(), ()> {
+        out.clear();
+        out.extend((1..=3).filter(|&k| k <= self.pile));
+        Ok(())
+    }
+    fn make(&mut self, m: u32) -> Result<(), ()> {
+        self.history.push((self.pile, self.side, self.phase));
+        self.pile -= m;
+        if self.pile == 0 {
+            // The taker wins: the game ends with the loser to move.
+            self.side ^= 1;
+            self.phase = 0;
+        } else {
+            self.phase += 1;
+            if self.phase == self.per_turn {
+                self.phase = 0;
+                self.side ^= 1;
+            }
+        }
+        Ok(())
+    }
+    fn unmake(&mut self) {
+        let (p, s, ph) = self.history.pop().expect("a move to take back");
+        self.pile = p;
+        self.side = s;
+        self.phase = ph;
+    }
+    fn terminal(&mut self, _has: bool) -> Result<Option<Terminal>, ()> {
+        Ok((self.pile == 0).then_some(Terminal::Loss))
+    }
+    fn in_check(&mut self) -> Result<bool, ()> {
+        Ok(false)
+    }
+    fn is_capture(&self, _m: u32) -> bool {
+        false
+    }
+    fn capture_order(&self, _m: u32) -> i32 {
+        0
+    }
+    fn evaluate(&mut self) -> Result<i32, ()> {
+        Ok(0)
+    }
+    fn move_bits(&self, m: u32) -> u64 {
+        m as u64
+    }
+    fn history_slot(&self, m: u32) -> usize {
+        m as usize
+    }
+}
+
+/// Exhaustive negamax with the same sign rule, as the reference: +1 win, -1 loss.
+fn solve(g: &mut TakeAway) -> i32 {
+    if g.pile == 0 {
+        return -1;
+    }
+    let mut best = -2;
+    let mut moves = Vec::new();
+    g.legal_moves(&mut moves).unwrap();
+    for m in moves {
+        let side = g.side;
+        g.make(m).unwrap();
+        let s = if g.side != side { -solve(g) } else { solve(g) };
+        g.unmake();
+        best = best.max(s);
+    }
+    best
+}
+
+fn search(g: &TakeAway, threads: usize, depth: u32) -> Found<u32> {
+    let mut s = Searcher::new(threads, 1);
+    let stop = AtomicBool::new(false);
+    let budget = Budget {
+        depth: Some(depth),
+        ..Budget::default()
+    };
+    s.search(g, &budget, &stop, &mut |_| {}).unwrap()
+}
+
+#[test]
+fn agrees_with_minimax_one_move_per_turn() {
+    for pile in 1..=14 {
+        let g = TakeAway::new(pile, 1);
+        let truth = solve(&mut g.clone());
+        let f = search(&g, 1, 20);
+        assert_eq!(f.score.signum(), truth, "pile {pile}: {f:?}");
+        if truth > 0 {
+            // The winning take leaves a multiple of four.
+            assert_eq!((pile - f.best.unwrap()) % 4, 0, "pile {pile}");
+            assert!(f.score >= MATE_BOUND);
+        }
+    }
+}
+
+#[test]
+fn multi_move_turns_never_mis_sign() {
+    for per_turn in [2, 3] {
+        for pile in 1..=16 {
+            let g = TakeAway::new(pile, per_turn);
+            let truth = solve(&mut g.clone());
+            for threads in [1, 2] {
+                let f = search(&g, threads, 24);
+                assert_eq!(
+                    f.score.signum(),
+                    truth,
+                    "pile {pile}, {per_turn} per turn, {threads} threads: {f:?}"
+                );
+                // The best move keeps the win.
+                if truth > 0 {
+                    let mut h = g.clone();
+                    h.make(f.best.unwrap()).unwrap();
+                    let after = if h.side != g.side {
+                        -solve(&mut h)
+                    } else {
+                        solve(&mut h)
+                    };
+                    assert_eq!(after, 1, "pile {pile}, {per_turn} per turn: {f:?}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn mate_distance_counts_turns() {
+    // Pile 5, one take per turn: take 1 (leaving 4) wins in three turns of ours at most.
+    let f = search(&TakeAway::new(5, 1), 1, 20);
+    assert_eq!(mate_in(f.score), Some(2), "{f:?}");
+    // Pile 3: take all, mate in 1.
+    let f = search(&TakeAway::new(3, 1), 1, 20);
+    assert_eq!(mate_in(f.score), Some(1));
+    // Pile 4: lost; the opponent takes the last stone on its first turn.
+    let f = search(&TakeAway::new(4, 1), 1, 20);
+    assert_eq!(mate_in(f.score), Some(-1), "{f:?}");
+    // Two takes per turn, pile 5: two takes of ours cannot empty it only if 3+3 < 5 — they can
+    // (3 then 2): a win within our first turn.
+    let f = search(&TakeAway::new(5, 2), 1, 20);
+    assert_eq!(mate_in(f.score), Some(1), "{f:?}");
+}
+
+#[test]
+fn a_set_stop_flag_still_returns_a_move() {
+    let g = TakeAway::new(40, 1);
+    let mut s = Searcher::new(2, 1);
+    let stop = AtomicBool::new(true);
+    let f = s
+        .search(&g, &Budget::default(), &stop, &mut |_| {})
+        .unwrap();
+    assert!(f.best.is_some());
+}
+
+#[test]
+fn node_limit_is_kept() {
+    let g = TakeAway::new(60, 1);
+    let mut s = Searcher::new(1, 1);
+    let stop = AtomicBool::new(false);
+    let budget = Budget {
+        nodes: Some(500),
+        ..Budget::default()
+    };
+    let f = s.search(&g, &budget, &stop, &mut |_| {}).unwrap();
+    assert!(f.nodes <= 501, "{}", f.nodes);
+    assert!(f.best.is_some());
+}
+
+#[test]
+fn clock_budget_leaves_time() {
+    let (soft, hard) = Budget::for_clock(Duration::from_secs(60), Duration::from_secs(1), None);
+    assert!(soft < Duration::from_secs(4) && soft > Duration::from_secs(1));
+    assert!(hard >= soft && hard < Duration::from_secs(48));
+    let (soft, hard) = Budget::for_clock(Duration::from_millis(100), Duration::ZERO, Some(1));
+    assert!(soft <= Duration::from_millis(50) && hard <= Duration::from_millis(80));
+}

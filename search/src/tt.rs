@@ -1,0 +1,206 @@
+//! The transposition table, shared by every search thread without locks.
+//!
+//! An entry is three words: the move's bits, the packed data (score, depth, bound, age) and
+//! the position key XOR both. A reader accepts an entry only when the XOR gives its key back,
+//! so an entry torn by two threads writing at once reads as a miss, never as a wrong answer
+//! (the scheme of Hyatt's lockless hashing).
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// What a stored score says of the true value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Bound {
+    /// The true value.
+    Exact,
+    /// The true value is at least this (a beta cut-off).
+    Lower,
+    /// The true value is at most this (no move reached alpha).
+    Upper,
+}
+
+/// A probed entry.
+#[derive(Debug, Clone, Copy)]
+pub struct Hit {
+    /// The best (or refuting) move's bits.
+    pub mv: u64,
+    /// Stored score (mate scores relative to the stored node).
+    pub score: i32,
+    /// Remaining depth the score was searched to.
+    pub depth: i32,
+    /// What the score says.
+    pub bound: Bound,
+}
+
+struct Slot {
+    check: AtomicU64,
+    mv: AtomicU64,
+    data: AtomicU64,
+}
+
+/// The table: a power of two of slots, two per bucket (depth-preferred and always-replace).
+pub struct Table {
+    slots: Vec<Slot>,
+    mask: usize,
+    age: AtomicU64,
+}
+
+const SLOT_BYTES: usize = 24;
+
+fn pack(score: i32, depth: i32, bound: Bound, age: u8) -> u64 {
+    let b = match bound {
+        Bound::Exact => 1u64,
+        Bound::Lower => 2,
+        Bound::Upper => 3,
+    };
+    (score as i16 as u16 as u64)
+        | ((depth.clamp(-1, 254) + 1) as u64) << 16
+        | b << 24
+        | (age as u64) << 32
+}
+
+fn unpack(data: u64) -> Option<(i32, i32, Bound, u8)> {
+    let score = data as u16 as i16 as i32;
+    let depth = ((data >> 16) & 0xFF) as i32 - 1;
+    let bound = match (data >> 24) & 0xFF {
+        1 => Bound::Exact,
+        2 => Bound::Lower,
+        3 => Bound::Upper,
+        _ => return None,
+    };
+    Some((score, depth, bound, (data >> 32) as u8))
+}
+
+impl Table {
+    /// A table of about `mb` megabytes (at least one bucket).
+    pub fn new(mb: usize) -> Table {
+        let want = (mb.max(1) << 20) / SLOT_BYTES;
+        let mut n = 2usize;
+        while n * 2 <= want {
+            n *= 2;
+        }
+        let slots = (0..n)
+            .map(|_| Slot {
+                check: AtomicU64::new(0),
+                mv: AtomicU64::new(0),
+                data: AtomicU64::new(0),
+            })
+            .collect();
+        Table {
+            slots,
+            mask: n / 2 - 1,
+            age: AtomicU64::new(0),
+        }
+    }
+
+    /// Forgets every entry.
+    pub fn clear(&self) {
+        for s in &self.slots {
+            s.check.store(0, Ordering::Relaxed);
+            s.mv.store(0, Ordering::Relaxed);
+            s.data.store(0, Ordering::Relaxed);
+        }
+    }
+
+    /// Starts a new search: older entries become the first to be replaced.
+    pub fn next_age(&self) {
+        self.age.fetch_add(1, Ordering::Relaxed);
+    }
+
+    fn bucket(&self, key: u64) -> usize {
+        ((key as usize) & self.mask) * 2
+    }
+
+    /// The entry for `key`, if stored.
+    pub fn probe(&self, key: u64) -> Option<Hit> {
+        let b = self.bucket(key);
+        for s in &self.slots[b..b + 2] {
+            let mv = s.mv.load(Ordering::Relaxed);
+            let data = s.data.load(Ordering::Relaxed);
+            let check = s.check.load(Ordering::Relaxed);
+            if check ^ mv ^ data == key && data != 0 {
+                let (score, depth, bound, _) = unpack(data)?;
+                return Some(Hit {
+                    mv,
+                    score,
+                    depth,
+                    bound,
+                });
+            }
+        }
+        None
+    }
+
+    /// Stores a result: into the slot that holds `key` already, else the depth-preferred slot
+    /// when it is shallower or from an older search, else the always-replace slot.
+    pub fn store(&self, key: u64, mv: u64, score: i32, depth: i32, bound: Bound) {
+        let age = self.age.load(Ordering::Relaxed) as u8;
+        let data = pack(score, depth, bound, age);
+        let b = self.bucket(key);
+        let mut target = b + 1;
+        for (i, s) in self.slots[b..b + 2].iter().enumerate() {
+            let smv = s.mv.load(Ordering::Relaxed);
+            let sdata = s.data.load(Ordering::Relaxed);
+            let same = s.check.load(Ordering::Relaxed) ^ smv ^ sdata == key;
+            if same {
+                target = b + i;
+                break;
+            }
+            if i == 0 {
+                let old = unpack(sdata);
+                let replace = match old {
+                    None => true,
+                    Some((_, d, _, a)) => a != age || d <= depth,
+                };
+                if replace {
+                    target = b;
+                    break;
+                }
+            }
+        }
+        let s = &self.slots[target];
+        // Keep the stored move when the new result has none (an upper bound).
+        let mv = if mv == 0
+            && s.check.load(Ordering::Relaxed)
+                ^ s.mv.load(Ordering::Relaxed)
+                ^ s.data.load(Ordering::Relaxed)
+                == key
+        {
+            s.mv.load(Ordering::Relaxed)
+        } else {
+            mv
+        };
+        s.mv.store(mv, Ordering::Relaxed);
+        s.data.store(data, Ordering::Relaxed);
+        s.check.store(key ^ mv ^ data, Ordering::Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stores_and_probes() {
+        let t = Table::new(1);
+        assert!(t.probe(12345).is_none());
+        t.store(12345, 77, -250, 6, Bound::Lower);
+        let h = t.probe(12345).expect("stored");
+        assert_eq!(
+            (h.mv, h.score, h.depth, h.bound),
+            (77, -250, 6, Bound::Lower)
+        );
+        // A different key in the same bucket is not a hit.
+        assert!(t.probe(12345 ^ (1 << 60)).is_none());
+        t.clear();
+        assert!(t.probe(12345).is_none());
+    }
+
+    #[test]
+    fn an_upper_bound_keeps_the_move() {
+        let t = Table::new(1);
+        t.store(9, 5, 10, 3, Bound::Exact);
+        t.store(9, 0, -3, 4, Bound::Upper);
+        let h = t.probe(9).expect("stored");
+        assert_eq!((h.mv, h.score, h.bound), (5, -3, Bound::Upper));
+    }
+}

@@ -1,0 +1,644 @@
+//! One search thread: iterative deepening over a principal variation search.
+
+use crate::tt::{Bound, Table};
+use crate::{
+    Budget, Found, Report, SearchGame, Terminal, HISTORY_SLOTS, MATE, MATE_BOUND, MAX_PLY,
+};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
+
+const INFINITY: i32 = MATE + 1;
+/// Quiescence plies at most beyond the main search.
+const MAX_QUIESCENCE: usize = 12;
+
+/// What every thread shares.
+pub(crate) struct Shared<'a> {
+    pub start: Instant,
+    pub budget: Budget,
+    /// Set by the caller.
+    pub external: &'a AtomicBool,
+    /// Set when the main thread is done (helpers stop) or a limit is reached.
+    pub internal: AtomicBool,
+    pub nodes: AtomicU64,
+}
+
+impl Shared<'_> {
+    fn stopped(&self) -> bool {
+        self.internal.load(Ordering::Relaxed) || self.external.load(Ordering::Relaxed)
+    }
+}
+
+/// Raised inside the tree when the search must stop; unwinds to the root.
+enum Halt<E> {
+    Stop,
+    Error(E),
+}
+
+impl<E> From<E> for Halt<E> {
+    fn from(e: E) -> Self {
+        Halt::Error(e)
+    }
+}
+
+type Res<T, E> = Result<T, Halt<E>>;
+
+pub(crate) struct Worker<'a, G: SearchGame> {
+    game: G,
+    tt: &'a Table,
+    shared: &'a Shared<'a>,
+    id: usize,
+    history: &'a mut [i32],
+    killers: Vec<[u64; 2]>,
+    pv: Vec<Vec<G::Move>>,
+    moves: Vec<Vec<G::Move>>,
+    scores: Vec<Vec<i32>>,
+    nodes: u64,
+    seldepth: usize,
+    root_depth: i32,
+}
+
+fn terminal_score(t: Terminal, turns: i32) -> i32 {
+    match t {
+        Terminal::Win => MATE - turns,
+        Terminal::Loss => -(MATE - turns),
+        Terminal::Draw => 0,
+    }
+}
+
+/// Mate scores are stored relative to the node, so that a transposition at another distance
+/// from the root reads the right distance.
+fn to_tt(score: i32, turns: i32) -> i32 {
+    if score >= MATE_BOUND {
+        score + turns
+    } else if score <= -MATE_BOUND {
+        score - turns
+    } else {
+        score
+    }
+}
+
+fn from_tt(score: i32, turns: i32) -> i32 {
+    if score >= MATE_BOUND {
+        score - turns
+    } else if score <= -MATE_BOUND {
+        score + turns
+    } else {
+        score
+    }
+}
+
+const TT_MOVE: i32 = 1 << 30;
+const CAPTURE: i32 = 1 << 28;
+const KILLER: i32 = 1 << 27;
+
+impl<'a, G: SearchGame> Worker<'a, G> {
+    pub fn new(
+        game: G,
+        tt: &'a Table,
+        shared: &'a Shared<'a>,
+        id: usize,
+        history: &'a mut [i32],
+    ) -> Worker<'a, G> {
+        let n = MAX_PLY + 2;
+        Worker {
+            game,
+            tt,
+            shared,
+            id,
+            history,
+            killers: vec![[0; 2]; n],
+            pv: (0..n).map(|_| Vec::new()).collect(),
+            moves: (0..n).map(|_| Vec::new()).collect(),
+            scores: (0..n).map(|_| Vec::new()).collect(),
+            nodes: 0,
+            seldepth: 0,
+            root_depth: 1,
+        }
+    }
+
+    /// Counts a node and says whether to stop (limits, flags).
+    fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        let total = self.shared.nodes.fetch_add(1, Ordering::Relaxed) + 1;
+        if let Some(n) = self.shared.budget.nodes {
+            if total >= n {
+                self.shared.internal.store(true, Ordering::Relaxed);
+            }
+        }
+        if self.nodes % 64 == 0 {
+            if let Some(t) = self.shared.budget.hard_time {
+                if self.shared.start.elapsed() >= t {
+                    self.shared.internal.store(true, Ordering::Relaxed);
+                }
+            }
+        }
+        self.shared.stopped()
+    }
+
+    /// Iterative deepening. The main thread (id 0) reports and decides; helpers start at
+    /// staggered depths so that threads spread over the tree (lazy SMP).
+    pub fn iterate(
+        &mut self,
+        on_report: &mut dyn FnMut(&Report<G::Move>),
+    ) -> Result<Found<G::Move>, G::Error> {
+        let mut root_moves = Vec::new();
+        self.game.legal_moves(&mut root_moves)?;
+        let mut found = Found {
+            best: None,
+            ponder: None,
+            score: 0,
+            depth: 0,
+            nodes: 0,
+            pv: Vec::new(),
+        };
+        if root_moves.is_empty() {
+            let t = self.game.terminal(false)?;
+            found.score = t.map_or(0, |t| terminal_score(t, 0));
+            return Ok(found);
+        }
+        // Hash move first, then captures: the order of depth 1.
+        let key = self.game.hash();
+        let hash_move = self.tt.probe(key).map_or(0, |h| h.mv);
+        let mut keyed: Vec<(i32, G::Move)> = root_moves
+            .iter()
+            .map(|&m| (self.order_key(m, hash_move, 0), m))
+            .collect();
+        keyed.sort_by(|a, b| b.0.cmp(&a.0));
+        let mut root_moves: Vec<G::Move> = keyed.into_iter().map(|(_, m)| m).collect();
+        found.best = Some(root_moves[0]);
+        let max_depth = self
+            .shared
+            .budget
+            .depth
+            .unwrap_or(MAX_PLY as u32 - 1)
+            .clamp(1, MAX_PLY as u32 - 1) as i32;
+        let mut depth = 1 + (self.id as i32 & 1);
+        let mut score = 0;
+        while depth <= max_depth {
+            self.root_depth = depth;
+            self.seldepth = 0;
+            let result = self.aspiration(depth, score, &mut root_moves);
+            match result {
+                Ok(s) => {
+                    score = s;
+                    found.score = s;
+                    found.depth = depth as u32;
+                    found.pv = self.pv[0].clone();
+                    found.best = found.pv.first().copied().or(found.best);
+                    found.ponder = found.pv.get(1).copied();
+                }
+                Err(Halt::Error(e)) => return Err(e),
+                Err(Halt::Stop) => {
+                    // A root move that beat the previous best within the stopped iteration
+                    // is already first in `root_moves` and in the main line.
+                    if let Some(&m) = self.pv[0].first() {
+                        if Some(m) != found.best {
+                            found.best = Some(m);
+                            found.pv = self.pv[0].clone();
+                            found.ponder = found.pv.get(1).copied();
+                        }
+                    }
+                    break;
+                }
+            }
+            if self.id == 0 {
+                let nodes = self.shared.nodes.load(Ordering::Relaxed);
+                on_report(&Report {
+                    depth: depth as u32,
+                    seldepth: self.seldepth as u32,
+                    score,
+                    nodes,
+                    time: self.shared.start.elapsed(),
+                    pv: found.pv.clone(),
+                });
+                // A forced mate found within the depth needs no deeper search.
+                if score.abs() >= MATE_BOUND && (MATE - score.abs()) < depth {
+                    break;
+                }
+                if let Some(soft) = self.shared.budget.soft_time {
+                    if self.shared.start.elapsed() >= soft / 2 {
+                        break;
+                    }
+                }
+                if root_moves.len() == 1 && (self.shared.budget.soft_time.is_some()) && depth >= 4 {
+                    break;
+                }
+            }
+            if self.shared.stopped() {
+                break;
+            }
+            depth += 1;
+        }
+        found.nodes = self.shared.nodes.load(Ordering::Relaxed);
+        Ok(found)
+    }
+
+    /// A root search in a window around the last score, widened on failure.
+    fn aspiration(
+        &mut self,
+        depth: i32,
+        last: i32,
+        root_moves: &mut [G::Move],
+    ) -> Res<i32, G::Error> {
+        if depth < 4 || last.abs() >= MATE_BOUND {
+            return self.root(depth, -INFINITY, INFINITY, root_moves);
+        }
+        let mut delta = 30;
+        let mut alpha = (last - delta).max(-INFINITY);
+        let mut beta = (last + delta).min(INFINITY);
+        loop {
+            let s = self.root(depth, alpha, beta, root_moves)?;
+            if s <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (s - delta).max(-INFINITY);
+            } else if s >= beta {
+                beta = (s + delta).min(INFINITY);
+            } else {
+                return Ok(s);
+            }
+            delta += delta / 2 + 10;
+            if delta > 1000 {
+                alpha = -INFINITY;
+                beta = INFINITY;
+            }
+        }
+    }
+
+    fn root(
+        &mut self,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        root_moves: &mut [G::Move],
+    ) -> Res<i32, G::Error> {
+        let alpha0 = alpha;
+        let mut best = -INFINITY;
+        let mut best_index = 0;
+        let side = self.game.side_to_move();
+        let key = self.game.hash();
+        for i in 0..root_moves.len() {
+            let m = root_moves[i];
+            self.pv[1].clear();
+            self.game.make(m)?;
+            let flip = self.game.side_to_move() != side;
+            let s = if i == 0 {
+                self.child(flip, depth - 1, alpha, beta, 1, 0, true)
+            } else {
+                match self.child(flip, depth - 1, alpha, alpha + 1, 1, 0, false) {
+                    Ok(s) if s > alpha && s < beta => {
+                        self.child(flip, depth - 1, alpha, beta, 1, 0, true)
+                    }
+                    r => r,
+                }
+            };
+            self.game.unmake();
+            let s = s?;
+            if s > best {
+                best = s;
+                best_index = i;
+                if s > alpha {
+                    alpha = s;
+                    self.set_pv(0, m);
+                    if s >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        // The best move leads the next iteration.
+        root_moves[..=best_index].rotate_right(1);
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha0 {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let bits = self.game.move_bits(root_moves[0]);
+        self.tt.store(key, bits, to_tt(best, 0), depth, bound);
+        Ok(best)
+    }
+
+    fn set_pv(&mut self, ply: usize, m: G::Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let line = &mut head[ply];
+        line.clear();
+        line.push(m);
+        line.extend_from_slice(&tail[0]);
+    }
+
+    /// Searches the child just made: negated when the side to move changed.
+    #[allow(clippy::too_many_arguments)]
+    fn child(
+        &mut self,
+        flip: bool,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        turns: i32,
+        pv_node: bool,
+    ) -> Res<i32, G::Error> {
+        if flip {
+            Ok(-self.search(depth, -beta, -alpha, ply, turns + 1, pv_node)?)
+        } else {
+            self.search(depth, alpha, beta, ply, turns, pv_node)
+        }
+    }
+
+    fn order_key(&self, m: G::Move, hash_move: u64, ply: usize) -> i32 {
+        let bits = self.game.move_bits(m);
+        if bits == hash_move && hash_move != 0 {
+            TT_MOVE
+        } else if self.game.is_capture(m) {
+            CAPTURE + self.game.capture_order(m)
+        } else if self.killers[ply][0] == bits {
+            KILLER + 1
+        } else if self.killers[ply][1] == bits {
+            KILLER
+        } else {
+            self.history[self.game.history_slot(m) % HISTORY_SLOTS].min(KILLER - 1)
+        }
+    }
+
+    fn search(
+        &mut self,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        turns: i32,
+        pv_node: bool,
+    ) -> Res<i32, G::Error> {
+        if self.tick() {
+            return Err(Halt::Stop);
+        }
+        self.pv[ply].clear();
+        self.seldepth = self.seldepth.max(ply);
+        let mut moves = std::mem::take(&mut self.moves[ply]);
+        let r = self.search_inner(depth, &mut alpha, beta, ply, turns, pv_node, &mut moves);
+        self.moves[ply] = moves;
+        r
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn search_inner(
+        &mut self,
+        depth: i32,
+        alpha: &mut i32,
+        beta: i32,
+        ply: usize,
+        turns: i32,
+        pv_node: bool,
+        moves: &mut Vec<G::Move>,
+    ) -> Res<i32, G::Error> {
+        self.game.legal_moves(moves)?;
+        if let Some(t) = self.game.terminal(!moves.is_empty())? {
+            return Ok(terminal_score(t, turns));
+        }
+        if moves.is_empty() {
+            return Ok(0);
+        }
+        if ply >= MAX_PLY - MAX_QUIESCENCE - 1 {
+            return Ok(self.game.evaluate()?);
+        }
+        let in_check = self.game.in_check()?;
+        let depth = if in_check && ply < 2 * self.root_depth as usize {
+            depth + 1
+        } else {
+            depth
+        };
+        if depth <= 0 {
+            return self.quiesce_moves(*alpha, beta, ply, turns, in_check, 0, moves);
+        }
+        let key = self.game.hash();
+        let mut hash_move = 0;
+        if let Some(h) = self.tt.probe(key) {
+            hash_move = h.mv;
+            if !pv_node && h.depth >= depth {
+                let s = from_tt(h.score, turns);
+                let cut = match h.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= *alpha,
+                };
+                if cut {
+                    return Ok(s);
+                }
+            }
+        }
+        let mut scores = std::mem::take(&mut self.scores[ply]);
+        scores.clear();
+        for &m in moves.iter() {
+            scores.push(self.order_key(m, hash_move, ply));
+        }
+        let side = self.game.side_to_move();
+        let alpha0 = *alpha;
+        let mut best = -INFINITY;
+        let mut best_bits = 0;
+        let mut quiets_tried: Vec<usize> = Vec::new();
+        let mut result = Ok(());
+        for i in 0..moves.len() {
+            // Selection sort: the best remaining move next.
+            let mut j = i;
+            for k in i + 1..moves.len() {
+                if scores[k] > scores[j] {
+                    j = k;
+                }
+            }
+            moves.swap(i, j);
+            scores.swap(i, j);
+            let m = moves[i];
+            let capture = self.game.is_capture(m);
+            let order = scores[i];
+            if let Err(e) = self.game.make(m) {
+                result = Err(Halt::Error(e));
+                break;
+            }
+            let flip = self.game.side_to_move() != side;
+            let s = if i == 0 {
+                self.child(flip, depth - 1, *alpha, beta, ply + 1, turns, pv_node)
+            } else {
+                // Late quiet moves are searched shallower first.
+                let reduce = if depth >= 3 && i >= 3 && !capture && !in_check && order < KILLER {
+                    1 + (depth >= 6 && i >= 8) as i32
+                } else {
+                    0
+                };
+                let mut r = self.child(
+                    flip,
+                    depth - 1 - reduce,
+                    *alpha,
+                    *alpha + 1,
+                    ply + 1,
+                    turns,
+                    false,
+                );
+                if reduce > 0 && matches!(r, Ok(s) if s > *alpha) {
+                    r = self.child(flip, depth - 1, *alpha, *alpha + 1, ply + 1, turns, false);
+                }
+                match r {
+                    Ok(s) if s > *alpha && s < beta && pv_node => {
+                        self.child(flip, depth - 1, *alpha, beta, ply + 1, turns, true)
+                    }
+                    r => r,
+                }
+            };
+            self.game.unmake();
+            let s = match s {
+                Ok(s) => s,
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            };
+            if s > best {
+                best = s;
+                best_bits = self.game.move_bits(m);
+                if s > *alpha {
+                    *alpha = s;
+                    if pv_node {
+                        self.set_pv(ply, m);
+                    }
+                    if s >= beta {
+                        if !capture {
+                            self.reward(m, depth, ply, &quiets_tried, moves);
+                        }
+                        break;
+                    }
+                }
+            }
+            if !capture {
+                quiets_tried.push(i);
+            }
+        }
+        self.scores[ply] = scores;
+        result?;
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha0 {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let stored = if bound == Bound::Upper { 0 } else { best_bits };
+        self.tt.store(key, stored, to_tt(best, turns), depth, bound);
+        Ok(best)
+    }
+
+    /// A quiet move that caused a cut-off becomes a killer and gains history; the quiet
+    /// moves tried before it lose some.
+    fn reward(&mut self, m: G::Move, depth: i32, ply: usize, tried: &[usize], moves: &[G::Move]) {
+        let bits = self.game.move_bits(m);
+        let k = &mut self.killers[ply];
+        if k[0] != bits {
+            k[1] = k[0];
+            k[0] = bits;
+        }
+        let bonus = (depth * depth).min(400);
+        let slot = self.game.history_slot(m) % HISTORY_SLOTS;
+        let h = &mut self.history[slot];
+        *h += bonus - *h * bonus / 16384;
+        for &i in tried {
+            let slot = self.game.history_slot(moves[i]) % HISTORY_SLOTS;
+            let h = &mut self.history[slot];
+            *h -= bonus + *h * bonus / 16384;
+        }
+    }
+
+    fn quiesce(
+        &mut self,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        turns: i32,
+        qply: usize,
+    ) -> Res<i32, G::Error> {
+        if self.tick() {
+            return Err(Halt::Stop);
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let mut moves = std::mem::take(&mut self.moves[ply]);
+        let r = (|| {
+            self.game.legal_moves(&mut moves)?;
+            if let Some(t) = self.game.terminal(!moves.is_empty())? {
+                return Ok(terminal_score(t, turns));
+            }
+            if moves.is_empty() {
+                return Ok(0);
+            }
+            let in_check = self.game.in_check()?;
+            self.quiesce_moves(alpha, beta, ply, turns, in_check, qply, &mut moves)
+        })();
+        self.moves[ply] = moves;
+        r
+    }
+
+    /// Quiescence at a node whose moves are known and that is not over: stand pat unless in
+    /// check, then captures (every move when in check) by MVV-LVA.
+    #[allow(clippy::too_many_arguments)]
+    fn quiesce_moves(
+        &mut self,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        turns: i32,
+        in_check: bool,
+        qply: usize,
+        moves: &mut Vec<G::Move>,
+    ) -> Res<i32, G::Error> {
+        let stand = self.game.evaluate()?;
+        if qply >= MAX_QUIESCENCE || ply >= MAX_PLY - 1 {
+            return Ok(stand);
+        }
+        let mut best = -INFINITY;
+        if !in_check {
+            if stand >= beta {
+                return Ok(stand);
+            }
+            best = stand;
+            alpha = alpha.max(stand);
+            moves.retain(|&m| self.game.is_capture(m));
+        }
+        let mut keyed: Vec<(i32, G::Move)> = moves
+            .iter()
+            .map(|&m| {
+                let k = if self.game.is_capture(m) {
+                    CAPTURE + self.game.capture_order(m)
+                } else {
+                    0
+                };
+                (k, m)
+            })
+            .collect();
+        keyed.sort_by(|a, b| b.0.cmp(&a.0));
+        let side = self.game.side_to_move();
+        for (_, m) in keyed {
+            self.game.make(m)?;
+            let flip = self.game.side_to_move() != side;
+            let s = if flip {
+                self.quiesce(-beta, -alpha, ply + 1, turns + 1, qply + 1)
+                    .map(|s| -s)
+            } else {
+                self.quiesce(alpha, beta, ply + 1, turns, qply + 1)
+            };
+            self.game.unmake();
+            let s = s?;
+            if s > best {
+                best = s;
+                if s > alpha {
+                    alpha = s;
+                    if s >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if best == -INFINITY {
+            // In check with every evasion searched and none better: cannot happen (the
+            // moves are legal and non-empty), but keep a defined value.
+            best = stand;
+        }
+        Ok(best)
+    }
+}
