@@ -168,15 +168,22 @@ enum Command {
         /// Positions as FEN (default: the start position and, for chess, Kiwipete).
         #[arg(long)]
         fen: Vec<String>,
-        /// Depth per position.
-        #[arg(long, default_value_t = 5)]
-        depth: u32,
+        /// Depth per position (default 5; 8 with --search).
+        #[arg(long)]
+        depth: Option<u32>,
         /// Worker threads.
         #[arg(long, default_value_t = 1)]
         threads: usize,
         /// Machine-readable output.
         #[arg(long)]
         json: bool,
+        /// Measure the search engine instead (depth default 8; one thread and --threads, or 2),
+        /// beside Fairy-Stockfish when --fsf (default /work/fsf/fairy-stockfish) exists.
+        #[arg(long)]
+        search: bool,
+        /// Fairy-Stockfish binary for --search.
+        #[arg(long, value_name = "FILE")]
+        fsf: Option<PathBuf>,
     },
 }
 
@@ -374,7 +381,15 @@ fn dispatch(mut cli: Cli) -> Result<i32, HostError> {
             depth,
             threads,
             json,
-        } => bench(&reg, rules, fen, *depth, *threads, *json),
+            search,
+            fsf,
+        } => {
+            if *search {
+                bench_search(&reg, rules, fen, depth.unwrap_or(8), *threads, fsf.as_deref(), *json)
+            } else {
+                bench(&reg, rules, fen, depth.unwrap_or(5), *threads, *json)
+            }
+        }
         Command::Analyze(args) => records::analyze(&reg, args),
         Command::Play(args) => records::play(&reg, args),
         Command::Match(args) => protocols::run_match(&reg, args, &cli.modifiers),
@@ -708,6 +723,91 @@ fn bench(
     }
     if json {
         println!("{}", json!({"variant": p.variant_id(), "results": rows}));
+    }
+    Ok(0)
+}
+
+/// `bench --search`: the engine's nodes per second on standard positions, one thread and
+/// `threads` (2 when 1 is asked), beside Fairy-Stockfish's single-thread figure.
+fn bench_search(
+    reg: &Registry,
+    rules: &Rules,
+    fens: &[String],
+    depth: u32,
+    threads: usize,
+    fsf: Option<&std::path::Path>,
+    json: bool,
+) -> Result<i32, HostError> {
+    use houserules_host::engine::bench::{fsf_search, search_bench, CHESS_POSITIONS};
+    let p = pipeline(reg, rules)?;
+    let mut positions: Vec<String> = fens.to_vec();
+    if positions.is_empty() {
+        if p.variant_id() == "chess" && p.presets.is_empty() {
+            positions = CHESS_POSITIONS.iter().map(|s| s.to_string()).collect();
+        } else {
+            positions.push(p.write_fen(&p.start_position()?)?);
+        }
+    }
+    let fsf = fsf
+        .map(std::path::Path::to_path_buf)
+        .unwrap_or_else(|| PathBuf::from("/work/fsf/fairy-stockfish"));
+    let fsf = fsf.exists().then_some(fsf);
+    let many = if threads > 1 { threads } else { 2 };
+    let one = search_bench(&p, &positions, depth, 1)?;
+    let more = search_bench(&p, &positions, depth, many)?;
+    let mut rows = Vec::new();
+    let mut totals = [0u64; 4];
+    let mut times = [0f64; 3];
+    for (a, b) in one.iter().zip(&more) {
+        let theirs = fsf
+            .as_deref()
+            .map(|bin| fsf_search(bin, p.variant_id(), &a.fen, depth));
+        if !json {
+            println!("{}", a.fen);
+            println!(
+                "  depth {depth}: 1 thread {} nodes {:.3} s {} nps; {many} threads {} nodes {:.3} s {} nps",
+                a.nodes,
+                a.time.as_secs_f64(),
+                a.nps(),
+                b.nodes,
+                b.time.as_secs_f64(),
+                b.nps()
+            );
+            match &theirs {
+                Some(Ok((n, nps))) => println!("  Fairy-Stockfish go depth {depth}: {n} nodes {nps} nps"),
+                Some(Err(e)) => println!("  Fairy-Stockfish: {e}"),
+                None => {}
+            }
+        }
+        totals[0] += a.nodes;
+        totals[1] += b.nodes;
+        times[0] += a.time.as_secs_f64();
+        times[1] += b.time.as_secs_f64();
+        let mut row = json!({"fen": a.fen, "depth": depth,
+            "nodes": a.nodes, "seconds": a.time.as_secs_f64(), "nps": a.nps(),
+            "threads": many, "nodes_threads": b.nodes, "seconds_threads": b.time.as_secs_f64(), "nps_threads": b.nps()});
+        if let Some(Ok((n, nps))) = theirs {
+            totals[2] += n;
+            times[2] += n as f64 / (nps.max(1) as f64);
+            row["fsf_nodes"] = json!(n);
+            row["fsf_nps"] = json!(nps);
+        }
+        rows.push(row);
+    }
+    let rate = |n: u64, t: f64| (n as f64 / t.max(1e-9)) as u64;
+    if json {
+        println!("{}", json!({"variant": p.variant_id(), "depth": depth, "results": rows}));
+    } else {
+        println!(
+            "total: 1 thread {} nps; {many} threads {} nps{}",
+            rate(totals[0], times[0]),
+            rate(totals[1], times[1]),
+            if totals[2] > 0 {
+                format!("; Fairy-Stockfish {} nps", rate(totals[2], times[2]))
+            } else {
+                String::new()
+            }
+        );
     }
     Ok(0)
 }

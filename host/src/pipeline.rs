@@ -575,7 +575,8 @@ impl Pipeline {
         let neutral = HookSet::SETUP_POSITION
             .with(HookSet::FILTER_LEGAL_MOVES)
             .with(HookSet::ON_CHECK_GAME_RESULT)
-            .with(HookSet::TRANSFORM_MODEL);
+            .with(HookSet::TRANSFORM_MODEL)
+            .with(HookSet::EVALUATE);
         let recording = neutral
             .with(HookSet::ON_AFTER_MOVE)
             .with(HookSet::AFTER_MOVE_QUERY);
@@ -671,6 +672,38 @@ impl Pipeline {
 
     fn vname(&self) -> &str {
         self.info.id.as_str()
+    }
+
+    /// Whether the variant or a preset adds terms to the engine's evaluation (API 1.3).
+    pub fn has_evaluation_terms(&self) -> bool {
+        self.info.flags.contains(VariantFlags::EVALUATES) || self.hooks.contains(HookSet::EVALUATE)
+    }
+
+    /// The terms the variant ([`VariantFlags::EVALUATES`]) and the presets
+    /// ([`HookSet::EVALUATE`]) add to the engine's evaluation, in centipawns for White.
+    pub fn evaluation_terms(&self, pos: &Position) -> Result<i32, HostError> {
+        let mut total = 0i32;
+        if self.info.flags.contains(VariantFlags::EVALUATES) {
+            let v = call!(
+                "variant",
+                self.vname(),
+                self.variant_plugin.as_str(),
+                "evaluate",
+                self.variant.evaluate(pos)
+            )?;
+            total = total.saturating_add(v);
+        }
+        for p in self.each(HookSet::EVALUATE) {
+            let v = call!(
+                "preset",
+                p.info.id.as_str(),
+                p.plugin.as_str(),
+                "evaluate",
+                p.object.evaluate(pos)
+            )?;
+            total = total.saturating_add(v);
+        }
+        Ok(total)
     }
 
     /// Parses a FEN through the variant (no preset setup is run: a FEN is a full position).

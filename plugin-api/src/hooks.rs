@@ -125,6 +125,15 @@ pub trait VariantRules: Send + Sync + 'static {
         let _ = model;
         Err("this variant cannot run a changed rules model".to_string())
     }
+    /// Terms the variant adds to the engine's static evaluation of `pos`, in centipawns from
+    /// White's point of view (API 1.3; called only when the variant declares
+    /// [`crate::VariantFlags::EVALUATES`]): what material, mobility and centrality miss
+    /// (connect-N threats, a race to a goal). Called at every leaf of the search: keep it
+    /// cheap. Default: nothing to add.
+    fn evaluate(&self, pos: &Position) -> i32 {
+        let _ = pos;
+        0
+    }
 }
 
 /// A preset: a modification of the pipeline through hooks. Every method has a default body
@@ -245,6 +254,15 @@ pub trait PresetRules: Send + Sync + 'static {
         default_ran(HookSet::TRANSFORM_MODEL);
         Ok(())
     }
+    /// Terms the preset adds to the engine's static evaluation of `pos`, in centipawns from
+    /// White's point of view (API 1.3; called only when the preset declares
+    /// [`crate::HookSet::EVALUATE`]): the worth of what the preset adds (hit points left,
+    /// shots in a pistol). Called at every leaf of the search: keep it cheap.
+    fn evaluate(&self, pos: &Position) -> i32 {
+        let _ = pos;
+        default_ran(HookSet::EVALUATE);
+        0
+    }
 }
 
 /// The boundary form of [`VariantRules`]. Methods after the `last_prefix_field` may be added
@@ -292,6 +310,9 @@ pub trait VariantFfi: Send + Sync {
     fn set_model(&mut self, model: &RulesModel) -> RResult<RResult<(), RString>, PluginError>;
     /// See [`VariantRules::parse_setup`] (API 1.2).
     fn parse_setup(&self, fen: RStr<'_>) -> RResult<RResult<Position, FenError>, PluginError>;
+    /// See [`VariantRules::evaluate`] (API 1.3; called only when the variant declares
+    /// [`crate::VariantFlags::EVALUATES`], so older plugins never see it).
+    fn evaluate(&self, pos: &Position) -> RResult<i32, PluginError>;
 }
 
 /// The boundary form of [`PresetRules`].
@@ -410,6 +431,9 @@ pub trait PresetFfi: Send + Sync {
     /// [`crate::HookSet::TRANSFORM_MODEL`]).
     fn transform_model(&self, model: &mut RulesModel)
         -> RResult<RResult<(), RString>, PluginError>;
+    /// See [`PresetRules::evaluate`] (API 1.3; called only when the preset declares
+    /// [`crate::HookSet::EVALUATE`], so older plugins never see it).
+    fn evaluate(&self, pos: &Position) -> RResult<i32, PluginError>;
 }
 
 /// Questions a preset may ask the host about a position, answered through the whole pipeline:
@@ -596,6 +620,9 @@ impl<T: VariantRules> VariantFfi for VariantAdapter<T> {
     fn parse_setup(&self, fen: RStr<'_>) -> RResult<RResult<Position, FenError>, PluginError> {
         guard("parse_setup", || self.0.parse_setup(fen.as_str()).into())
     }
+    fn evaluate(&self, pos: &Position) -> RResult<i32, PluginError> {
+        guard("evaluate", || self.0.evaluate(pos))
+    }
 }
 
 struct PresetAdapter<T>(Dropped<T>);
@@ -749,6 +776,9 @@ impl<T: PresetRules> PresetFfi for PresetAdapter<T> {
     fn implemented_hooks(&self, pos: &Position, mv: Move) -> RResult<HookSet, PluginError> {
         guard("implemented_hooks", || probe_hooks(&*self.0, pos, mv))
     }
+    fn evaluate(&self, pos: &Position) -> RResult<i32, PluginError> {
+        guard("evaluate", || self.0.evaluate(pos))
+    }
 }
 
 /// A [`Query`] that knows nothing, for probing hooks outside a game.
@@ -780,7 +810,7 @@ fn probe_hooks<T: PresetRules>(rules: &T, pos: &Position, mv: Move) -> HookSet {
         checks_in_cycle: [false; 2],
         reserved: [0; 4],
     };
-    let calls: [(HookSet, &dyn Fn()); 16] = [
+    let calls: [(HookSet, &dyn Fn()); 17] = [
         (HookSet::SETUP_POSITION, &|| {
             rules.setup_position(&mut pos.clone())
         }),
@@ -854,6 +884,9 @@ fn probe_hooks<T: PresetRules>(rules: &T, pos: &Position, mv: Move) -> HookSet {
                 extra: RVec::new(),
             };
             let _ = rules.transform_model(&mut model);
+        }),
+        (HookSet::EVALUATE, &|| {
+            rules.evaluate(pos);
         }),
     ];
     let mut implemented = HookSet::default();

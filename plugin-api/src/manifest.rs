@@ -13,7 +13,7 @@ use abi_stable::{
 /// does not know (hook bits, stages, variant flags) makes the host refuse that preset or
 /// variant by name. A plugin built against an older minor is refused when a boundary type has
 /// grown since (abi_stable's layout check): rebuild it against the host's API.
-pub const API_VERSION: ApiVersion = ApiVersion { major: 1, minor: 2 };
+pub const API_VERSION: ApiVersion = ApiVersion { major: 1, minor: 3 };
 
 /// A plugin API version.
 #[repr(C)]
@@ -152,9 +152,12 @@ impl VariantFlags {
     /// The variant rules on repetition itself (from [`crate::OutcomeContext::repetitions`]
     /// and `checks_in_cycle`); the host's n-fold rule is off.
     pub const OWN_REPETITION: VariantFlags = VariantFlags(16);
+    /// The variant adds its own terms to the engine's evaluation
+    /// ([`crate::VariantRules::evaluate`], API 1.3); without it the host never calls it.
+    pub const EVALUATES: VariantFlags = VariantFlags(32);
 
     /// Every flag this version of the API defines (a variant with others needs a newer host).
-    pub const KNOWN: VariantFlags = VariantFlags(31);
+    pub const KNOWN: VariantFlags = VariantFlags(63);
 
     /// Whether all bits of `o` are set.
     pub const fn contains(self, o: VariantFlags) -> bool {
@@ -326,10 +329,13 @@ impl HookSet {
     /// royalty, promotion) at pipeline build (API 1.2). On its own it keeps the fast path: the
     /// variant plays the changed model.
     pub const TRANSFORM_MODEL: HookSet = HookSet(1 << 15);
+    /// `evaluate`: the preset adds terms to the engine's static evaluation (API 1.3). It
+    /// changes no rule; only the search reads it.
+    pub const EVALUATE: HookSet = HookSet(1 << 16);
 
     /// Every hook this version of the API defines. A preset from a newer plugin that declares
     /// a bit outside this set needs a newer host; the host refuses to use it.
-    pub const KNOWN: HookSet = HookSet((1 << 16) - 1);
+    pub const KNOWN: HookSet = HookSet((1 << 17) - 1);
 
     /// Every hook that changes which moves exist or what they attack: when one is present
     /// the host cannot use the variant's own legal generator or attack test.
@@ -352,7 +358,7 @@ impl HookSet {
     }
     /// Names of the hooks in the set, for `houserules list`.
     pub fn names(self) -> Vec<&'static str> {
-        const NAMES: [&str; 16] = [
+        const NAMES: [&str; 17] = [
             "get_royal_pieces",
             "filter_legal_moves",
             "should_filter_self_check",
@@ -369,6 +375,7 @@ impl HookSet {
             "protected_royals",
             "on_after_move_with",
             "transform_model",
+            "evaluate",
         ];
         NAMES
             .iter()

@@ -26,8 +26,11 @@ pub(crate) struct PipelineGame<'p> {
     eval: &'p Evaluation,
     pos: Position,
     hash: u64,
-    /// Positions before each move made in the search (copy-make).
-    undo: Vec<(Position, u64)>,
+    /// Positions before each move made in the search (copy-make), with their hash and
+    /// mobility.
+    undo: Vec<(Position, u64, [Option<u32>; 2])>,
+    /// Legal moves of each colour, as last counted on the path to here (mobility term).
+    mobility: [Option<u32>; 2],
     /// Hashes of the game since its start and of the search path, with the check facts.
     plies: Vec<Ply>,
     /// Where the search path starts in `plies`.
@@ -89,6 +92,7 @@ impl<'p> PipelineGame<'p> {
             pos: game.position.clone(),
             hash,
             undo: Vec::with_capacity(128),
+            mobility: [None; 2],
             root_plies: plies.len(),
             plies,
             seen,
@@ -182,6 +186,7 @@ impl SearchGame for PipelineGame<'_> {
         self.pipeline.legal_moves(&self.pos, &mut self.buf)?;
         out.clear();
         out.extend_from_slice(&self.buf);
+        self.mobility[self.pos.side_to_move.index()] = Some(out.len() as u32);
         Ok(())
     }
 
@@ -201,7 +206,7 @@ impl SearchGame for PipelineGame<'_> {
                     return Err(e);
                 }
             };
-        self.undo.push((before, self.hash));
+        self.undo.push((before, self.hash, self.mobility));
         self.hash = self.pos.repetition_hash();
         *self.seen.entry(self.hash).or_insert(0) += 1;
         self.plies.push(Ply {
@@ -213,7 +218,8 @@ impl SearchGame for PipelineGame<'_> {
     }
 
     fn unmake(&mut self) {
-        if let Some((pos, hash)) = self.undo.pop() {
+        if let Some((pos, hash, mobility)) = self.undo.pop() {
+            self.mobility = mobility;
             if let Some(c) = self.seen.get_mut(&self.hash) {
                 *c -= 1;
                 if *c == 0 {
@@ -296,7 +302,9 @@ impl SearchGame for PipelineGame<'_> {
     }
 
     fn evaluate(&mut self) -> Result<i32, HostError> {
-        let white = self.eval.evaluate(&self.pos);
+        let white = self
+            .eval
+            .evaluate(self.pipeline, &self.pos, self.mobility)?;
         Ok(if self.pos.side_to_move == Color::White {
             white
         } else {

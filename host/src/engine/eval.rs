@@ -1,21 +1,43 @@
-//! Static evaluation for rules nobody has seen: material by the values the variant declares,
-//! pieces in hand, and centrality. Everything is read from the pipeline's description, never
-//! from knowledge of a particular game.
+//! Static evaluation for rules nobody has seen. Every term is read from the pipeline's
+//! description or asked of its plugins, never from knowledge of a particular game:
+//!
+//! - **material**: the values the variant's piece table declares ([`PieceType::value`]);
+//!   where a piece declares none (0), a value from its mobility on an empty board, as
+//!   Fairy-Stockfish values custom pieces; royal pieces count nothing (they are never traded);
+//! - **hit points** ([`attr::HP`]): a piece that survives more hits is worth more;
+//! - **pieces in hand** at their value plus a little (a drop can go anywhere);
+//! - **centrality**: a small bonus per piece for standing near the centre;
+//! - **mobility**: legal moves of each side, as the search last counted them;
+//! - **plugin terms**: what the variant ([`VariantFlags::EVALUATES`]) and the presets
+//!   ([`HookSet::EVALUATE`]) add through the evaluation hook (API 1.3).
+//!
+//! [`PieceType::value`]: houserules_plugin_api::PieceType::value
+//! [`VariantFlags::EVALUATES`]: houserules_plugin_api::VariantFlags::EVALUATES
+//! [`HookSet::EVALUATE`]: houserules_plugin_api::HookSet::EVALUATE
 
+use crate::error::HostError;
 use crate::pipeline::Pipeline;
-use houserules_plugin_api::{Color, Position, Square};
+use abi_stable::std_types::RVec;
+use houserules_plugin_api::{attr, Cell, Color, Position, Square};
 
 /// The evaluation terms of one pipeline, prepared once.
 pub struct Evaluation {
-    /// Value per piece kind (royal pieces: 0, they are never traded).
+    /// Value per piece kind (royal pieces: 0).
     values: Vec<i32>,
     /// Per cell: centrality bonus (0 at the rim).
     center: Vec<i32>,
     least: i32,
+    plugin_terms: bool,
 }
 
-/// Value of a piece whose variant declares none (a pawn's worth).
+/// Value of a piece that declares none and whose mobility cannot be measured.
 const DEFAULT_VALUE: i32 = 100;
+/// Centipawns per legal move more than the opponent.
+const MOBILITY: i32 = 4;
+/// Mobility counts at most this many moves of difference.
+const MOBILITY_CAP: i32 = 40;
+/// Centipawns per step towards the centre (in half-squares).
+const CENTRALITY: i32 = 2;
 
 impl Evaluation {
     /// The terms for `pipeline`.
@@ -24,13 +46,14 @@ impl Evaluation {
         let values: Vec<i32> = info
             .pieces
             .iter()
-            .map(|p| {
+            .enumerate()
+            .map(|(kind, p)| {
                 if p.royal {
                     0
                 } else if p.value > 0 {
                     p.value
                 } else {
-                    DEFAULT_VALUE
+                    mobility_value(pipeline, kind as u8).unwrap_or(DEFAULT_VALUE)
                 }
             })
             .collect();
@@ -44,10 +67,9 @@ impl Evaluation {
         let mut center = vec![0; 256];
         for r in 0..ranks {
             for f in 0..files {
-                // Distance to the centre in half-squares, turned into a bonus.
                 let df = (2 * f - (files - 1)).abs();
                 let dr = (2 * r - (ranks - 1)).abs();
-                let bonus = (files + ranks - 2 - df - dr).max(0);
+                let bonus = (files + ranks - 2 - df - dr).max(0) / 2;
                 center[Square::new(f as u8, r as u8).index()] = bonus;
             }
         }
@@ -55,6 +77,7 @@ impl Evaluation {
             values,
             center,
             least,
+            plugin_terms: pipeline.has_evaluation_terms(),
         }
     }
 
@@ -71,24 +94,78 @@ impl Evaluation {
         self.least
     }
 
-    /// The position's value for White, in centipawns.
-    pub fn evaluate(&self, pos: &Position) -> i32 {
+    /// Material and placement of `pos` for White (no mobility, no plugin terms).
+    pub fn material(&self, pos: &Position) -> i32 {
+        let hp_in_use = pos.has_attributes();
         let mut score = 0;
         for (sq, cell) in pos.cells().iter().enumerate() {
             let (Some(kind), Some(color)) = (cell.kind(), cell.color()) else {
                 continue;
             };
-            let v = self.value(kind) + self.center[sq] * 2;
+            let mut v = self.value(kind);
+            if hp_in_use {
+                // A piece that takes n hits to remove is worth more, by half a piece per
+                // extra hit point (it still moves like one piece).
+                if let Some(hp) = pos.attribute(Square(sq as u8), attr::HP) {
+                    v += v * (hp.clamp(1, 10) - 1) / 2;
+                }
+            }
+            v += self.center[sq] * CENTRALITY;
             score += if color == Color::White { v } else { -v };
         }
         for (c, hand) in pos.hands.iter().enumerate() {
             let v: i32 = hand
                 .iter()
                 .enumerate()
-                .map(|(k, &n)| n as i32 * self.value(k as u8))
+                .map(|(k, &n)| n as i32 * (self.value(k as u8) * 11 / 10))
                 .sum();
             score += if c == 0 { v } else { -v };
         }
         score
     }
+
+    /// The evaluation for White: material and placement, mobility from the latest legal
+    /// move counts of each side (`None`: not known), and the plugins' terms.
+    pub fn evaluate(
+        &self,
+        pipeline: &Pipeline,
+        pos: &Position,
+        mobility: [Option<u32>; 2],
+    ) -> Result<i32, HostError> {
+        let mut score = self.material(pos);
+        if let [Some(w), Some(b)] = mobility {
+            let diff = (w as i32 - b as i32).clamp(-MOBILITY_CAP, MOBILITY_CAP);
+            score += diff * MOBILITY;
+        }
+        if self.plugin_terms {
+            score = score.saturating_add(pipeline.evaluation_terms(pos)?);
+        }
+        Ok(score.clamp(-20000, 20000))
+    }
+}
+
+/// A value from the piece's average number of moves on an empty board (alone with nothing
+/// to capture), for pieces that declare none: about 35 centipawns per move, so that a knight
+/// (5.25 moves on 8x8) is worth about 230 and a rook (14) about 540.
+fn mobility_value(p: &Pipeline, kind: u8) -> Option<i32> {
+    let (files, ranks) = (p.info.files, p.info.ranks);
+    let mut total = 0usize;
+    let mut squares = 0usize;
+    let mut out = RVec::new();
+    for r in 0..ranks {
+        for f in 0..files {
+            let sq = Square::new(f, r);
+            let mut pos = Position::empty(files, ranks);
+            pos.set(sq, Cell::piece(kind, Color::White));
+            if p.pseudo_moves(&pos, Color::White, &mut out).is_err() {
+                return None;
+            }
+            total += out.iter().filter(|m| m.from == sq).count();
+            squares += 1;
+        }
+    }
+    if squares == 0 || total == 0 {
+        return None;
+    }
+    Some((35 * total / squares) as i32 + 50)
 }

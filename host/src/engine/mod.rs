@@ -27,6 +27,7 @@
 //! pipeline and [`eval`] the static evaluation.
 
 mod adapter;
+pub mod bench;
 pub mod eval;
 pub mod player;
 

@@ -628,7 +628,7 @@ impl VariantRules for Fairy {
             flags |= VariantFlags::DROPS.0;
         }
         if self.spec.connect_n > 0 {
-            flags |= VariantFlags::STATIC_RESULTS.0;
+            flags |= VariantFlags::STATIC_RESULTS.0 | VariantFlags::EVALUATES.0;
         }
         VariantInfo {
             id: self.id.as_str().into(),
@@ -655,6 +655,11 @@ impl VariantRules for Fairy {
 
     fn parse_fen(&self, fen: &str) -> Result<Position, FenError> {
         self.parse(fen)
+    }
+
+    /// Connect-N variants: open lines (see [`crate::eval`]).
+    fn evaluate(&self, pos: &Position) -> i32 {
+        crate::eval::connect_threats(pos, self.connect_kinds, self.spec.connect_n)
     }
 
     fn write_fen(&self, pos: &Position) -> String {

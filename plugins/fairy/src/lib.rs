@@ -7,6 +7,7 @@
 //! creating it fails with the message (file, line, key, why). See `docs/fairy.md`.
 
 pub mod engine;
+pub mod eval;
 pub mod ini;
 pub mod spec;
 

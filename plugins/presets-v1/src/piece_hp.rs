@@ -12,7 +12,7 @@
 use crate::common::{default_hp, drop_castling, first_empty_around, hp, Bound};
 use crate::Meta;
 use houserules_plugin_api::{
-    attr, stage, Color, Event, EventKind, HookSet, Move, MoveEffects, Position, PresetRules,
+    attr, stage, Color, Event, EventKind, HookSet, Move, MoveEffects, Position, PresetRules, Role,
     SquareSet,
 };
 
@@ -27,12 +27,18 @@ pub(crate) const META: Meta = Meta {
     requires: &[],
     incompatible: &["explosive-rook"],
     hooks: HookSet(
-        HookSet::SETUP_POSITION.0 | HookSet::ON_AFTER_MOVE.0 | HookSet::PROTECTED_ROYALS.0,
+        HookSet::SETUP_POSITION.0
+            | HookSet::ON_AFTER_MOVE.0
+            | HookSet::PROTECTED_ROYALS.0
+            | HookSet::EVALUATE.0,
     ),
     stages: &[stage::RESOLVE],
     priority: -100,
     movement: "",
 };
+
+/// Centipawns per hit point of a king above 1.
+const KING_HP_VALUE: i32 = 350;
 
 /// The preset.
 #[derive(Default)]
@@ -50,6 +56,23 @@ impl PresetRules for PieceHp {
                 pos.set_attribute(s, attr::HP, v);
             }
         }
+    }
+
+    /// The engine values a king's extra hit points (the host's evaluation gives royals no
+    /// material, so it cannot see them): each one is a check or a "capture" survived, worth
+    /// more than a minor piece.
+    fn evaluate(&self, pos: &Position) -> i32 {
+        let k = self.k.get();
+        let mut score = 0;
+        for s in pos.squares() {
+            let c = pos.get(s);
+            let Some(color) = c.color() else { continue };
+            if k.is_any(c, Role::KING) {
+                let extra = (hp(pos, k, s) - 1).clamp(0, 10) * KING_HP_VALUE;
+                score += if color == Color::White { extra } else { -extra };
+            }
+        }
+        score
     }
 
     fn protected_royals(&self, pos: &Position, _color: Color, royals: &mut SquareSet) {
@@ -130,6 +153,27 @@ mod tests {
     use houserules_plugin_api::Color;
 
     const ID: &str = "piece-hp";
+
+    #[test]
+    fn evaluation_values_king_hit_points() {
+        let p = pipe(&[ID]);
+        assert!(p.has_evaluation_terms());
+        // Kings at their default 1 HP: nothing to add; pawns' HP are the host's business.
+        let even = p.game_start("4k3/4p3/8/8/8/8/4P3/4K3 w - - 0 1").unwrap();
+        assert_eq!(p.evaluation_terms(&even).unwrap(), 0);
+        // White's king survives two more hits.
+        let strong = p
+            .game_start("4k3/4p3/8/8/8/8/4P3/4K3 w - - 0 1 {Hp:e1=3}")
+            .unwrap();
+        assert_eq!(
+            p.evaluation_terms(&strong).unwrap(),
+            2 * super::KING_HP_VALUE
+        );
+        let black = p
+            .game_start("4k3/4p3/8/8/8/8/4P3/4K3 b - - 0 1 {Hp:e8=2}")
+            .unwrap();
+        assert_eq!(p.evaluation_terms(&black).unwrap(), -super::KING_HP_VALUE);
+    }
 
     #[test]
     fn piece_hp_scenario_1() {

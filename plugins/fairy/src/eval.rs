@@ -1,0 +1,144 @@
+//! The engine's evaluation terms of connect-N variants (tictacrook): open lines.
+//!
+//! Every segment of N cells in a row (horizontal, vertical, both diagonals) that holds
+//! connecting pieces of one side only, and otherwise empty cells, is a threat of that side:
+//! worth more, and much more, the fuller it is (a segment one piece short is a threat to win
+//! next move). A segment with a piece of the other side, a piece that does not connect, or a
+//! hole is blocked for both.
+
+use houserules_plugin_api::{Color, Position, Square};
+
+/// Centipawns of a one-side segment holding `k` of its `n` pieces: 0 when empty, growing
+/// fourfold with each piece, and a win-next-move threat at `n - 1`.
+fn segment_value(k: u32, n: u32) -> i32 {
+    if k == 0 {
+        return 0;
+    }
+    let base = 4i32.pow((k - 1).min(6));
+    if k + 1 >= n {
+        // One short: the side to complete it next wins (scaled so two such threats dominate
+        // any material of these games).
+        base * 8
+    } else {
+        base
+    }
+}
+
+/// The connect-N term for White: open segments of `n` cells for `kinds` (bit mask).
+pub fn connect_threats(pos: &Position, kinds: u64, n: u32) -> i32 {
+    if n < 2 {
+        return 0;
+    }
+    let (files, ranks) = (pos.files() as i32, pos.ranks() as i32);
+    let len = n as i32;
+    let mut score = 0;
+    for (df, dr) in [(1, 0), (0, 1), (1, 1), (1, -1)] {
+        for r in 0..ranks {
+            for f in 0..files {
+                let (ef, er) = (f + df * (len - 1), r + dr * (len - 1));
+                if ef < 0 || ef >= files || er < 0 || er >= ranks {
+                    continue;
+                }
+                let mut counts = [0u32; 2];
+                let mut blocked = false;
+                for i in 0..len {
+                    let sq = Square::new((f + df * i) as u8, (r + dr * i) as u8);
+                    let c = pos.get(sq);
+                    if c.is_empty() {
+                        continue;
+                    }
+                    match (c.kind(), c.color()) {
+                        (Some(k), Some(color)) if k < 64 && kinds & (1 << k) != 0 => {
+                            counts[color.index()] += 1;
+                        }
+                        _ => {
+                            blocked = true;
+                            break;
+                        }
+                    }
+                }
+                if blocked || (counts[0] > 0 && counts[1] > 0) {
+                    continue;
+                }
+                score += segment_value(counts[Color::White.index()], n);
+                score -= segment_value(counts[Color::Black.index()], n);
+            }
+        }
+    }
+    score
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use houserules_plugin_api::Cell;
+
+    fn board(pieces: &[(&str, Color)]) -> Position {
+        let mut pos = Position::empty(8, 8);
+        for &(sq, c) in pieces {
+            pos.set(Square::parse(sq).unwrap(), Cell::piece(0, c));
+        }
+        pos
+    }
+
+    #[test]
+    fn empty_and_symmetric_boards_are_level() {
+        assert_eq!(connect_threats(&Position::empty(8, 8), 1, 5), 0);
+        let pos = board(&[("d4", Color::White), ("d5", Color::Black)]);
+        assert_eq!(connect_threats(&pos, 1, 5), 0);
+    }
+
+    #[test]
+    fn a_longer_line_is_worth_more() {
+        let two = board(&[("c4", Color::White), ("d4", Color::White)]);
+        let three = board(&[
+            ("c4", Color::White),
+            ("d4", Color::White),
+            ("e4", Color::White),
+        ]);
+        let four = board(&[
+            ("b4", Color::White),
+            ("c4", Color::White),
+            ("d4", Color::White),
+            ("e4", Color::White),
+        ]);
+        let (s2, s3, s4) = (
+            connect_threats(&two, 1, 5),
+            connect_threats(&three, 1, 5),
+            connect_threats(&four, 1, 5),
+        );
+        assert!(0 < s2 && s2 < s3 && s3 < s4, "{s2} {s3} {s4}");
+        // A four is a threat to win: far above a three.
+        assert!(s4 > 4 * s3, "{s3} {s4}");
+    }
+
+    #[test]
+    fn blocked_segments_count_for_nobody() {
+        // Black's piece at f4 and a3 cuts White's row: the only open five-segments of the row
+        // through b4-e4 contain f4 or a4.
+        let open = board(&[
+            ("b4", Color::White),
+            ("c4", Color::White),
+            ("d4", Color::White),
+            ("e4", Color::White),
+        ]);
+        let mut blocked = open.clone();
+        blocked.set(Square::parse("a4").unwrap(), Cell::piece(0, Color::Black));
+        blocked.set(Square::parse("f4").unwrap(), Cell::piece(0, Color::Black));
+        assert!(connect_threats(&blocked, 1, 5) < connect_threats(&open, 1, 5));
+        // A piece that does not connect blocks too (kind 1 is not in the mask).
+        let mut other = open.clone();
+        other.set(Square::parse("f4").unwrap(), Cell::piece(1, Color::White));
+        assert!(connect_threats(&other, 1, 5) < connect_threats(&open, 1, 5));
+    }
+
+    #[test]
+    fn black_threats_count_against_white() {
+        let pos = board(&[
+            ("c4", Color::Black),
+            ("d4", Color::Black),
+            ("e4", Color::Black),
+        ]);
+        assert!(connect_threats(&pos, 1, 5) < 0);
+    }
+}
