@@ -385,7 +385,15 @@ fn dispatch(mut cli: Cli) -> Result<i32, HostError> {
             fsf,
         } => {
             if *search {
-                bench_search(&reg, rules, fen, depth.unwrap_or(8), *threads, fsf.as_deref(), *json)
+                bench_search(
+                    &reg,
+                    rules,
+                    fen,
+                    depth.unwrap_or(8),
+                    *threads,
+                    fsf.as_deref(),
+                    *json,
+                )
             } else {
                 bench(&reg, rules, fen, depth.unwrap_or(5), *threads, *json)
             }
@@ -774,7 +782,9 @@ fn bench_search(
                 b.nps()
             );
             match &theirs {
-                Some(Ok((n, nps))) => println!("  Fairy-Stockfish go depth {depth}: {n} nodes {nps} nps"),
+                Some(Ok((n, nps))) => {
+                    println!("  Fairy-Stockfish go depth {depth}: {n} nodes {nps} nps")
+                }
                 Some(Err(e)) => println!("  Fairy-Stockfish: {e}"),
                 None => {}
             }
@@ -796,7 +806,10 @@ fn bench_search(
     }
     let rate = |n: u64, t: f64| (n as f64 / t.max(1e-9)) as u64;
     if json {
-        println!("{}", json!({"variant": p.variant_id(), "depth": depth, "results": rows}));
+        println!(
+            "{}",
+            json!({"variant": p.variant_id(), "depth": depth, "results": rows})
+        );
     } else {
         println!(
             "total: 1 thread {} nps; {many} threads {} nps{}",

@@ -346,7 +346,13 @@ pub fn find_move(game: &Game<'_>, text: &str) -> Result<Move, String> {
     {
         return Err(format!("`{text}`: the game is over"));
     }
-    parse_move(p, &game.position, text, &legal).map_err(|e| e.to_string())
+    // The coordinate form first, with the forms other engines write (Fairy-Stockfish's `+`
+    // promotions, king takes rook), then anything the host reads.
+    match crate::arbiter::coordinate_move(p, &game.position, &legal, text) {
+        Ok(Some(m)) => Ok(m),
+        Ok(None) => parse_move(p, &game.position, text, &legal).map_err(|e| e.to_string()),
+        Err(e) => Err(e.to_string()),
+    }
 }
 
 /// A search's moves in coordinate form, from `pos` on (stops at a move it cannot write).

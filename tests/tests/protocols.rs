@@ -266,6 +266,13 @@ fn uci_plays_preset_and_fairy_games() {
     s.send("d");
     let fen = s.line("Fen:");
     assert!(fen.contains("ynfckfny"), "{fen}");
+    // A promotion in Fairy-Stockfish's form (`+`: into the promoted pawn) is read too.
+    s.send("position fen yn1ck1ny/1r4b1/pppfppp1/3p1f2/2P1N1Pp/PPBPPP2/4F1R1/1YFKC1NY[] b - - 0 8 moves h4h3+");
+    s.send("d");
+    assert_eq!(
+        s.line("Fen:"),
+        "Fen: yn1ck1ny/1r4b1/pppfppp1/3p1f2/2P1N1P1/PPBPPP1+p/4F1R1/1YFKC1NY[] w - - 0 9"
+    );
     let moves = self_play(&mut s, 40);
     assert!(moves.len() >= 10, "{moves:?}");
     assert_valid_game("[Variant \"mixedchess_v5\"]", &moves);

@@ -82,7 +82,12 @@ pub fn search_bench(
 
 /// Fairy-Stockfish's `go depth N` on `fen` (one thread, `variant` as `UCI_Variant`):
 /// nodes and nodes per second of its last report, or why it could not be run.
-pub fn fsf_search(binary: &Path, variant: &str, fen: &str, depth: u32) -> Result<(u64, u64), String> {
+pub fn fsf_search(
+    binary: &Path,
+    variant: &str,
+    fen: &str,
+    depth: u32,
+) -> Result<(u64, u64), String> {
     let mut child = Command::new(binary)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -94,7 +99,9 @@ pub fn fsf_search(binary: &Path, variant: &str, fen: &str, depth: u32) -> Result
     let script = format!(
         "uci\nsetoption name Threads value 1\nsetoption name Hash value 64\nsetoption name UCI_Variant value {variant}\nisready\nucinewgame\nposition fen {fen}\ngo depth {depth}\n"
     );
-    stdin.write_all(script.as_bytes()).map_err(|e| e.to_string())?;
+    stdin
+        .write_all(script.as_bytes())
+        .map_err(|e| e.to_string())?;
     stdin.flush().map_err(|e| e.to_string())?;
     let mut last = None;
     for line in BufReader::new(stdout).lines() {
