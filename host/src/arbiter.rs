@@ -513,13 +513,13 @@ struct Clocks {
     moves_made: [u32; 2],
 }
 
-/// Plays one game between `engines[white]` and `engines[black]` (the entries are `None` while
+/// Plays one game between `engines[white]` and `engines[black]` (an entry is the reason while
 /// an engine cannot be started: it loses at once). Restarts an engine that forfeited.
 #[allow(clippy::too_many_arguments)]
 pub fn play_game(
     p: &Pipeline,
     settings: &MatchSettings,
-    engines: &mut [Option<UciEngine>],
+    engines: &mut [Result<UciEngine, String>],
     specs: &[EngineSpec],
     names: &[String],
     white: usize,
@@ -549,7 +549,7 @@ pub fn play_game(
         moves_made: [0; 2],
     };
     for &i in &sides {
-        if let Some(e) = engines[i].as_mut() {
+        if let Ok(e) = engines[i].as_mut() {
             let _ = e.send("ucinewgame");
             if e.sync(HANDSHAKE).is_err() {
                 // Noticed at its first move.
@@ -580,8 +580,9 @@ pub fn play_game(
             let token = result_token(Winner::color(side.opposite()));
             (token, format!("{} {why}", names[idx]), Some(idx))
         };
-        let Some(engine) = engines[idx].as_mut() else {
-            break lose("could not be started".into());
+        let engine = match engines[idx].as_mut() {
+            Ok(e) => e,
+            Err(why) => break lose(format!("could not be started: {why}")),
         };
         let position = if opening.is_layout_start {
             "position startpos".to_string()
@@ -650,11 +651,12 @@ pub fn play_game(
         }
     };
     if let Some(i) = forfeited {
-        if let Some(e) = engines[i].take() {
-            engines[i] = e.restart(&settings.rules).ok();
-        } else {
-            engines[i] = UciEngine::start(&specs[i], &settings.rules).ok();
+        let old = std::mem::replace(&mut engines[i], Err(String::new()));
+        engines[i] = match old {
+            Ok(e) => e.restart(&settings.rules),
+            Err(_) => UciEngine::start(&specs[i], &settings.rules),
         }
+        .map_err(|e| e.to_string());
     }
     let record = game_record(
         p,
@@ -870,10 +872,10 @@ pub fn run_match(
             "a match needs at least two --engine".into(),
         ));
     }
-    let mut engines: Vec<Option<UciEngine>> = Vec::new();
+    let mut engines: Vec<Result<UciEngine, String>> = Vec::new();
     for s in specs {
         // A failure to start at the beginning is an error of the match: nothing was played.
-        engines.push(Some(UciEngine::start(s, &settings.rules)?));
+        engines.push(Ok(UciEngine::start(s, &settings.rules)?));
     }
     let mut names: Vec<String> = engines
         .iter()
