@@ -767,9 +767,15 @@ fn bench_search(
     let mut totals = [0u64; 4];
     let mut times = [0f64; 3];
     for (a, b) in one.iter().zip(&more) {
+        // Fairy-Stockfish at the same depth (its tree is far smaller) and at a depth where it
+        // runs long enough for a stable speed.
+        let fsf_speed_depth = depth.max(14);
         let theirs = fsf
             .as_deref()
             .map(|bin| fsf_search(bin, p.variant_id(), &a.fen, depth));
+        let speed = fsf
+            .as_deref()
+            .map(|bin| fsf_search(bin, p.variant_id(), &a.fen, fsf_speed_depth));
         if !json {
             println!("{}", a.fen);
             println!(
@@ -782,8 +788,10 @@ fn bench_search(
                 b.nps()
             );
             match &theirs {
-                Some(Ok((n, nps))) => {
-                    println!("  Fairy-Stockfish go depth {depth}: {n} nodes {nps} nps")
+                Some(Ok((n, _))) => {
+                    if let Some(Ok((sn, snps))) = &speed {
+                        println!("  Fairy-Stockfish go depth {depth}: {n} nodes; go depth {fsf_speed_depth}: {sn} nodes {snps} nps");
+                    }
                 }
                 Some(Err(e)) => println!("  Fairy-Stockfish: {e}"),
                 None => {}
@@ -796,10 +804,13 @@ fn bench_search(
         let mut row = json!({"fen": a.fen, "depth": depth,
             "nodes": a.nodes, "seconds": a.time.as_secs_f64(), "nps": a.nps(),
             "threads": many, "nodes_threads": b.nodes, "seconds_threads": b.time.as_secs_f64(), "nps_threads": b.nps()});
-        if let Some(Ok((n, nps))) = theirs {
+        if let Some(Ok((n, _))) = theirs {
+            row["fsf_nodes"] = json!(n);
+        }
+        if let Some(Ok((n, nps))) = speed {
             totals[2] += n;
             times[2] += n as f64 / (nps.max(1) as f64);
-            row["fsf_nodes"] = json!(n);
+            row["fsf_speed_depth"] = json!(fsf_speed_depth);
             row["fsf_nps"] = json!(nps);
         }
         rows.push(row);

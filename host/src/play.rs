@@ -34,7 +34,7 @@ pub enum Player {
     /// A uniformly random legal move (seeded).
     Random,
     /// The search engine (`engine`, `engine:movetime=500`, `engine:depth=6,threads=2`).
-    Engine(EngineSpec),
+    Engine(Box<EngineSpec>),
 }
 
 impl std::str::FromStr for Player {
@@ -43,7 +43,7 @@ impl std::str::FromStr for Player {
         match s {
             "human" => Ok(Player::Human),
             "random" => Ok(Player::Random),
-            _ if s == "engine" || s.starts_with("engine:") => s.parse().map(Player::Engine),
+            _ if s == "engine" || s.starts_with("engine:") => s.parse().map(|e| Player::Engine(Box::new(e))),
             _ => Err(format!(
                 "`{s}`: expected `human`, `random`, `engine` or `engine:LIMITS` (e.g. engine:movetime=500)"
             )),

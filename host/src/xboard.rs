@@ -67,7 +67,9 @@ fn level_base(text: &str) -> Option<Duration> {
         }
         None => {
             let m: f64 = text.parse().ok()?;
-            (0.0..1e6).contains(&m).then(|| Duration::from_secs_f64(m * 60.0))
+            (0.0..1e6)
+                .contains(&m)
+                .then(|| Duration::from_secs_f64(m * 60.0))
         }
     }
 }

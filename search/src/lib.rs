@@ -75,6 +75,12 @@ pub trait SearchGame: Clone + Send {
     fn move_bits(&self, m: Self::Move) -> u64;
     /// Slot of the move in the history table (below [`HISTORY_SLOTS`]), e.g. from and to.
     fn history_slot(&self, m: Self::Move) -> usize;
+    /// Passes the turn for null-move pruning, if passing is sound here (the side to move has
+    /// pieces enough that zugzwang is unlikely); `false`: nothing was done. Undone by
+    /// [`SearchGame::unmake`]. Default: never.
+    fn make_null(&mut self) -> bool {
+        false
+    }
 }
 
 /// How long and how deep to search. Unset fields do not limit.

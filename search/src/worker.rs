@@ -55,6 +55,8 @@ pub(crate) struct Worker<'a, G: SearchGame> {
     nodes: u64,
     seldepth: usize,
     root_depth: i32,
+    /// No two null moves in a row.
+    null_ok: bool,
 }
 
 fn terminal_score(t: Terminal, turns: i32) -> i32 {
@@ -113,6 +115,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             nodes: 0,
             seldepth: 0,
             root_depth: 1,
+            null_ok: true,
         }
     }
 
@@ -125,7 +128,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
                 self.shared.internal.store(true, Ordering::Relaxed);
             }
         }
-        if self.nodes % 64 == 0 {
+        if self.nodes.is_multiple_of(64) {
             if let Some(t) = self.shared.budget.hard_time {
                 if self.shared.start.elapsed() >= t {
                     self.shared.internal.store(true, Ordering::Relaxed);
@@ -163,7 +166,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             .iter()
             .map(|&m| (self.order_key(m, hash_move, 0), m))
             .collect();
-        keyed.sort_by(|a, b| b.0.cmp(&a.0));
+        keyed.sort_by_key(|k| std::cmp::Reverse(k.0));
         let mut root_moves: Vec<G::Move> = keyed.into_iter().map(|(_, m)| m).collect();
         found.best = Some(root_moves[0]);
         let max_depth = self
@@ -276,8 +279,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         let mut best_index = 0;
         let side = self.game.side_to_move();
         let key = self.game.hash();
-        for i in 0..root_moves.len() {
-            let m = root_moves[i];
+        for (i, &m) in root_moves.iter().enumerate() {
             self.pv[1].clear();
             self.game.make(m)?;
             let flip = self.game.side_to_move() != side;
@@ -424,6 +426,25 @@ impl<'a, G: SearchGame> Worker<'a, G> {
                 };
                 if cut {
                     return Ok(s);
+                }
+            }
+        }
+        // Null move: if passing still fails high at a reduced depth, so would a real move.
+        if !pv_node && !in_check && depth >= 3 && beta.abs() < MATE_BOUND && self.null_ok {
+            let stand = self.game.evaluate()?;
+            if stand >= beta {
+                let side = self.game.side_to_move();
+                if self.game.make_null() {
+                    let flip = self.game.side_to_move() != side;
+                    let r = 2 + depth / 4;
+                    self.null_ok = false;
+                    let s = self.child(flip, depth - 1 - r, beta - 1, beta, ply + 1, turns, false);
+                    self.null_ok = true;
+                    self.game.unmake();
+                    let s = s?;
+                    if s >= beta {
+                        return Ok(if s >= MATE_BOUND { beta } else { s });
+                    }
                 }
             }
         }
@@ -611,7 +632,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
                 (k, m)
             })
             .collect();
-        keyed.sort_by(|a, b| b.0.cmp(&a.0));
+        keyed.sort_by_key(|k| std::cmp::Reverse(k.0));
         let side = self.game.side_to_move();
         for (_, m) in keyed {
             self.game.make(m)?;

@@ -74,3 +74,147 @@ fn a_set_stop_flag_returns_a_legal_move() {
     let legal = game.legal_moves().unwrap();
     assert!(legal.contains(&r.best.expect("a move")));
 }
+
+/// The side to move wins at once by the objective of the rules: the search scores a mate in
+/// one (a win within its first move) and, where given, plays the winning move.
+fn wins_now(variant: &str, presets: &[&str], fen: &str, best: Option<&str>) {
+    let p = pipeline(variant, presets);
+    let (r, played) = search(&p, fen, "depth=3", 1);
+    assert_eq!(
+        r.score,
+        Score::Mate(1),
+        "{variant} {presets:?} {fen}: {r:?}"
+    );
+    if let Some(b) = best {
+        assert_eq!(played, b, "{variant} {presets:?} {fen}");
+    }
+    // Two threads agree on the score.
+    let (r2, _) = search(&p, fen, "depth=3", 2);
+    assert_eq!(
+        r2.score,
+        Score::Mate(1),
+        "{variant} {presets:?} {fen}, 2 threads"
+    );
+}
+
+#[test]
+fn objective_connect_five() {
+    // tictacrook_v1: four in a row on the fourth rank and a piece in hand: drop the fifth.
+    wins_now(
+        "tictacrook_v1",
+        &[],
+        "8/8/8/8/PPPP4/8/8/ppp5[PPPPppppp] w - - 0 1",
+        Some("P@e4"),
+    );
+}
+
+#[test]
+fn objective_extinction() {
+    wins_now(
+        "chess",
+        &["extinction-chess"],
+        "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1",
+        Some("e4d5"),
+    );
+}
+
+#[test]
+fn objective_first_blood() {
+    wins_now(
+        "chess",
+        &["capture-to-win"],
+        "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1",
+        Some("e4d5"),
+    );
+}
+
+#[test]
+fn objective_first_promotion() {
+    // Both sides are a step from promoting; White is first.
+    let p = pipeline("chess", &["first-promotion-wins"]);
+    let (r, played) = search(&p, "4k3/P7/8/8/8/8/7p/4K3 w - - 0 1", "depth=3", 1);
+    assert_eq!(r.score, Score::Mate(1), "{r:?}");
+    assert!(played.starts_with("a7a8"), "{played}");
+}
+
+#[test]
+fn objective_royal_lost() {
+    // Detonating rook: Rxd4 blows up the king beside it.
+    wins_now(
+        "chess",
+        &["explosive-rook"],
+        "K7/8/8/3k4/3n4/8/8/3R4 w - - 0 1",
+        Some("d1d4"),
+    );
+}
+
+#[test]
+fn objective_last_piece_standing_by_stalemate() {
+    // Annihilation: a side without a legal move loses. Any king move leaves Black's blocked
+    // pawn without one.
+    let p = pipeline("chess", &["last-piece-standing"]);
+    let (r, _) = search(&p, "8/8/8/8/8/p7/P7/7K w - - 0 1", "depth=3", 1);
+    assert_eq!(r.score, Score::Mate(1), "{r:?}");
+}
+
+#[test]
+fn stalemate_is_a_draw_in_chess() {
+    // King and queen against king: a win, never the stalemate Qb6?? (the only queen move
+    // that leaves Black without a move): the score stays a win.
+    let p = pipeline("chess", &[]);
+    let (r, best) = search(&p, "k7/8/8/2Q5/8/8/8/7K w - - 0 1", "depth=4", 1);
+    assert_ne!(best, "c5b6", "{r:?}");
+    assert!(
+        matches!(r.score, Score::Mate(n) if n > 0) || matches!(r.score, Score::Cp(cp) if cp > 500),
+        "{r:?}"
+    );
+    // Black to move with the stalemate on the board has no move at all.
+    let (r, best) = search(&p, "k7/8/1Q6/8/8/8/8/7K b - - 0 1", "depth=2", 1);
+    assert_eq!((r.best, r.score), (None, Score::Cp(0)), "{best}");
+}
+
+#[test]
+fn repetition_saves_the_worse_side() {
+    // Black is a queen down; the knights have gone out and back twice, and Nf6-g8 now
+    // repeats the start position a third time: a draw the engine takes.
+    let p = pipeline("chess", &[]);
+    let start = p
+        .game_start("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+        .unwrap();
+    let mut game = Game::new(&p, start);
+    for text in ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"] {
+        let legal = game.legal_moves().unwrap();
+        let m = houserules_host::notation::parse_move(&p, &game.position, text, &legal).unwrap();
+        game.play(m).unwrap();
+    }
+    let before = game.position.clone();
+    let mut engine = Engine::new(&p, EngineConfig::default()).unwrap();
+    let stop = AtomicBool::new(false);
+    let r = engine
+        .search(&game, &"depth=4".parse().unwrap(), &stop, &mut |_| {})
+        .unwrap();
+    assert_eq!(r.score, Score::Cp(0), "{r:?}");
+    assert_eq!(coordinate(&p, &before, r.best.unwrap()).unwrap(), "f6g8");
+}
+
+#[test]
+fn double_move_turns_keep_the_sign() {
+    // Double move: Rh1-e1-e8 is mate within White's one turn.
+    let p = pipeline("chess", &["double-move"]);
+    let (r, _) = search(&p, "6k1/5ppp/8/8/8/8/8/K6R w - - 0 1", "depth=4", 1);
+    assert_eq!(r.score, Score::Mate(1), "{r:?}");
+    // A side a queen up scores above zero at every depth, whoever is to move and
+    // whichever half-move of the turn it is.
+    for (fen, sign) in [
+        ("4k3/pppp4/8/8/8/8/PPPP4/3QK3 w - - 0 1", 1),
+        ("4k3/pppp4/8/8/8/8/PPPP4/3QK3 b - - 0 1", -1),
+    ] {
+        for depth in 1..=4 {
+            let (r, _) = search(&p, fen, &format!("depth={depth}"), 1);
+            let Score::Cp(cp) = r.score else {
+                continue;
+            };
+            assert_eq!(cp.signum(), sign, "{fen} depth {depth}: {r:?}");
+        }
+    }
+}

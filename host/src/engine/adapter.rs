@@ -316,6 +316,32 @@ impl SearchGame for PipelineGame<'_> {
         move_bits(m)
     }
 
+    fn make_null(&mut self) -> bool {
+        // Zugzwang is likely with only the weakest kind of piece (pawns) left, and a pass
+        // must not leave a capturable royal behind (the mover is not in check here).
+        let side = self.pos.side_to_move;
+        let least = self.eval.least_value();
+        let strong = self
+            .pos
+            .cells()
+            .iter()
+            .any(|c| c.is_color(side) && c.kind().is_some_and(|k| self.eval.value(k) > least));
+        if !strong {
+            return false;
+        }
+        let before = self.pos.clone();
+        pass(&mut self.pos);
+        self.undo.push((before, self.hash, self.mobility));
+        self.hash = self.pos.repetition_hash();
+        *self.seen.entry(self.hash).or_insert(0) += 1;
+        self.plies.push(Ply {
+            hash: self.hash,
+            mover: side,
+            check: false,
+        });
+        true
+    }
+
     fn history_slot(&self, m: Move) -> usize {
         let from = if m.from.is_none() {
             // Drops: one row per dropped kind (up to 16 kinds apart).

@@ -381,6 +381,14 @@ mod tests {
     }
 
     #[test]
+    fn an_engine_can_move_to_another_thread() {
+        // The protocols search on a thread of their own while reading commands.
+        fn send<T: Send>() {}
+        send::<Engine<'static>>();
+        send::<SearchResult>();
+    }
+
+    #[test]
     fn scores_display() {
         assert_eq!(Score::Cp(35).to_string(), "+0.35");
         assert_eq!(Score::Cp(-120).to_string(), "-1.20");
