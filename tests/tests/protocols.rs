@@ -561,14 +561,19 @@ print("|".join(out))
     assert!(out.status.success(), "{stderr}");
     let text = String::from_utf8_lossy(&out.stdout);
     let parts: Vec<&str> = text.trim().split('|').collect();
-    assert_eq!(parts.len(), 2, "{text}");
-    // The shipped game: an evaluation at every move (it ends unfinished).
-    let f: Vec<&str> = parts[0].split(' ').collect();
-    assert_eq!(f[0], f[1], "{text}");
+    assert_eq!(parts.len(), games.len(), "{text}");
+    let (planted, shipped) = parts.split_last().unwrap();
+    // The shipped games: an evaluation at every move but a final mate; the fool's mate's
+    // 2. g4 is a blunder.
+    for g in shipped {
+        let f: Vec<usize> = g.split(' ').take(2).map(|n| n.parse().unwrap()).collect();
+        assert!(f[0] > 0 && f[0] - f[1] <= 1, "{text}");
+    }
+    assert!(shipped[1].ends_with(" g4"), "{text}");
     // The planted game: every move but the mate has one, and Nf6 is the blunder.
-    assert!(parts[1].starts_with("7 6 "), "{text}");
+    assert!(planted.starts_with("7 6 "), "{text}");
     assert!(
-        parts[1]
+        planted
             .split(' ')
             .nth(2)
             .unwrap()
