@@ -284,7 +284,10 @@ fn dispatch(mut cli: Cli) -> Result<i32, HostError> {
             return records::analyze_isolated(&cli, a);
         }
     }
-    // The protocols load the plugins themselves (and again when a GUI changes the modifiers).
+    // The protocols load the plugins themselves.
+    if matches!(cli.command, Command::Uci(_) | Command::Xboard(_)) {
+        plugin_env(&cli);
+    }
     match &cli.command {
         Command::Uci(a) => return protocols::uci(search(&cli), a, &cli.modifiers),
         Command::Xboard(a) => return protocols::xboard(search(&cli), a, &cli.modifiers),

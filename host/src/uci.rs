@@ -152,7 +152,7 @@ pub struct RulesChoice {
     pub layout: Option<String>,
     /// Presets, `ID[:k=v,...]` each.
     pub presets: Vec<PresetSpec>,
-    /// Custom modifier descriptor files.
+    /// Custom modifiers: descriptor files (read when the plugins load) or ids of loaded ones.
     pub modifier_files: Vec<PathBuf>,
 }
 
@@ -191,14 +191,11 @@ pub fn empty_value(text: &str) -> &str {
     }
 }
 
-/// The rules of a session with everything built from them: the plugins (loaded again when the
-/// modifier files change, since plugins read descriptor files when loaded) and the pipeline.
+/// The rules of a session: the plugins (loaded once, with the modifier files known at the
+/// start) and the choice the options made.
 pub struct Rules {
-    search: PluginSearch,
     /// The loaded plugins.
     pub registry: Registry,
-    /// Modifier files the registry was loaded with.
-    loaded_with: Vec<PathBuf>,
     /// What was asked for.
     pub choice: RulesChoice,
 }
@@ -208,12 +205,7 @@ impl Rules {
     pub fn new(search: PluginSearch, choice: RulesChoice) -> Result<Rules, HostError> {
         set_modifier_path(&choice.modifier_files);
         let registry = Registry::discover(&search)?;
-        Ok(Rules {
-            search,
-            registry,
-            loaded_with: choice.modifier_files.clone(),
-            choice,
-        })
+        Ok(Rules { registry, choice })
     }
 
     /// The ids of every loaded variant, sorted, `chess` first.
@@ -228,16 +220,49 @@ impl Rules {
         v
     }
 
-    /// Builds the pipeline of the current choice (loading the plugins again if the modifier
-    /// files changed).
+    /// Builds the pipeline of the current choice. Modifier entries are descriptor files or
+    /// ids of loaded custom modifiers; a file must have been read when the plugins were
+    /// loaded (plugins read descriptor files once: `houserules --modifier FILE uci`, or
+    /// `HOUSERULES_MODIFIERS_PATH`).
     pub fn pipeline(&mut self) -> Result<Pipeline, HostError> {
-        if self.loaded_with != self.choice.modifier_files {
-            set_modifier_path(&self.choice.modifier_files);
-            self.registry = Registry::discover(&self.search)?;
-            self.loaded_with = self.choice.modifier_files.clone();
-        }
         let mut specs = self.choice.presets.clone();
-        for id in self.registry.modifier_ids(&self.choice.modifier_files)? {
+        for entry in &self.choice.modifier_files {
+            let id = if entry.is_file() {
+                let ids = self
+                    .registry
+                    .modifier_ids(std::slice::from_ref(entry))
+                    .map_err(|e| match e {
+                        HostError::Modifier { file, message }
+                            if message.contains("no loaded plugin reads") =>
+                        {
+                            HostError::Modifier {
+                                message: format!(
+                                    "{}: not read when the engine started (plugins read descriptor files once): start it as `houserules --modifier {} uci`, or list it in HOUSERULES_MODIFIERS_PATH",
+                                    file.display(),
+                                    file.display()
+                                ),
+                                file,
+                            }
+                        }
+                        other => other,
+                    })?;
+                ids.into_iter().next().unwrap_or_default()
+            } else {
+                let id = entry.display().to_string();
+                if !self
+                    .registry
+                    .presets()
+                    .any(|(_, p)| p.is_custom_modifier() && p.id.as_str() == id)
+                {
+                    return Err(HostError::Modifier {
+                        file: entry.clone(),
+                        message: format!(
+                            "`{id}`: neither a file nor the id of a loaded custom modifier"
+                        ),
+                    });
+                }
+                id
+            };
             if !specs.iter().any(|s| s.id == id) {
                 specs.push(PresetSpec {
                     id,

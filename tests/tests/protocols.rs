@@ -188,11 +188,20 @@ fn uci_session_answers_every_command() {
         ("setoption name Presets value :x", "preset"),
         ("setoption name Hash value -3", "Hash"),
         ("setoption name NoSuchOption value 1", "unknown option"),
+        (
+            "setoption name Modifiers value nothing-here",
+            "neither a file nor the id of a loaded custom modifier",
+        ),
+        (
+            "setoption name Modifiers value decay",
+            "requires preset `piece-hp`",
+        ),
     ] {
         s.send(cmd);
         let l = s.line("info string");
         assert!(l.contains(says), "`{cmd}` answered `{l}`");
     }
+    s.send("setoption name Modifiers value <empty>");
     s.send("isready");
     s.line("readyok");
 
@@ -259,6 +268,13 @@ fn uci_plays_preset_and_fairy_games() {
     assert!(moves.len() >= 10, "{moves:?}");
     assert_valid_game("[Presets \"piece-hp\"]", &moves);
 
+    // A custom modifier by id, on top of the preset it requires.
+    s.send("setoption name Modifiers value decay");
+    s.send("isready");
+    s.line("readyok");
+    let moves = self_play(&mut s, 12);
+    assert_valid_game("[Presets \"piece-hp\"]\n[Modifiers \"decay\"]", &moves);
+    s.send("setoption name Modifiers value <empty>");
     s.send("setoption name Presets value <empty>");
     s.send("setoption name UCI_Variant value mixedchess_v5");
     s.send("isready");
