@@ -550,10 +550,8 @@ pub fn play_game(
     };
     for &i in &sides {
         if let Ok(e) = engines[i].as_mut() {
-            let _ = e.send("ucinewgame");
-            if e.sync(HANDSHAKE).is_err() {
-                // Noticed at its first move.
-            }
+            // An engine that fails here is found out at its first move.
+            let _ = e.send("ucinewgame").and_then(|()| e.sync(HANDSHAKE));
         }
     }
     let (result, termination, forfeited) = loop {
