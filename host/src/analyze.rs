@@ -51,6 +51,9 @@ pub struct Options {
     pub plies: bool,
     /// Produce the normalized record ([`GameReport::normalized`]).
     pub normalized: bool,
+    /// Search every position with these engine limits (`movetime=200`, `depth=8`) and
+    /// annotate the plies ([`crate::annotate`]).
+    pub engine: Option<String>,
 }
 
 /// A problem with a record: where, at which ply, what, and some legal moves there.
@@ -106,6 +109,9 @@ pub struct PlyReport {
     pub check: bool,
     /// What happened.
     pub events: Vec<EventReport>,
+    /// The engine's evaluation, best move and judgement (`analyze --engine`).
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub engine: Option<crate::annotate::PlyEval>,
 }
 
 /// Declared and computed result.
@@ -566,6 +572,23 @@ impl<'r> Analyzer<'r> {
             steps,
             ..
         } = replay;
+        let (mut plies, mut written, mut warnings) = (plies, written, warnings);
+        if let (true, Some(limits)) = (
+            complete && errors.is_empty() && rec.errors.is_empty(),
+            &options.engine,
+        ) {
+            if let Err(e) = crate::annotate::annotate(
+                p,
+                &start,
+                &steps,
+                limits,
+                plies.as_mut(),
+                written.as_mut(),
+            ) {
+                report.note_fault(&e);
+                warnings.push(pos_err(rec.end, None, format!("engine analysis: {e}")));
+            }
+        }
         report.errors.extend(errors);
         report.cap_errors(more_errors);
         if report.fault.is_none() {
@@ -916,6 +939,7 @@ impl<'a, 'p> Replay<'a, 'p> {
                         fen: p.write_fen(&game.position).unwrap_or_default(),
                         check: false,
                         events: Vec::new(),
+                        engine: None,
                     });
                 }
                 continue;
@@ -1007,6 +1031,7 @@ impl<'a, 'p> Replay<'a, 'p> {
                     coordinate: c,
                     fen: p.write_fen(&game.position).unwrap_or_default(),
                     events: events.iter().map(|e| event_report(p, e)).collect(),
+                    engine: None,
                 });
             }
         }

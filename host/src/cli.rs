@@ -13,6 +13,8 @@ use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+mod protocols;
+
 #[derive(Parser)]
 #[command(
     name = "houserules",
@@ -151,6 +153,14 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Speak UCI (Universal Chess Interface) on standard input and output, for GUIs and
+    /// match tools; the rules are options (UCI_Variant, Layout, Presets, Modifiers).
+    Uci(protocols::ProtocolArgs),
+    /// Speak the XBoard/WinBoard protocol (CECP v2) on standard input and output.
+    Xboard(protocols::ProtocolArgs),
+    /// Play UCI engines against each other with houserules as the arbiter (like
+    /// cutechess-cli, for any rule set): score, W/D/L, Elo difference; games to --pgn.
+    Match(protocols::MatchArgs),
     /// Measure perft speed (nodes per second) on standard positions.
     Bench {
         #[command(flatten)]
@@ -274,6 +284,15 @@ fn dispatch(mut cli: Cli) -> Result<i32, HostError> {
             return records::analyze_isolated(&cli, a);
         }
     }
+    // The protocols load the plugins themselves.
+    if matches!(cli.command, Command::Uci(_) | Command::Xboard(_)) {
+        plugin_env(&cli);
+    }
+    match &cli.command {
+        Command::Uci(a) => return protocols::uci(search(&cli), a, &cli.modifiers),
+        Command::Xboard(a) => return protocols::xboard(search(&cli), a, &cli.modifiers),
+        _ => {}
+    }
     let reg = registry(&cli)?;
     let ids = reg.modifier_ids(&cli.modifiers)?;
     match &mut cli.command {
@@ -283,6 +302,8 @@ fn dispatch(mut cli: Cli) -> Result<i32, HostError> {
         | Command::Bench { rules, .. } => rules.presets.extend(ids),
         Command::Play(a) => a.rules.presets.extend(ids),
         Command::Analyze(a) => a.modifiers = ids,
+        Command::Match(a) => a.modifier_ids = ids,
+        Command::Uci(_) | Command::Xboard(_) => {}
         Command::List { .. }
         | Command::Describe { .. }
         | Command::Install { .. }
@@ -382,6 +403,8 @@ fn dispatch(mut cli: Cli) -> Result<i32, HostError> {
         }
         Command::Analyze(args) => records::analyze(&reg, args),
         Command::Play(args) => records::play(&reg, args),
+        Command::Match(args) => protocols::run_match(&reg, args, &cli.modifiers),
+        Command::Uci(_) | Command::Xboard(_) => Ok(0),
     }
 }
 
@@ -875,9 +898,15 @@ mod records {
         #[arg(long)]
         no_isolate: bool,
         /// Isolated runs: seconds one record may take before its worker is killed and the
-        /// record reported as a timeout (0: no limit).
-        #[arg(long, default_value_t = 60.0, value_name = "SECS")]
-        game_timeout: f64,
+        /// record reported as a timeout (0: no limit; default 60, none with --engine).
+        #[arg(long, value_name = "SECS")]
+        game_timeout: Option<f64>,
+        /// Search every position of each main line with these limits (`movetime=200`,
+        /// `depth=8`, `nodes=20000`, or several: `depth=8,movetime=1000`) and annotate each
+        /// ply: evaluation from White's side, best move, inaccuracy/mistake/blunder (`?!` `?`
+        /// `??`; see docs/engine.md), in the JSON output and as `[%eval ...]` in --write-pgn.
+        #[arg(long, value_name = "LIMITS")]
+        engine: Option<String>,
         /// Isolated runs: address space of one worker in MiB (0: no limit); a plugin that
         /// allocates past it fails its record as out-of-memory.
         #[arg(long, default_value_t = 4096, value_name = "MIB")]
@@ -997,7 +1026,25 @@ mod records {
         })
     }
 
+    /// Bad `--engine` limits are a usage error, found before any record is read.
+    fn check_engine(a: &AnalyzeArgs) -> bool {
+        match a
+            .engine
+            .as_deref()
+            .map(houserules_host::annotate::parse_limits)
+        {
+            Some(Err(e)) => {
+                eprintln!("error: {e}");
+                false
+            }
+            _ => true,
+        }
+    }
+
     pub fn analyze(reg: &Registry, a: &AnalyzeArgs) -> Result<i32, HostError> {
+        if !check_engine(a) {
+            return Ok(2);
+        }
         let presets = preset_specs(a)?;
         if a.variant.is_some() || a.layout.is_some() || presets.is_some() {
             // Rules from the command line are checked once, up front (exit code 2).
@@ -1019,6 +1066,7 @@ mod records {
             },
             plies: json && !a.no_plies,
             normalized: a.write_pgn.is_some(),
+            engine: a.engine.clone(),
         };
         let fmt = format(a);
         let jobs = jobs(a.jobs);
@@ -1037,6 +1085,9 @@ mod records {
         use std::time::Duration;
         // Bad --preset syntax is a usage error here already.
         preset_specs(a)?;
+        if !check_engine(a) {
+            return Ok(2);
+        }
         let json = a.json || a.jsonl;
         let jobs = jobs(a.jobs);
         let task = AnalyzeTask {
@@ -1048,11 +1099,15 @@ mod records {
             plies: json && !a.no_plies,
             normalized: a.write_pgn.is_some(),
             format: format(a),
+            engine: a.engine.clone(),
         };
         let limits = Limits {
             workers: jobs,
-            timeout: (a.game_timeout > 0.0)
-                .then(|| Duration::from_secs_f64(a.game_timeout.min(1e9))),
+            timeout: a
+                .game_timeout
+                .or(if a.engine.is_some() { None } else { Some(60.0) })
+                .filter(|&t| t > 0.0)
+                .map(|t| Duration::from_secs_f64(t.min(1e9))),
             memory: (a.worker_memory > 0).then(|| a.worker_memory.saturating_mul(1 << 20)),
             ..Limits::default()
         };

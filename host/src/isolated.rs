@@ -79,6 +79,9 @@ pub struct AnalyzeTask {
     pub normalized: bool,
     /// How reports are written.
     pub format: Format,
+    /// `--engine LIMITS`: annotate every ply with an engine's view.
+    #[serde(default)]
+    pub engine: Option<String>,
 }
 
 /// The tasks a worker can be set up for.
@@ -151,6 +154,7 @@ fn setup_analyze(
         },
         plies: t.plies,
         normalized: t.normalized,
+        engine: t.engine.clone(),
     };
     let ready = Ready {
         warnings: reg.warnings.iter().map(|w| w.to_string()).collect(),

@@ -4,6 +4,8 @@
 #![deny(missing_docs)]
 
 pub mod analyze;
+pub mod annotate;
+pub mod arbiter;
 pub mod batch;
 pub mod conformance;
 pub mod describe;
@@ -25,6 +27,8 @@ pub mod pipeline;
 pub mod play;
 #[cfg(unix)]
 pub mod supervisor;
+pub mod uci;
+pub mod xboard;
 
 pub use error::HostError;
 pub use game::{Game, Status};

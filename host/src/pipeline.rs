@@ -525,6 +525,23 @@ impl Pipeline {
         self.model.as_ref()
     }
 
+    /// The rules model in force: the transformed one, else the variant's own (`None` when the
+    /// variant publishes none). For descriptions of the pieces to other programs (XBoard's
+    /// `piece` command).
+    pub fn rules_model_in_force(&self) -> Result<Option<RulesModel>, HostError> {
+        if let Some(m) = &self.model {
+            return Ok(Some(m.clone()));
+        }
+        Ok(call!(
+            "variant",
+            self.info.id.as_str(),
+            self.variant_plugin.as_str(),
+            "rules_model",
+            self.variant.rules_model()
+        )?
+        .into_option())
+    }
+
     fn assemble(
         variant: VariantBox,
         info: VariantInfo,

@@ -1,0 +1,998 @@
+//! `houserules match`: UCI engines play each other with the pipeline as the arbiter.
+//!
+//! Every move an engine sends is checked against the legal moves of the pipeline (written in
+//! the host's coordinate form); every game is ended by the pipeline's outcome (or a claimable
+//! draw, which the arbiter claims). An engine that sends an illegal move, runs past its time
+//! by more than the margin, or dies, loses that game; it is started again for the next one and
+//! the match goes on.
+
+use crate::error::HostError;
+use crate::game::Game;
+use crate::notation::{coordinate, san};
+use crate::pgn::{write_record, WrittenMove};
+use crate::pipeline::Pipeline;
+use houserules_plugin_api::{Color, Move, Position, Winner};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+/// Errors of the match itself (not of one game).
+#[derive(Debug, thiserror::Error)]
+pub enum MatchError {
+    /// Rules errors.
+    #[error(transparent)]
+    Host(#[from] HostError),
+    /// An engine that cannot be started or does not speak UCI.
+    #[error("engine `{command}`: {reason}")]
+    Engine {
+        /// Its command.
+        command: String,
+        /// Why.
+        reason: String,
+    },
+    /// A bad argument.
+    #[error("{0}")]
+    Usage(String),
+    /// Writing the PGN failed.
+    #[error("{0}")]
+    Io(String),
+}
+
+/// An engine to start: a command line (run by `sh -c`) and options to set.
+#[derive(Debug, Clone)]
+pub struct EngineSpec {
+    /// The command.
+    pub command: String,
+    /// UCI options (`NAME`, `VALUE`) set after the handshake, before the rules.
+    pub options: Vec<(String, String)>,
+    /// The name in the results and records (default: its `id name`).
+    pub name: Option<String>,
+}
+
+/// How long engines may think.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum TimeControl {
+    /// A fixed time per move (`go movetime`).
+    MoveTime(Duration),
+    /// A clock: base time, increment, moves per period (`--tc [moves/]base[+inc]`, seconds).
+    Clock {
+        /// Time at the start (and of each period).
+        base: Duration,
+        /// Added after each move.
+        increment: Duration,
+        /// Moves per period (`None`: the whole game).
+        moves: Option<u32>,
+    },
+}
+
+impl std::str::FromStr for TimeControl {
+    type Err = String;
+    /// `[moves/]base[+inc]` in seconds: `10+0.1`, `40/60`, `0.5+0.05`.
+    fn from_str(s: &str) -> Result<Self, String> {
+        let bad = |why: &str| {
+            format!(
+                "time control `{s}`: {why} (expected [moves/]base[+inc], in seconds, e.g. 10+0.1)"
+            )
+        };
+        let (moves, rest) = match s.split_once('/') {
+            Some((m, r)) => (
+                Some(
+                    m.trim()
+                        .parse::<u32>()
+                        .map_err(|_| bad("moves per period is not a whole number"))?,
+                ),
+                r,
+            ),
+            None => (None, s),
+        };
+        let (base, inc) = rest.split_once('+').unwrap_or((rest, "0"));
+        let secs = |t: &str, what: &str| -> Result<Duration, String> {
+            let v: f64 = t
+                .trim()
+                .parse()
+                .map_err(|_| bad(&format!("{what} is not a number")))?;
+            if !(0.0..=1e7).contains(&v) {
+                return Err(bad(&format!("{what} is out of range")));
+            }
+            Ok(Duration::from_secs_f64(v))
+        };
+        let base = secs(base, "the base time")?;
+        if base.is_zero() {
+            return Err(bad("the base time is zero"));
+        }
+        if moves == Some(0) {
+            return Err(bad("moves per period is zero"));
+        }
+        Ok(TimeControl::Clock {
+            base,
+            increment: secs(inc, "the increment")?,
+            moves,
+        })
+    }
+}
+
+/// One start position of the match: a position and moves played from it.
+#[derive(Clone)]
+pub struct Opening {
+    /// The start position.
+    pub start: Position,
+    /// Whether the start is the layout's start position (sent as `startpos`).
+    pub is_layout_start: bool,
+    /// Moves from it.
+    pub moves: Vec<Move>,
+}
+
+/// Reads openings: FENs, one per line (blank lines and `#` comments skipped), or a PGN file
+/// (each record's start position and main line). Errors name the line.
+pub fn read_openings(p: &Pipeline, name: &str, text: &str) -> Result<Vec<Opening>, MatchError> {
+    let looks_pgn = text
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with('#'))
+        .is_some_and(|l| l.starts_with('[') || l.starts_with("1."));
+    let mut out = Vec::new();
+    if looks_pgn {
+        for rec in crate::pgn::read_all(text) {
+            if let Some(e) = rec.errors.first() {
+                return Err(MatchError::Usage(format!(
+                    "{name}:{}:{}: {}",
+                    e.pos.line, e.pos.column, e.message
+                )));
+            }
+            let (start, is_layout_start) = match rec.tag_value("FEN") {
+                Some(f) => (p.game_start(f).map_err(|e| at(name, rec.line, e))?, false),
+                None => (p.start_position()?, true),
+            };
+            let mut game = Game::new(p, start.clone());
+            let mut moves = Vec::new();
+            for tok in &rec.moves {
+                let legal = game.legal_moves()?;
+                let text = tok.text(&rec);
+                let m = crate::notation::parse_move(p, &game.position, text, &legal)
+                    .map_err(|e| at(name, tok.pos.line, e))?;
+                game.play_recording(m, false)?;
+                moves.push(m);
+            }
+            out.push(Opening {
+                start,
+                is_layout_start,
+                moves,
+            });
+        }
+    } else {
+        for (i, line) in text.lines().enumerate() {
+            let l = line.trim();
+            if l.is_empty() || l.starts_with('#') {
+                continue;
+            }
+            let start = p.game_start(l).map_err(|e| at(name, i as u32 + 1, e))?;
+            out.push(Opening {
+                start,
+                is_layout_start: false,
+                moves: Vec::new(),
+            });
+        }
+    }
+    if out.is_empty() {
+        return Err(MatchError::Usage(format!("{name}: no opening in it")));
+    }
+    Ok(out)
+}
+
+fn at(name: &str, line: u32, e: HostError) -> MatchError {
+    MatchError::Usage(format!("{name}:{line}: {e}"))
+}
+
+/// What the rules need of an engine, sent as UCI options.
+#[derive(Debug, Clone, Default)]
+pub struct RulesOptions {
+    /// `UCI_Variant` (sent when the engine has the option; needed unless chess).
+    pub variant: String,
+    /// `Layout`.
+    pub layout: Option<String>,
+    /// `Presets` (the `ID[:k=v,...]` list, space-separated).
+    pub presets: Option<String>,
+    /// `Modifiers` (descriptor files, comma-separated).
+    pub modifiers: Option<String>,
+}
+
+/// A running UCI engine.
+pub struct UciEngine {
+    spec: EngineSpec,
+    /// Its `id name`.
+    pub name: String,
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    /// Option names it declared.
+    options: Vec<String>,
+}
+
+/// How an engine lost a game other than by the rules.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Forfeit {
+    /// It sent a move that is not legal (or no move while it had one).
+    Illegal(String),
+    /// It ran past its time.
+    Time(String),
+    /// It died or closed its output.
+    Died(String),
+}
+
+impl std::fmt::Display for Forfeit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Forfeit::Illegal(s) => write!(f, "illegal move: {s}"),
+            Forfeit::Time(s) => write!(f, "time forfeit: {s}"),
+            Forfeit::Died(s) => write!(f, "engine died: {s}"),
+        }
+    }
+}
+
+/// Time allowed for `uci` → `uciok` and `isready` → `readyok`.
+const HANDSHAKE: Duration = Duration::from_secs(20);
+
+impl UciEngine {
+    /// Starts an engine, runs the handshake and sets its options and the rules.
+    pub fn start(spec: &EngineSpec, rules: &RulesOptions) -> Result<UciEngine, MatchError> {
+        let fail = |reason: String| MatchError::Engine {
+            command: spec.command.clone(),
+            reason,
+        };
+        let mut child = Command::new("sh")
+            .arg("-c")
+            .arg(format!("exec {}", spec.command))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| fail(format!("cannot start it: {e}")))?;
+        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+            return Err(fail("no pipes to it".into()));
+        };
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut e = UciEngine {
+            spec: spec.clone(),
+            name: spec.command.clone(),
+            child,
+            stdin,
+            lines: rx,
+            options: Vec::new(),
+        };
+        e.send("uci").map_err(|r| fail(r.to_string()))?;
+        let deadline = Instant::now() + HANDSHAKE;
+        loop {
+            let line = e
+                .recv(deadline)
+                .map_err(|r| fail(format!("during `uci`: {r}")))?;
+            if let Some(n) = line.strip_prefix("id name ") {
+                e.name = n.trim().to_string();
+            } else if let Some(rest) = line.strip_prefix("option name ") {
+                let name = rest.split(" type ").next().unwrap_or(rest).trim();
+                e.options.push(name.to_string());
+            } else if line.trim() == "uciok" {
+                break;
+            }
+        }
+        for (k, v) in spec.options.clone() {
+            if !e.has_option(&k) {
+                return Err(fail(format!("it has no option `{k}`")));
+            }
+            e.set_option(&k, &v).map_err(|r| fail(r.to_string()))?;
+        }
+        if e.has_option("UCI_Variant") {
+            e.set_option("UCI_Variant", &rules.variant)
+                .map_err(|r| fail(r.to_string()))?;
+        } else if rules.variant != "chess" {
+            return Err(fail(format!(
+                "it has no UCI_Variant option: it cannot play `{}`",
+                rules.variant
+            )));
+        }
+        for (opt, value) in [
+            ("Layout", &rules.layout),
+            ("Presets", &rules.presets),
+            ("Modifiers", &rules.modifiers),
+        ] {
+            if let Some(v) = value {
+                if !e.has_option(opt) {
+                    return Err(fail(format!(
+                        "it has no {opt} option: it cannot play these rules"
+                    )));
+                }
+                e.set_option(opt, v).map_err(|r| fail(r.to_string()))?;
+            }
+        }
+        e.sync(HANDSHAKE).map_err(|r| fail(r.to_string()))?;
+        Ok(e)
+    }
+
+    fn has_option(&self, name: &str) -> bool {
+        self.options.iter().any(|o| o.eq_ignore_ascii_case(name))
+    }
+
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), Forfeit> {
+        self.send(&format!("setoption name {name} value {value}"))
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), Forfeit> {
+        writeln!(self.stdin, "{line}")
+            .and_then(|_| self.stdin.flush())
+            .map_err(|e| Forfeit::Died(format!("cannot write to it: {e}")))
+    }
+
+    fn recv(&self, deadline: Instant) -> Result<String, Forfeit> {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match self.lines.recv_timeout(left) {
+            Ok(l) => Ok(l),
+            Err(RecvTimeoutError::Timeout) => Err(Forfeit::Time("no answer in time".into())),
+            Err(RecvTimeoutError::Disconnected) => {
+                Err(Forfeit::Died("it closed its output".into()))
+            }
+        }
+    }
+
+    /// `isready` → `readyok`: every command sent before is processed.
+    pub fn sync(&mut self, wait: Duration) -> Result<(), Forfeit> {
+        self.send("isready")?;
+        let deadline = Instant::now() + wait;
+        loop {
+            if self.recv(deadline)?.trim() == "readyok" {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Asks for a move: sends the position and `go ...`, waits up to `allowed` for `bestmove`.
+    /// Returns the move text and the time taken.
+    pub fn think(
+        &mut self,
+        position: &str,
+        go: &str,
+        allowed: Duration,
+    ) -> Result<(String, Duration), Forfeit> {
+        self.send(position)?;
+        self.send(go)?;
+        let started = Instant::now();
+        let deadline = started + allowed;
+        loop {
+            let line = match self.recv(deadline) {
+                Err(Forfeit::Time(_)) => {
+                    return Err(Forfeit::Time(format!(
+                        "no move after {} ms",
+                        started.elapsed().as_millis()
+                    )))
+                }
+                other => other?,
+            };
+            let mut w = line.split_whitespace();
+            if w.next() == Some("bestmove") {
+                let m = w.next().unwrap_or("").to_string();
+                return Ok((m, started.elapsed()));
+            }
+        }
+    }
+
+    /// Ends the process (after `quit`, a short wait, then kill).
+    pub fn stop(mut self) {
+        let _ = self.send("quit");
+        let deadline = Instant::now() + Duration::from_millis(500);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    /// Kills the process and starts it again.
+    pub fn restart(mut self, rules: &RulesOptions) -> Result<UciEngine, MatchError> {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        UciEngine::start(&self.spec, rules)
+    }
+}
+
+/// The result of one game.
+#[derive(Debug, Clone)]
+pub struct GameResult {
+    /// `1-0`, `0-1`, `1/2-1/2`.
+    pub result: String,
+    /// Why it ended.
+    pub termination: String,
+    /// The engine (index) that forfeited, if any.
+    pub forfeited: Option<usize>,
+    /// The PGN record.
+    pub record: String,
+}
+
+/// Settings of a match.
+pub struct MatchSettings {
+    /// The rules as options for the engines.
+    pub rules: RulesOptions,
+    /// Rule tags of the records (`Variant`, `Presets` ...).
+    pub rule_tags: Vec<(String, String)>,
+    /// Games per pair of engines.
+    pub games: u32,
+    /// Thinking time.
+    pub time: TimeControl,
+    /// Extra time past the limit before a move forfeits.
+    pub margin: Duration,
+    /// Draw by adjudication after this many plies (0: never).
+    pub max_plies: u32,
+    /// Start positions, used in turn (each twice, colours swapped).
+    pub openings: Vec<Opening>,
+}
+
+/// Wins, draws and losses of the first engine of a pair.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Wins.
+    pub wins: u32,
+    /// Draws.
+    pub draws: u32,
+    /// Losses.
+    pub losses: u32,
+}
+
+impl Tally {
+    /// Games counted.
+    pub fn games(&self) -> u32 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// Points (a draw is half).
+    pub fn points(&self) -> f64 {
+        self.wins as f64 + self.draws as f64 / 2.0
+    }
+
+    /// Score fraction.
+    pub fn score(&self) -> f64 {
+        self.points() / (self.games().max(1) as f64)
+    }
+
+    /// Elo difference and its 95% error margin (normal approximation over the per-game
+    /// scores, as cutechess-cli computes it). `None` for the difference when the score is
+    /// 0 or 1 (infinite), and for the margin when the bounds are.
+    pub fn elo(&self) -> (Option<f64>, Option<f64>) {
+        let n = self.games() as f64;
+        if n == 0.0 {
+            return (None, None);
+        }
+        let s = self.score();
+        let (w, d, l) = (
+            self.wins as f64 / n,
+            self.draws as f64 / n,
+            self.losses as f64 / n,
+        );
+        let var = w * (1.0 - s).powi(2) + d * (0.5 - s).powi(2) + l * s.powi(2);
+        let dev = (var / n).sqrt() * 1.959964;
+        let elo = |p: f64| {
+            if p <= 0.0 || p >= 1.0 {
+                None
+            } else {
+                Some(-400.0 * (1.0 / p - 1.0).log10())
+            }
+        };
+        let margin = match (elo(s - dev), elo(s + dev)) {
+            (Some(lo), Some(hi)) => Some((hi - lo) / 2.0),
+            _ => None,
+        };
+        (elo(s), margin)
+    }
+
+    /// `+12.3 +/- 45.6` (`inf` where infinite).
+    pub fn elo_text(&self) -> String {
+        let (e, m) = self.elo();
+        let e = match e {
+            // Rounded first, so that a tiny negative difference is no "-0.0".
+            Some(e) if (e * 10.0).round() == 0.0 => "0.0".into(),
+            Some(e) => format!("{e:+.1}"),
+            None if self.score() >= 1.0 => "+inf".into(),
+            None => "-inf".into(),
+        };
+        let m = m.map_or("inf".to_string(), |m| format!("{m:.1}"));
+        format!("{e} +/- {m}")
+    }
+}
+
+/// A clock's state in a game.
+struct Clocks {
+    left: [Duration; 2],
+    moves_made: [u32; 2],
+}
+
+/// Plays one game between `engines[white]` and `engines[black]` (an entry is the reason while
+/// an engine cannot be started: it loses at once). Restarts an engine that forfeited.
+#[allow(clippy::too_many_arguments)]
+pub fn play_game(
+    p: &Pipeline,
+    settings: &MatchSettings,
+    engines: &mut [Result<UciEngine, String>],
+    specs: &[EngineSpec],
+    names: &[String],
+    white: usize,
+    black: usize,
+    opening: &Opening,
+    round: u32,
+) -> GameResult {
+    let sides = [white, black];
+    let mut game = Game::new(p, opening.start.clone());
+    let mut texts: Vec<String> = Vec::new();
+    let mut written: Vec<WrittenMove> = Vec::new();
+    for &m in &opening.moves {
+        if let Err(e) = record_move(p, &mut game, m, &mut texts, &mut written) {
+            return finish_error(p, settings, names, sides, opening, round, &written, &e);
+        }
+    }
+    let (base, inc, per) = match settings.time {
+        TimeControl::Clock {
+            base,
+            increment,
+            moves,
+        } => (base, increment, moves),
+        TimeControl::MoveTime(_) => (Duration::ZERO, Duration::ZERO, None),
+    };
+    let mut clocks = Clocks {
+        left: [base; 2],
+        moves_made: [0; 2],
+    };
+    for &i in &sides {
+        if let Ok(e) = engines[i].as_mut() {
+            // An engine that fails here is found out at its first move.
+            let _ = e.send("ucinewgame").and_then(|()| e.sync(HANDSHAKE));
+        }
+    }
+    let (result, termination, forfeited) = loop {
+        let legal = match game.legal_moves() {
+            Ok(l) => l,
+            Err(e) => break ("*".to_string(), format!("rules error: {e}"), None),
+        };
+        let status = match game.status_with(!legal.is_empty()) {
+            Ok(s) => s,
+            Err(e) => break ("*".to_string(), format!("rules error: {e}"), None),
+        };
+        if let Some(o) = status.outcome {
+            break (result_token(o.winner), o.reason.to_string(), None);
+        }
+        if let Some(claim) = status.claimable {
+            break ("1/2-1/2".into(), format!("draw claimed ({claim})"), None);
+        }
+        if settings.max_plies > 0 && game.moves.len() as u32 >= settings.max_plies {
+            break ("1/2-1/2".into(), "adjudication: ply limit".into(), None);
+        }
+        let side = game.position.side_to_move;
+        let idx = sides[side.index()];
+        let lose = |why: String| {
+            let token = result_token(Winner::color(side.opposite()));
+            (token, format!("{} {why}", names[idx]), Some(idx))
+        };
+        let engine = match engines[idx].as_mut() {
+            Ok(e) => e,
+            Err(why) => break lose(format!("could not be started: {why}")),
+        };
+        let position = if opening.is_layout_start {
+            "position startpos".to_string()
+        } else {
+            match p.write_fen(&opening.start) {
+                Ok(f) => format!("position fen {f}"),
+                Err(e) => break ("*".into(), format!("rules error: {e}"), None),
+            }
+        };
+        let position = if texts.is_empty() {
+            position
+        } else {
+            format!("{position} moves {}", texts.join(" "))
+        };
+        let (go, allowed) = match settings.time {
+            TimeControl::MoveTime(t) => (format!("go movetime {}", t.as_millis()), t),
+            TimeControl::Clock { .. } => {
+                let mut go = format!(
+                    "go wtime {} btime {} winc {} binc {}",
+                    clocks.left[0].as_millis(),
+                    clocks.left[1].as_millis(),
+                    inc.as_millis(),
+                    inc.as_millis()
+                );
+                if let Some(n) = per {
+                    let made = clocks.moves_made[side.index()];
+                    go.push_str(&format!(" movestogo {}", n - made % n));
+                }
+                (go, clocks.left[side.index()])
+            }
+        };
+        let answer = engine.think(&position, &go, allowed + settings.margin);
+        let (text, took) = match answer {
+            Ok(x) => x,
+            Err(f) => break lose(f.to_string()),
+        };
+        if let TimeControl::Clock { .. } = settings.time {
+            let s = side.index();
+            if took > clocks.left[s] + settings.margin {
+                break lose(format!(
+                    "time forfeit: {} ms used with {} ms left",
+                    took.as_millis(),
+                    clocks.left[s].as_millis()
+                ));
+            }
+            clocks.left[s] = clocks.left[s].saturating_sub(took) + inc;
+            clocks.moves_made[s] += 1;
+            if let Some(n) = per {
+                if clocks.moves_made[s] % n == 0 {
+                    clocks.left[s] += base;
+                }
+            }
+        }
+        let m = match coordinate_move(p, &game.position, &legal, &text) {
+            Ok(Some(m)) => m,
+            Ok(None) => {
+                break lose(format!(
+                    "illegal move: `{text}` in {}",
+                    p.write_fen(&game.position).unwrap_or_default()
+                ))
+            }
+            Err(e) => break ("*".into(), format!("rules error: {e}"), None),
+        };
+        if let Err(e) = record_move(p, &mut game, m, &mut texts, &mut written) {
+            break ("*".into(), format!("rules error: {e}"), None);
+        }
+    };
+    if let Some(i) = forfeited {
+        let old = std::mem::replace(&mut engines[i], Err(String::new()));
+        engines[i] = match old {
+            Ok(e) => e.restart(&settings.rules),
+            Err(_) => UciEngine::start(&specs[i], &settings.rules),
+        }
+        .map_err(|e| e.to_string());
+    }
+    let record = game_record(
+        p,
+        settings,
+        names,
+        sides,
+        opening,
+        round,
+        &written,
+        &result,
+        &termination,
+    );
+    GameResult {
+        result,
+        termination,
+        forfeited,
+        record,
+    }
+}
+
+/// Plays `m`, noting its coordinate form (for the engines) and its SAN (for the record).
+fn record_move(
+    p: &Pipeline,
+    game: &mut Game<'_>,
+    m: Move,
+    texts: &mut Vec<String>,
+    written: &mut Vec<WrittenMove>,
+) -> Result<(), HostError> {
+    let legal = game.legal_moves()?;
+    let pos = &game.position;
+    texts.push(engine_text(p, pos, m)?);
+    written.push(WrittenMove {
+        white: pos.side_to_move == Color::White,
+        fullmove: pos.fullmove_number as u32,
+        san: san(p, pos, m, &legal)?,
+    });
+    game.play_recording(m, false)?;
+    Ok(())
+}
+
+#[allow(clippy::too_many_arguments)]
+fn finish_error(
+    p: &Pipeline,
+    settings: &MatchSettings,
+    names: &[String],
+    sides: [usize; 2],
+    opening: &Opening,
+    round: u32,
+    written: &[WrittenMove],
+    e: &HostError,
+) -> GameResult {
+    let termination = format!("rules error: {e}");
+    GameResult {
+        record: game_record(
+            p,
+            settings,
+            names,
+            sides,
+            opening,
+            round,
+            written,
+            "*",
+            &termination,
+        ),
+        result: "*".into(),
+        termination,
+        forfeited: None,
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn game_record(
+    p: &Pipeline,
+    settings: &MatchSettings,
+    names: &[String],
+    sides: [usize; 2],
+    opening: &Opening,
+    round: u32,
+    written: &[WrittenMove],
+    result: &str,
+    termination: &str,
+) -> String {
+    let mut tags = vec![
+        ("Event".to_string(), "houserules match".to_string()),
+        ("Site".to_string(), "houserules".to_string()),
+        ("Date".to_string(), crate::play::today()),
+        ("Round".to_string(), round.to_string()),
+        ("White".to_string(), names[sides[0]].clone()),
+        ("Black".to_string(), names[sides[1]].clone()),
+    ];
+    tags.extend(settings.rule_tags.iter().cloned());
+    if !opening.is_layout_start {
+        tags.push(("SetUp".to_string(), "1".to_string()));
+        tags.push((
+            "FEN".to_string(),
+            p.write_fen(&opening.start).unwrap_or_default(),
+        ));
+    }
+    tags.push(("Termination".to_string(), termination.to_string()));
+    tags.push((
+        "TimeControl".to_string(),
+        match settings.time {
+            TimeControl::MoveTime(t) => format!("movetime {} ms", t.as_millis()),
+            TimeControl::Clock {
+                base,
+                increment,
+                moves,
+            } => format!(
+                "{}{}+{}",
+                moves.map(|m| format!("{m}/")).unwrap_or_default(),
+                base.as_secs_f64(),
+                increment.as_secs_f64()
+            ),
+        },
+    ));
+    write_record(&tags, written, result)
+}
+
+/// `1-0`, `0-1` or `1/2-1/2`.
+fn result_token(w: Winner) -> String {
+    match w.winning_color() {
+        Some(Color::White) => "1-0".into(),
+        Some(Color::Black) => "0-1".into(),
+        None => "1/2-1/2".into(),
+    }
+}
+
+/// A move as Fairy-Stockfish writes it in UCI, where that differs from the host's coordinate
+/// form: a promotion whose result is written with a `+` prefix (`promotedPieceType`, shogi
+/// style) is `from to +` (`g4g3+`, the host writes `g4g3c`).
+pub fn fsf_text(p: &Pipeline, pos: &Position, m: Move) -> Result<Option<String>, HostError> {
+    if !m.is_promotion() || m.is_drop() {
+        return Ok(None);
+    }
+    let mut child = pos.clone();
+    let mut fx = houserules_plugin_api::MoveEffects::new(pos.side_to_move, false);
+    p.apply(&mut child, m, &mut fx)?;
+    let prefixed = child
+        .get(m.destination())
+        .kind()
+        .and_then(|k| p.info.pieces.get(k as usize))
+        .is_some_and(|t| t.promoted_prefix);
+    Ok(prefixed.then(|| format!("{}{}+", m.from, m.destination())))
+}
+
+/// The move sent to engines: the Fairy-Stockfish form where it differs (houserules reads
+/// both), else the coordinate form.
+pub fn engine_text(p: &Pipeline, pos: &Position, m: Move) -> Result<String, HostError> {
+    match fsf_text(p, pos, m)? {
+        Some(t) => Ok(t),
+        None => coordinate(p, pos, m),
+    }
+}
+
+/// The legal move an engine's move text names, in the coordinate form (castling also as
+/// king takes rook, `+` promotions as Fairy-Stockfish writes them); `None` when it names
+/// none.
+pub fn coordinate_move(
+    p: &Pipeline,
+    pos: &Position,
+    legal: &[Move],
+    text: &str,
+) -> Result<Option<Move>, HostError> {
+    for &m in legal {
+        if coordinate(p, pos, m)?.eq_ignore_ascii_case(text) {
+            return Ok(Some(m));
+        }
+        if text.ends_with('+') && fsf_text(p, pos, m)?.is_some_and(|t| t.eq_ignore_ascii_case(text))
+        {
+            return Ok(Some(m));
+        }
+        if m.is_castle() && format!("{}{}", m.from, m.to).eq_ignore_ascii_case(text) {
+            return Ok(Some(m));
+        }
+    }
+    Ok(None)
+}
+
+/// Progress of a match, as it is played.
+pub enum MatchEvent<'a> {
+    /// A game is over.
+    Game {
+        /// Game number, from 1.
+        number: u32,
+        /// Games in the match.
+        total: u32,
+        /// White's and Black's engine index.
+        sides: [usize; 2],
+        /// The game.
+        result: &'a GameResult,
+    },
+}
+
+/// The scores of a finished match, per pair of engines (`(i, j)` with `i < j`, from `i`'s
+/// side).
+pub struct MatchReport {
+    /// Engine names.
+    pub names: Vec<String>,
+    /// Per pair.
+    pub pairs: Vec<((usize, usize), Tally)>,
+}
+
+/// Plays a round robin: each pair of engines plays `settings.games` games, alternating
+/// colours, openings used in turn (each with both colours). Calls `on_event` after each game.
+pub fn run_match(
+    p: &Pipeline,
+    specs: &[EngineSpec],
+    settings: &MatchSettings,
+    on_event: &mut dyn FnMut(MatchEvent<'_>, &MatchReport) -> Result<(), MatchError>,
+) -> Result<MatchReport, MatchError> {
+    if specs.len() < 2 {
+        return Err(MatchError::Usage(
+            "a match needs at least two --engine".into(),
+        ));
+    }
+    let mut engines: Vec<Result<UciEngine, String>> = Vec::new();
+    for s in specs {
+        // A failure to start at the beginning is an error of the match: nothing was played.
+        engines.push(Ok(UciEngine::start(s, &settings.rules)?));
+    }
+    let mut names: Vec<String> = engines
+        .iter()
+        .map(|e| e.as_ref().map(|e| e.name.clone()).unwrap_or_default())
+        .collect();
+    for (i, s) in specs.iter().enumerate() {
+        if let Some(n) = &s.name {
+            names[i] = n.clone();
+        }
+    }
+    let given = names.clone();
+    for (i, n) in names.iter_mut().enumerate() {
+        if given.iter().filter(|g| **g == given[i]).count() > 1 {
+            *n = format!("{} #{}", given[i], i + 1);
+        }
+    }
+    let mut report = MatchReport {
+        names: names.clone(),
+        pairs: Vec::new(),
+    };
+    for i in 0..specs.len() {
+        for j in i + 1..specs.len() {
+            report.pairs.push(((i, j), Tally::default()));
+        }
+    }
+    let total = settings.games * report.pairs.len() as u32;
+    let mut number = 0;
+    for k in 0..report.pairs.len() {
+        let (i, j) = report.pairs[k].0;
+        for g in 0..settings.games {
+            number += 1;
+            let opening = &settings.openings[(g as usize / 2) % settings.openings.len()];
+            let (white, black) = if g % 2 == 0 { (i, j) } else { (j, i) };
+            let r = play_game(
+                p,
+                settings,
+                &mut engines,
+                specs,
+                &names,
+                white,
+                black,
+                opening,
+                number,
+            );
+            let t = &mut report.pairs[k].1;
+            let first_white = white == i;
+            match (r.result.as_str(), first_white) {
+                ("1-0", true) | ("0-1", false) => t.wins += 1,
+                ("1-0", false) | ("0-1", true) => t.losses += 1,
+                ("1/2-1/2", _) => t.draws += 1,
+                _ => {}
+            }
+            on_event(
+                MatchEvent::Game {
+                    number,
+                    total,
+                    sides: [white, black],
+                    result: &r,
+                },
+                &report,
+            )?;
+        }
+    }
+    for e in engines.into_iter().flatten() {
+        e.stop();
+    }
+    Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_controls() {
+        assert_eq!(
+            "10+0.1".parse::<TimeControl>(),
+            Ok(TimeControl::Clock {
+                base: Duration::from_secs(10),
+                increment: Duration::from_millis(100),
+                moves: None
+            })
+        );
+        assert!(matches!(
+            "40/60".parse::<TimeControl>(),
+            Ok(TimeControl::Clock {
+                moves: Some(40),
+                ..
+            })
+        ));
+        assert!("x+1"
+            .parse::<TimeControl>()
+            .unwrap_err()
+            .contains("base time"));
+        assert!("0+1".parse::<TimeControl>().is_err());
+    }
+
+    #[test]
+    fn elo_of_scores() {
+        let even = Tally {
+            wins: 10,
+            draws: 0,
+            losses: 10,
+        };
+        assert_eq!(even.elo().0, Some(0.0));
+        let t = Tally {
+            wins: 30,
+            draws: 10,
+            losses: 10,
+        };
+        let (e, m) = t.elo();
+        // 70%: +147 Elo.
+        assert!((e.unwrap() - 147.2).abs() < 0.5, "{e:?}");
+        assert!(m.unwrap() > 50.0 && m.unwrap() < 150.0, "{m:?}");
+        let all = Tally {
+            wins: 5,
+            draws: 0,
+            losses: 0,
+        };
+        assert_eq!(all.elo_text(), "+inf +/- inf");
+    }
+}

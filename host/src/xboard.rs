@@ -1,0 +1,588 @@
+//! `houserules xboard`: the Chess Engine Communication Protocol (CECP v2, XBoard/WinBoard).
+//!
+//! Variants are offered by id (FIDE chess as `normal`). For a rule set that is not 8x8 chess
+//! the engine tells the GUI the board and the pieces after `variant`, as Fairy-Stockfish
+//! does: `setup (PIECETOCHAR) WxH+POCKET_fairy FEN`, then one `piece X& BETZA` per piece
+//! kind. Moves are in the host's coordinate form (`e2e4`, `e7e8q`, `P@e4`); the engine's
+//! moves are sent as `move ...`, the end of a game as `1-0 {reason}`.
+//!
+//! Input runs on a reader thread (see [`crate::uci::Input`]): `?` makes the engine move now,
+//! `quit`, `force`, `new`, `result` and `setboard` stop a search.
+
+use crate::engine::{Clock, Engine, Limits, Score, SearchInfo};
+use crate::error::HostError;
+use crate::game::Game;
+use crate::loader::PluginSearch;
+use crate::notation::coordinate;
+use crate::pipeline::Pipeline;
+use crate::uci::{
+    find_move, EngineOptions, Input, InputLine, Output, Rules, RulesChoice, SetPosition,
+};
+use houserules_plugin_api::{Color, Position, Role, VariantFlags};
+use std::io::{BufRead, Write};
+use std::time::Duration;
+
+fn stops_xboard(line: &str) -> bool {
+    let cmd = line.split_whitespace().next().unwrap_or("");
+    matches!(
+        cmd,
+        "?" | "quit" | "force" | "new" | "result" | "setboard" | "exit"
+    )
+}
+
+fn answer_xboard(_line: &str) -> Option<String> {
+    None
+}
+
+/// The id XBoard uses for a variant: `normal` for FIDE chess.
+pub fn xboard_name(variant: &str) -> &str {
+    if variant == "chess" {
+        "normal"
+    } else {
+        variant
+    }
+}
+
+/// The time control of `level`/`st`, and the clocks of `time`/`otim`.
+#[derive(Debug, Clone, Default)]
+struct TimeState {
+    /// `level MPS BASE INC`: moves per period (0: whole game), increment.
+    moves_per_period: u32,
+    increment: Duration,
+    /// `st N`: seconds per move.
+    per_move: Option<Duration>,
+    /// `sd N`.
+    depth: Option<u32>,
+    /// `time N` (the engine's clock).
+    engine_clock: Option<Duration>,
+}
+
+/// Reads the base time of `level`: minutes, or `min:sec`.
+fn level_base(text: &str) -> Option<Duration> {
+    match text.split_once(':') {
+        Some((m, s)) => {
+            let m: u64 = m.parse().ok()?;
+            let s: u64 = s.parse().ok()?;
+            Some(Duration::from_secs(m * 60 + s))
+        }
+        None => {
+            let m: f64 = text.parse().ok()?;
+            (0.0..1e6)
+                .contains(&m)
+                .then(|| Duration::from_secs_f64(m * 60.0))
+        }
+    }
+}
+
+/// The CECP `setup` and `piece` commands for a rule set that is not 8x8 chess (none for chess
+/// itself). The piece-to-char table gives each kind one of XBoard's piece slots (pawn,
+/// knight, bishop, rook, queen first; the king last; others in the generic slots between),
+/// which only chooses the picture: the moves come with the `piece` commands.
+pub fn setup_commands(p: &Pipeline, start: &Position) -> Result<Vec<String>, HostError> {
+    let info = &p.info;
+    let fen = p.write_fen(start)?;
+    let chess_like =
+        p.variant_id() == "chess" && p.presets.is_empty() && info.files == 8 && info.ranks == 8;
+    if chess_like {
+        return Ok(Vec::new());
+    }
+    // XBoard's slots: 0 pawn, 1 knight, 2 bishop, 3 rook, 4 queen, 5..=20 fairy pieces,
+    // 21 king.
+    const SLOTS: usize = 22;
+    let mut table = [b'.'; SLOTS];
+    let mut overflow = false;
+    // The promoted forms (`+P`) are written by XBoard itself; they take no slot.
+    let kinds: Vec<(usize, u8, Role, bool)> = info
+        .pieces
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| !t.promoted_prefix)
+        .map(|(i, t)| (i, t.letter, t.role, t.royal))
+        .collect();
+    let mut placed = vec![false; kinds.len()];
+    let preferred = |role: Role, royal: bool| -> Option<usize> {
+        if royal || role == Role::KING {
+            Some(21)
+        } else if role == Role::PAWN {
+            Some(0)
+        } else if role == Role::KNIGHT {
+            Some(1)
+        } else if role == Role::BISHOP {
+            Some(2)
+        } else if role == Role::ROOK {
+            Some(3)
+        } else if role == Role::QUEEN {
+            Some(4)
+        } else {
+            None
+        }
+    };
+    for (k, &(_, letter, role, royal)) in kinds.iter().enumerate() {
+        if let Some(s) = preferred(role, royal) {
+            if table[s] == b'.' {
+                table[s] = letter;
+                placed[k] = true;
+            }
+        }
+    }
+    for (k, &(_, letter, _, _)) in kinds.iter().enumerate() {
+        if placed[k] {
+            continue;
+        }
+        match (5..21).find(|&s| table[s] == b'.') {
+            Some(s) => table[s] = letter,
+            None => overflow = true,
+        }
+    }
+    if overflow {
+        return Ok(vec![format!(
+            "telluser houserules: {} has more piece kinds than XBoard has pictures; the board may look wrong",
+            p.variant_id()
+        )]);
+    }
+    let white: String = table.iter().map(|&c| c as char).collect();
+    let black = white.to_ascii_lowercase();
+    // As Fairy-Stockfish counts it: every kind has a place in the holdings.
+    let pocket = if info.flags.contains(VariantFlags::DROPS) {
+        kinds.len()
+    } else {
+        0
+    };
+    let mut out = vec![format!(
+        "setup ({white}{black}) {}x{}+{pocket}_fairy {fen}",
+        info.files, info.ranks
+    )];
+    if let Some(model) = p.rules_model_in_force()? {
+        for &(i, letter, _, _) in &kinds {
+            if let Some(m) = model.pieces.get(i) {
+                out.push(format!("piece {}& {}", letter as char, m.betza));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Runs an XBoard session on `input`/`output`.
+pub fn run(
+    search: PluginSearch,
+    choice: RulesChoice,
+    input: Box<dyn BufRead + Send>,
+    output: Box<dyn Write + Send>,
+) -> Result<(), HostError> {
+    let out = Output::new(output);
+    let mut rules = Rules::new(search, choice)?;
+    let input = Input::spawn(input, out.clone(), stops_xboard, answer_xboard);
+    let mut s = Session {
+        out: out.clone(),
+        input,
+        engine_options: EngineOptions::default(),
+        force: false,
+        engine_side: Some(Color::Black),
+        post: false,
+        time: TimeState::default(),
+        pending_setboard: None,
+        announced: false,
+    };
+    loop {
+        let pipeline = match rules.pipeline() {
+            Ok(p) => Some(p),
+            Err(e) => {
+                out.line(&format!("tellusererror houserules: {e}"));
+                None
+            }
+        };
+        match s.serve(&mut rules, pipeline.as_ref()) {
+            Flow::Quit => return Ok(()),
+            Flow::Rebuild => {}
+        }
+    }
+}
+
+enum Flow {
+    Quit,
+    Rebuild,
+}
+
+struct Session {
+    out: Output,
+    input: Input,
+    engine_options: EngineOptions,
+    force: bool,
+    engine_side: Option<Color>,
+    post: bool,
+    time: TimeState,
+    /// A `setboard` to apply after the rules are rebuilt.
+    pending_setboard: Option<String>,
+    /// Whether the `setup` of the current rules was sent.
+    announced: bool,
+}
+
+impl Session {
+    fn serve(&mut self, rules: &mut Rules, pipeline: Option<&Pipeline>) -> Flow {
+        let out = self.out.clone();
+        let mut engine: Option<Engine<'_>> = None;
+        let mut position: Option<SetPosition> = pipeline.and_then(|p| {
+            p.start_position().ok().map(|start| SetPosition {
+                start,
+                moves: Vec::new(),
+            })
+        });
+        if let (Some(p), Some(fen)) = (pipeline, self.pending_setboard.take()) {
+            match p.game_start(&fen) {
+                Ok(start) => {
+                    position = Some(SetPosition {
+                        start,
+                        moves: Vec::new(),
+                    })
+                }
+                Err(e) => out.line(&format!("tellusererror Illegal position: {e}")),
+            }
+        }
+        if let (Some(p), Some(pos), false) = (pipeline, position.as_ref(), self.announced) {
+            self.announced = true;
+            match setup_commands(p, &pos.start) {
+                Ok(lines) => lines.iter().for_each(|l| out.line(l)),
+                Err(e) => out.line(&format!("telluser houserules: {e}")),
+            }
+        }
+        let mut game_over = false;
+        loop {
+            let line = self.input.next();
+            let text = line.text.clone();
+            let mut words = text.split_whitespace();
+            let cmd = words.next().unwrap_or("");
+            let rest: Vec<&str> = words.collect();
+            let arg = rest.join(" ");
+            match cmd {
+                // Nothing to do: a GUI's notices, options this engine ignores, `?` when not
+                // thinking, `otim` (the engine plans with its own clock).
+                "" | "xboard" | "accepted" | "rejected" | "random" | "hard" | "easy"
+                | "computer" | "name" | "rating" | "ics" | "draw" | "otim" | "?" | "." => {}
+                "nopost" => self.post = false,
+                "post" => self.post = true,
+                "quit" | "exit" => return Flow::Quit,
+                "protover" => {
+                    let vars: Vec<String> = rules
+                        .variant_ids()
+                        .iter()
+                        .map(|v| xboard_name(v).to_string())
+                        .collect();
+                    out.line(&format!(
+                        "feature myname=\"{}\" variants=\"{}\" setboard=1 usermove=1 ping=1 sigint=0 sigterm=0 time=1 colors=0 draw=0 reuse=1 analyze=0 san=0 name=0 done=1",
+                        crate::uci::ENGINE_NAME,
+                        vars.join(",")
+                    ));
+                }
+                "ping" => out.line(&format!("pong {arg}")),
+                "new" => {
+                    self.force = false;
+                    self.engine_side = Some(Color::Black);
+                    self.time.depth = None;
+                    let was = rules.choice.variant.clone();
+                    rules.choice.variant = "chess".into();
+                    rules.choice.layout = None;
+                    if was != "chess" || pipeline.is_none() {
+                        self.announced = false;
+                        return Flow::Rebuild;
+                    }
+                    if let Some(e) = engine.as_mut() {
+                        e.new_game();
+                    }
+                    position = pipeline.and_then(|p| {
+                        p.start_position().ok().map(|start| SetPosition {
+                            start,
+                            moves: Vec::new(),
+                        })
+                    });
+                    game_over = false;
+                }
+                "variant" => {
+                    let id = if arg == "normal" {
+                        "chess".to_string()
+                    } else {
+                        arg.clone()
+                    };
+                    if !rules.variant_ids().contains(&id) {
+                        out.line(&format!("Error (unknown variant): {arg}"));
+                        continue;
+                    }
+                    rules.choice.variant = id;
+                    self.announced = false;
+                    return Flow::Rebuild;
+                }
+                "setboard" => match pipeline {
+                    None => out.line("tellusererror Illegal position: the rules are not usable"),
+                    Some(p) => match p.game_start(&arg) {
+                        Ok(start) => {
+                            position = Some(SetPosition {
+                                start,
+                                moves: Vec::new(),
+                            });
+                            game_over = false;
+                        }
+                        Err(e) => out.line(&format!("tellusererror Illegal position: {e}")),
+                    },
+                },
+                "force" => self.force = true,
+                "white" | "black" => {
+                    // Protocol 1: the side to move is set, the engine plays the other.
+                    self.engine_side = Some(if cmd == "white" {
+                        Color::Black
+                    } else {
+                        Color::White
+                    });
+                }
+                "playother" => {
+                    if let (Some(p), Some(pos)) = (pipeline, position.as_ref()) {
+                        if let Ok(g) = pos.game(p) {
+                            self.engine_side = Some(g.position.side_to_move.opposite());
+                        }
+                    }
+                    self.force = false;
+                }
+                "level" => {
+                    if rest.len() < 3 {
+                        out.line(&format!("Error (level needs MPS BASE INC): {text}"));
+                        continue;
+                    }
+                    match (
+                        rest[0].parse::<u32>(),
+                        level_base(rest[1]),
+                        rest[2].parse::<f64>(),
+                    ) {
+                        (Ok(mps), Some(_), Ok(inc)) if (0.0..1e6).contains(&inc) => {
+                            self.time.moves_per_period = mps;
+                            self.time.increment = Duration::from_secs_f64(inc);
+                            self.time.per_move = None;
+                        }
+                        _ => out.line(&format!("Error (bad level): {text}")),
+                    }
+                }
+                "st" => match arg.parse::<f64>() {
+                    Ok(s) if (0.0..1e6).contains(&s) => {
+                        self.time.per_move = Some(Duration::from_secs_f64(s))
+                    }
+                    _ => out.line(&format!("Error (bad st): {text}")),
+                },
+                "sd" => match arg.parse::<u32>() {
+                    Ok(d) if d > 0 => self.time.depth = Some(d),
+                    _ => out.line(&format!("Error (bad sd): {text}")),
+                },
+                "time" => match arg.parse::<i64>() {
+                    Ok(cs) => {
+                        self.time.engine_clock = Some(Duration::from_millis(cs.max(0) as u64 * 10))
+                    }
+                    _ => out.line(&format!("Error (bad time): {text}")),
+                },
+                "result" => {
+                    game_over = true;
+                    self.force = true;
+                }
+                "undo" | "remove" => {
+                    let n = if cmd == "undo" { 1 } else { 2 };
+                    if let Some(pos) = position.as_mut() {
+                        if pos.moves.len() < n {
+                            out.line(&format!("Error (no move to take back): {cmd}"));
+                        } else {
+                            pos.moves.truncate(pos.moves.len() - n);
+                            game_over = false;
+                        }
+                    }
+                }
+                "usermove" => {
+                    let (Some(p), Some(pos)) = (pipeline, position.as_mut()) else {
+                        out.line(&format!("Illegal move (no rules in force): {arg}"));
+                        continue;
+                    };
+                    let played = pos
+                        .game(p)
+                        .map_err(|e| e.to_string())
+                        .and_then(|g| find_move(&g, &arg).map(|m| (m, g.position.side_to_move)));
+                    match played {
+                        Err(e) => {
+                            out.line(&format!("Illegal move ({e}): {arg}"));
+                            continue;
+                        }
+                        Ok((m, _)) => pos.moves.push(m),
+                    }
+                    if let Some(r) = self.report_end(p, pos) {
+                        game_over = r;
+                    }
+                    if !self.force && !game_over {
+                        game_over = self.think_and_move(p, pos, &line, &mut engine);
+                    }
+                }
+                "go" => {
+                    self.force = false;
+                    let (Some(p), Some(pos)) = (pipeline, position.as_mut()) else {
+                        out.line("Error (no rules in force): go");
+                        continue;
+                    };
+                    if let Ok(g) = pos.game(p) {
+                        self.engine_side = Some(g.position.side_to_move);
+                    }
+                    if !game_over {
+                        game_over = self.think_and_move(p, pos, &line, &mut engine);
+                    }
+                }
+                "memory" | "cores" => {
+                    if let Ok(n) = arg.parse::<usize>() {
+                        if cmd == "memory" {
+                            self.engine_options.hash_mb = n.clamp(1, crate::uci::MAX_HASH_MB);
+                        } else {
+                            self.engine_options.threads = n.clamp(1, crate::uci::MAX_THREADS);
+                        }
+                        engine = None;
+                    }
+                }
+                _ => out.line(&format!("Error (unknown command): {cmd}")),
+            }
+        }
+    }
+
+    /// Prints the result if the game is over; `Some(true)` then.
+    fn report_end(&self, p: &Pipeline, pos: &SetPosition) -> Option<bool> {
+        let g = pos.game(p).ok()?;
+        let status = g.status().ok()?;
+        let (token, why) = match (status.outcome, status.claimable) {
+            (Some(o), _) => (
+                match o.winner.winning_color() {
+                    Some(Color::White) => "1-0",
+                    Some(Color::Black) => "0-1",
+                    None => "1/2-1/2",
+                },
+                o.reason.to_string(),
+            ),
+            (None, Some(claim)) => ("1/2-1/2", format!("{claim} (claimed)")),
+            (None, None) => return Some(false),
+        };
+        self.out.line(&format!("{token} {{{why}}}"));
+        Some(true)
+    }
+
+    /// Searches for the side to move when it is the engine's, plays and sends the move.
+    /// Returns whether the game is over.
+    fn think_and_move<'p>(
+        &self,
+        p: &'p Pipeline,
+        pos: &mut SetPosition,
+        line: &InputLine,
+        engine: &mut Option<Engine<'p>>,
+    ) -> bool {
+        let out = &self.out;
+        let game: Game<'_> = match pos.game(p) {
+            Ok(g) => g,
+            Err(e) => {
+                out.line(&format!("telluser houserules: {e}"));
+                return false;
+            }
+        };
+        if self.engine_side != Some(game.position.side_to_move) {
+            return false;
+        }
+        if engine.is_none() {
+            match Engine::new(p, self.engine_options.config()) {
+                Ok(e) => *engine = Some(e),
+                Err(e) => {
+                    out.line(&format!("telluser houserules: engine: {e}"));
+                    return false;
+                }
+            }
+        }
+        let Some(eng) = engine.as_mut() else {
+            return false;
+        };
+        let limits = self.limits(&game);
+        let root = game.position.clone();
+        self.input.arm(line);
+        let post = self.post;
+        let result = eng.search(&game, &limits, &self.input.stop, &mut |i: &SearchInfo| {
+            if post {
+                out.line(&thinking_line(p, &root, i));
+            }
+        });
+        self.input.disarm();
+        let r = match result {
+            Ok(r) => r,
+            Err(e) => {
+                out.line(&format!("telluser houserules: search: {e}"));
+                return false;
+            }
+        };
+        let Some(best) = r.best else {
+            return self.report_end(p, pos).unwrap_or(false);
+        };
+        match coordinate(p, &root, best) {
+            Ok(text) => out.line(&format!("move {text}")),
+            Err(e) => {
+                out.line(&format!("telluser houserules: {e}"));
+                return false;
+            }
+        }
+        pos.moves.push(best);
+        self.report_end(p, pos).unwrap_or(false)
+    }
+
+    fn limits(&self, game: &Game<'_>) -> Limits {
+        let t = &self.time;
+        let mut l = Limits {
+            depth: t.depth,
+            nodes: None,
+            movetime: t.per_move,
+            clock: None,
+            infinite: false,
+        };
+        if t.per_move.is_none() {
+            if let Some(remaining) = t.engine_clock {
+                // Moves the side to move made so far in the game.
+                let made = (game.position.fullmove_number as usize).saturating_sub(1);
+                let moves_to_go = (t.moves_per_period > 0).then(|| {
+                    let per = t.moves_per_period as usize;
+                    (per - made % per) as u32
+                });
+                l.clock = Some(Clock {
+                    remaining,
+                    increment: t.increment,
+                    moves_to_go,
+                });
+            }
+        }
+        if l.depth.is_none() && l.movetime.is_none() && l.clock.is_none() {
+            // No time control given: a few seconds a move.
+            l.movetime = Some(Duration::from_secs(5));
+        }
+        l
+    }
+}
+
+/// CECP thinking output: `depth score time(cs) nodes pv`, mate scores as 100000 + N.
+pub fn thinking_line(p: &Pipeline, root: &Position, i: &SearchInfo) -> String {
+    let score = match i.score {
+        Score::Cp(n) => n,
+        Score::Mate(n) if n > 0 => 100_000 + n,
+        Score::Mate(n) => -100_000 + n,
+    };
+    format!(
+        "{} {} {} {} {}",
+        i.depth,
+        score,
+        i.time.as_millis() / 10,
+        i.nodes,
+        crate::uci::line_text(p, root, &i.pv).join(" ")
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn level_base_times() {
+        assert_eq!(level_base("5"), Some(Duration::from_secs(300)));
+        assert_eq!(level_base("0:30"), Some(Duration::from_secs(30)));
+        assert_eq!(level_base("x"), None);
+        assert!(stops_xboard("?"));
+        assert!(stops_xboard("result 1-0 {x}"));
+        assert!(!stops_xboard("time 100"));
+    }
+}

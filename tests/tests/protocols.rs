@@ -1,0 +1,600 @@
+//! The protocols (`houserules uci`, `houserules xboard`), the match arbiter and
+//! `analyze --engine`, driven as a GUI, python-chess or a match tool would drive them.
+
+use houserules_tests::{built_artifacts, houserules};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::time::{Duration, Instant};
+
+fn binary() -> std::path::PathBuf {
+    built_artifacts().join("houserules")
+}
+
+/// An engine process spoken to line by line.
+struct Session {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    /// Everything read so far (for failure messages).
+    seen: Vec<String>,
+}
+
+impl Session {
+    fn start(args: &[&str]) -> Session {
+        let mut child = Command::new(binary())
+            .args(args)
+            .env_remove("HOUSERULES_PLUGIN_PATH")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("houserules starts");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            for l in BufReader::new(stdout).lines() {
+                let Ok(l) = l else { break };
+                if tx.send(l).is_err() {
+                    break;
+                }
+            }
+        });
+        Session {
+            child,
+            stdin,
+            lines: rx,
+            seen: Vec::new(),
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.stdin, "{line}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// Reads lines until one starts with `prefix`; returns the lines read, that one last.
+    fn until(&mut self, prefix: &str) -> Vec<String> {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        let mut got = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(l) => {
+                    self.seen.push(l.clone());
+                    let hit = l.starts_with(prefix);
+                    got.push(l);
+                    if hit {
+                        return got;
+                    }
+                }
+                Err(_) => panic!(
+                    "no line starting with `{prefix}`; read so far:\n{}",
+                    self.seen.join("\n")
+                ),
+            }
+        }
+    }
+
+    /// The last line of [`Session::until`].
+    fn line(&mut self, prefix: &str) -> String {
+        self.until(prefix).pop().unwrap()
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        let _ = writeln!(self.stdin, "quit");
+        let _ = self.stdin.flush();
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let _ = self.child.kill();
+    }
+}
+
+/// Checks a game given as coordinate moves with `analyze`: every move legal under the rules.
+fn assert_valid_game(tags: &str, moves: &[String]) {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("g.pgn");
+    std::fs::write(&f, format!("{tags}\n{} *\n", moves.join(" "))).unwrap();
+    let out = houserules(["analyze".as_ref(), "--json".as_ref(), f.as_os_str()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let v: serde_json::Value = serde_json::from_str(&text).expect("analyze writes JSON");
+    let g = &v["games"][0];
+    assert_eq!(g["errors"], serde_json::json!([]), "{text}");
+    assert_eq!(g["ply_count"], moves.len(), "{text}");
+}
+
+#[test]
+fn uci_session_answers_every_command() {
+    let mut s = Session::start(&["uci"]);
+    s.send("uci");
+    let lines = s.until("uciok");
+    let variant = lines
+        .iter()
+        .find(|l| l.starts_with("option name UCI_Variant type combo"))
+        .expect("UCI_Variant offered");
+    for v in ["chess", "mixedchess_v5", "rookmania", "tictacrook_v1"] {
+        assert!(variant.contains(&format!(" var {v}")), "{variant}");
+    }
+    for o in ["Presets", "Modifiers", "Layout", "Threads", "Hash"] {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with(&format!("option name {o} type"))),
+            "{o}: {lines:?}"
+        );
+    }
+    s.send("isready");
+    s.line("readyok");
+
+    // A search: info lines with every field, then a legal best move.
+    s.send("position startpos moves e2e4 e7e5");
+    s.send("go depth 3");
+    let out = s.until("bestmove");
+    let info = out
+        .iter()
+        .find(|l| l.starts_with("info depth"))
+        .expect("info lines");
+    for field in [
+        " seldepth ",
+        " score ",
+        " nodes ",
+        " nps ",
+        " time ",
+        " pv ",
+    ] {
+        assert!(info.contains(field), "{info}");
+    }
+    let best = out
+        .last()
+        .unwrap()
+        .split_whitespace()
+        .nth(1)
+        .unwrap()
+        .to_string();
+    assert_valid_game("", &["e2e4".into(), "e7e5".into(), best]);
+
+    // perft divide, as Stockfish writes it.
+    s.send("position startpos");
+    s.send("go perft 2");
+    let out = s.until("Nodes searched");
+    assert_eq!(out.last().unwrap(), "Nodes searched: 400");
+    let divide: Vec<u64> = out
+        .iter()
+        .filter(|l| !l.starts_with("Nodes"))
+        .filter_map(|l| l.split_once(": ").and_then(|(_, n)| n.parse().ok()))
+        .collect();
+    assert_eq!(divide.len(), 20, "{out:?}");
+    assert_eq!(divide.iter().sum::<u64>(), 400, "{out:?}");
+
+    // Bad input is answered, never fatal.
+    for (cmd, says) in [
+        ("position fen not/a/fen w - - 0 1", "bad FEN"),
+        ("position startpos moves e2e5", "e2e5"),
+        ("position somewhere", "expected `startpos` or `fen`"),
+        ("go depth x", "`x` is not a valid number"),
+        ("frobnicate", "unknown command `frobnicate`"),
+        (
+            "setoption name UCI_Variant value nochess",
+            "unknown variant `nochess`",
+        ),
+        ("setoption name Presets value :x", "preset"),
+        ("setoption name Hash value -3", "Hash"),
+        ("setoption name NoSuchOption value 1", "unknown option"),
+        (
+            "setoption name Modifiers value nothing-here",
+            "neither a file nor the id of a loaded custom modifier",
+        ),
+        (
+            "setoption name Modifiers value decay",
+            "requires preset `piece-hp`",
+        ),
+    ] {
+        s.send(cmd);
+        let l = s.line("info string");
+        assert!(l.contains(says), "`{cmd}` answered `{l}`");
+    }
+    s.send("setoption name Modifiers value <empty>");
+    s.send("isready");
+    s.line("readyok");
+
+    // The position is unchanged by a bad `position`: still the start.
+    s.send("d");
+    let fen = s.line("Fen:");
+    assert_eq!(
+        fen,
+        "Fen: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    );
+
+    // No legal move: bestmove 0000.
+    s.send("position fen rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3");
+    s.send("go depth 2");
+    assert_eq!(s.line("bestmove"), "bestmove 0000");
+
+    // `go infinite` runs until `stop`; `isready` is answered while it runs.
+    s.send("ucinewgame");
+    s.send("position startpos");
+    s.send("go infinite");
+    std::thread::sleep(Duration::from_millis(200));
+    s.send("isready");
+    let before_ready = s.until("readyok");
+    assert!(
+        !before_ready.iter().any(|l| l.starts_with("bestmove")),
+        "{before_ready:?}"
+    );
+    s.send("stop");
+    let l = s.line("bestmove");
+    assert_ne!(l, "bestmove 0000");
+}
+
+/// Plays a game through raw UCI lines (the engine against itself, `go nodes`), returns the
+/// moves; stops at `bestmove 0000` or after `max` plies.
+fn self_play(s: &mut Session, max: usize) -> Vec<String> {
+    let mut moves: Vec<String> = Vec::new();
+    s.send("ucinewgame");
+    while moves.len() < max {
+        if moves.is_empty() {
+            s.send("position startpos");
+        } else {
+            s.send(&format!("position startpos moves {}", moves.join(" ")));
+        }
+        s.send("go nodes 3000");
+        let l = s.line("bestmove");
+        let m = l.split_whitespace().nth(1).unwrap().to_string();
+        if m == "0000" {
+            break;
+        }
+        moves.push(m);
+    }
+    moves
+}
+
+#[test]
+fn uci_plays_preset_and_fairy_games() {
+    let mut s = Session::start(&["uci"]);
+    s.send("uci");
+    s.until("uciok");
+    s.send("setoption name Presets value piece-hp");
+    s.send("isready");
+    s.line("readyok");
+    let moves = self_play(&mut s, 40);
+    assert!(moves.len() >= 10, "{moves:?}");
+    assert_valid_game("[Presets \"piece-hp\"]", &moves);
+
+    // A custom modifier by id, on top of the preset it requires.
+    s.send("setoption name Modifiers value decay");
+    s.send("isready");
+    s.line("readyok");
+    let moves = self_play(&mut s, 12);
+    assert_valid_game("[Presets \"piece-hp\"]\n[Modifiers \"decay\"]", &moves);
+    s.send("setoption name Modifiers value <empty>");
+    s.send("setoption name Presets value <empty>");
+    s.send("setoption name UCI_Variant value mixedchess_v5");
+    s.send("isready");
+    s.line("readyok");
+    s.send("d");
+    let fen = s.line("Fen:");
+    assert!(fen.contains("ynfckfny"), "{fen}");
+    // A promotion in Fairy-Stockfish's form (`+`: into the promoted pawn) is read too.
+    s.send("position fen yn1ck1ny/1r4b1/pppfppp1/3p1f2/2P1N1Pp/PPBPPP2/4F1R1/1YFKC1NY[] b - - 0 8 moves h4h3+");
+    s.send("d");
+    assert_eq!(
+        s.line("Fen:"),
+        "Fen: yn1ck1ny/1r4b1/pppfppp1/3p1f2/2P1N1P1/PPBPPP1+p/4F1R1/1YFKC1NY[] w - - 0 9"
+    );
+    let moves = self_play(&mut s, 40);
+    assert!(moves.len() >= 10, "{moves:?}");
+    assert_valid_game("[Variant \"mixedchess_v5\"]", &moves);
+}
+
+#[test]
+fn xboard_session() {
+    let mut s = Session::start(&["xboard"]);
+    s.send("xboard");
+    s.send("protover 2");
+    let f = s.line("feature");
+    for part in [
+        "variants=\"normal,",
+        "mixedchess_v5",
+        "setboard=1",
+        "usermove=1",
+        "ping=1",
+        "sigint=0",
+        "myname=\"houserules",
+        "done=1",
+    ] {
+        assert!(f.contains(part), "{part}: {f}");
+    }
+    s.send("new");
+    s.send("sd 2");
+    s.send("usermove e2e4");
+    let m = s.line("move ");
+    let reply = m.strip_prefix("move ").unwrap().to_string();
+    assert_valid_game("", &["e2e4".into(), reply]);
+    s.send("ping 7");
+    assert_eq!(s.line("pong"), "pong 7");
+    s.send("usermove e2e5");
+    assert!(s.line("Illegal move").ends_with("e2e5"));
+    s.send("frobnicate");
+    assert!(s.line("Error").contains("frobnicate"));
+
+    // The user mates: the engine says so.
+    s.send("new");
+    s.send("force");
+    s.send("setboard rnbqkbnr/ppppp2p/5p2/6p1/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3");
+    s.send("usermove d1h5");
+    assert_eq!(s.line("1-0"), "1-0 {checkmate}");
+
+    // A variant that is not 8x8 chess: setup and piece commands, then play.
+    s.send("new");
+    s.send("variant mixedchess_v5");
+    let setup = s.line("setup");
+    assert!(
+        setup.starts_with("setup (")
+            && setup.contains(") 8x8+")
+            && setup.contains("_fairy ynfckfny"),
+        "{setup}"
+    );
+    s.send("ping 8");
+    let lines = s.until("pong 8");
+    assert!(
+        lines.iter().any(|l| l.starts_with("piece Y& ")),
+        "{lines:?}"
+    );
+    s.send("sd 1");
+    s.send("go");
+    let m = s.line("move ");
+    assert_valid_game(
+        "[Variant \"mixedchess_v5\"]",
+        &[m.strip_prefix("move ").unwrap().to_string()],
+    );
+}
+
+fn python_chess_present() -> bool {
+    let ok = Command::new("python3")
+        .args(["-c", "import chess.engine"])
+        .status()
+        .is_ok_and(|s| s.success());
+    if !ok {
+        assert!(
+            std::env::var_os("HOUSERULES_REQUIRE_TOOLS").is_none(),
+            "python-chess is required here"
+        );
+        eprintln!("python-chess not installed: test skipped");
+    }
+    ok
+}
+
+#[test]
+fn python_chess_plays_uci_against_xboard() {
+    if !python_chess_present() {
+        return;
+    }
+    let script = r#"
+import sys, chess, chess.engine
+hr = sys.argv[1]
+uci = chess.engine.SimpleEngine.popen_uci([hr, "uci"])
+xb = chess.engine.SimpleEngine.popen_xboard([hr, "xboard"])
+assert "UCI_Variant" in uci.options and "Presets" in uci.options
+board = chess.Board()
+info = uci.analyse(board, chess.engine.Limit(depth=4))
+assert info["score"] is not None and len(info["pv"]) >= 1, info
+assert info["pv"][0] in board.legal_moves
+games = 0
+for white, black in ((uci, xb), (xb, uci)):
+    board = chess.Board()
+    while not board.is_game_over(claim_draw=True) and board.ply() < 600:
+        engine = white if board.turn == chess.WHITE else black
+        r = engine.play(board, chess.engine.Limit(depth=2))
+        assert r.move in board.legal_moves, (r.move, board.fen())
+        board.push(r.move)
+    assert board.is_game_over(claim_draw=True), board.fen()
+    games += 1
+uci.quit()
+xb.quit()
+print("games", games)
+"#;
+    let out = Command::new("python3")
+        .args(["-c", script])
+        .arg(binary())
+        .env_remove("HOUSERULES_PLUGIN_PATH")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        "games 2",
+        "{stderr}"
+    );
+}
+
+#[test]
+fn match_forfeits_misbehaving_engines_and_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    // Engines that speak UCI but play an illegal move, die, or never answer.
+    let script = |name: &str, on_go: &str| {
+        let p = dir.path().join(name);
+        std::fs::write(
+            &p,
+            format!(
+                "while read line; do case \"$line\" in\n\
+                 uci) echo \"id name {name}\"; echo uciok;;\n\
+                 isready) echo readyok;;\n\
+                 go*) {on_go};;\n\
+                 quit) exit 0;;\n\
+                 esac; done\n"
+            ),
+        )
+        .unwrap();
+        format!("sh {}", p.display())
+    };
+    let liar = script("liar", "echo bestmove a1a8");
+    let dier = script("dier", "exit 3");
+    let sleeper = script("sleeper", "sleep 5; echo bestmove e2e4");
+    let pgn = dir.path().join("m.pgn");
+    let hr = format!("{} uci", binary().display());
+    let out = houserules([
+        "match",
+        "--engine",
+        &hr,
+        "--engine",
+        &liar,
+        "--engine",
+        &dier,
+        "--engine",
+        &sleeper,
+        "--games",
+        "2",
+        "--movetime",
+        "50",
+        "--margin",
+        "300",
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Every game of houserules was won by a forfeit of the other side, each kind seen, and
+    // all 12 games of the round robin were played (each bad engine restarted).
+    for who in ["liar", "dier", "sleeper"] {
+        assert!(
+            stdout.contains(&format!("Score of houserules 0.1.0 vs {who}: 2 - 0 - 0")),
+            "{stdout}"
+        );
+    }
+    assert!(stdout.contains("Game 12/12"), "{stdout}");
+    let games = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(games.matches("[Event \"houserules match\"]").count(), 12);
+    for why in ["illegal move: `a1a8`", "engine died", "time forfeit"] {
+        assert!(games.contains(why), "{why}: {games}");
+    }
+    // The records are valid.
+    let out = houserules(["analyze", pgn.to_str().unwrap()]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    // Too few engines, a bad option target: usage errors.
+    let out = houserules(["match", "--engine", &hr]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = houserules([
+        "match", "--engine", &hr, "--engine", &hr, "--option", "3:Hash=1",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no engine 3"));
+}
+
+#[test]
+fn analyze_engine_writes_evals_and_marks_a_blunder() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = houserules_tests::workspace_root();
+    let shipped = root.join("tests/data/records/annotated.pgn");
+    // A planted blunder: 3... Nf6?? allows mate in one.
+    let planted = dir.path().join("planted.pgn");
+    std::fs::write(
+        &planted,
+        "[Event \"planted\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n",
+    )
+    .unwrap();
+    let out_pgn = dir.path().join("out.pgn");
+    let out = houserules([
+        "analyze".as_ref(),
+        "--engine".as_ref(),
+        "depth=4".as_ref(),
+        "--jsonl".as_ref(),
+        "--jobs".as_ref(),
+        "2".as_ref(),
+        "--write-pgn".as_ref(),
+        out_pgn.as_os_str(),
+        shipped.as_os_str(),
+        planted.as_os_str(),
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let games: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let planted_report = games.last().unwrap();
+    let plies = planted_report["plies"].as_array().unwrap();
+    assert_eq!(plies[5]["san"], "Nf6");
+    assert_eq!(plies[5]["nag"], "??", "{}", plies[5]);
+    assert_eq!(plies[5]["class"], "blunder");
+    assert_eq!(plies[5]["best"].as_str().map(|s| s.is_empty()), Some(false));
+    for g in &games[..games.len() - 1] {
+        for p in g["plies"].as_array().unwrap() {
+            assert!(p["eval"].is_object(), "{p}");
+        }
+    }
+    let written = std::fs::read_to_string(&out_pgn).unwrap();
+    assert!(written.contains("Nf6?? {[%eval #"), "{written}");
+
+    if !python_chess_present() {
+        return;
+    }
+    let script = r#"
+import sys, chess.pgn
+f = open(sys.argv[1])
+out = []
+while True:
+    g = chess.pgn.read_game(f)
+    if g is None: break
+    evals = 0
+    blunders = []
+    for node in g.mainline():
+        if node.eval() is not None:
+            evals += 1
+        if 4 in node.nags:
+            blunders.append(node.san())
+    out.append("%d %d %s" % (len(list(g.mainline_moves())), evals, ",".join(blunders)))
+print("|".join(out))
+"#;
+    let out = Command::new("python3")
+        .args(["-c", script])
+        .arg(&out_pgn)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let parts: Vec<&str> = text.trim().split('|').collect();
+    assert_eq!(parts.len(), games.len(), "{text}");
+    let (planted, shipped) = parts.split_last().unwrap();
+    // The shipped games: an evaluation at every move but a final mate; the fool's mate's
+    // 2. g4 is a blunder.
+    for g in shipped {
+        let f: Vec<usize> = g.split(' ').take(2).map(|n| n.parse().unwrap()).collect();
+        assert!(f[0] > 0 && f[0] - f[1] <= 1, "{text}");
+    }
+    assert!(shipped[1].ends_with(" g4"), "{text}");
+    // The planted game: every move but the mate has one, and Nf6 is the blunder.
+    assert!(planted.starts_with("7 6 "), "{text}");
+    assert!(
+        planted
+            .split(' ')
+            .nth(2)
+            .unwrap()
+            .split(',')
+            .any(|s| s == "Nf6"),
+        "{text}"
+    );
+}
