@@ -629,7 +629,7 @@ pub fn play_game(
             clocks.left[s] = clocks.left[s].saturating_sub(took) + inc;
             clocks.moves_made[s] += 1;
             if let Some(n) = per {
-                if clocks.moves_made[s] % n == 0 {
+                if clocks.moves_made[s].is_multiple_of(n) {
                     clocks.left[s] += base;
                 }
             }
