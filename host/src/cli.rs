@@ -289,8 +289,17 @@ fn dispatch(mut cli: Cli) -> Result<i32, HostError> {
         plugin_env(&cli);
     }
     match &cli.command {
-        Command::Uci(a) => return protocols::uci(search(&cli), a, &cli.modifiers),
-        Command::Xboard(a) => return protocols::xboard(search(&cli), a, &cli.modifiers),
+        Command::Uci(a) => {
+            return protocols::session(houserules_host::uci::run, search(&cli), a, &cli.modifiers)
+        }
+        Command::Xboard(a) => {
+            return protocols::session(
+                houserules_host::xboard::run,
+                search(&cli),
+                a,
+                &cli.modifiers,
+            )
+        }
         _ => {}
     }
     let reg = registry(&cli)?;

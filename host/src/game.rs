@@ -183,17 +183,8 @@ impl<'p> Game<'p> {
 
     /// A null move: the side to move passes (records written by engines use `Z0` / `--`).
     pub fn pass(&mut self) {
-        let pos = &mut self.position;
-        let mover = pos.side_to_move;
-        if mover == Color::Black {
-            pos.fullmove_number = pos.fullmove_number.saturating_add(1);
-        }
-        pos.side_to_move = mover.opposite();
-        pos.turn_phase = 0;
-        pos.ep_passed = Square::NONE;
-        pos.ep_victim = Square::NONE;
-        pos.halfmove_clock = pos.halfmove_clock.saturating_add(1);
-        pos.invalidate_accel();
+        let mover = self.position.side_to_move;
+        pass_position(&mut self.position);
         self.moves.push(None);
         self.repetition
             .record(self.position.repetition_hash(), mover, false);
@@ -258,4 +249,19 @@ impl<'p> Game<'p> {
             in_check,
         })
     }
+}
+
+/// A null move on a position: the turn goes to the other side, en passant lapses, the
+/// halfmove clock counts it (what [`Game::pass`] and the engine's null move share).
+pub(crate) fn pass_position(pos: &mut Position) {
+    let mover = pos.side_to_move;
+    if mover == Color::Black {
+        pos.fullmove_number = pos.fullmove_number.saturating_add(1);
+    }
+    pos.side_to_move = mover.opposite();
+    pos.turn_phase = 0;
+    pos.ep_passed = Square::NONE;
+    pos.ep_victim = Square::NONE;
+    pos.halfmove_clock = pos.halfmove_clock.saturating_add(1);
+    pos.invalidate_accel();
 }

@@ -30,28 +30,22 @@ fn choice(rules: &Rules, modifier_files: &[PathBuf]) -> Result<RulesChoice, Host
     })
 }
 
-/// `houserules uci`.
-pub fn uci(
-    search: PluginSearch,
-    a: &ProtocolArgs,
-    modifiers: &[PathBuf],
-) -> Result<i32, HostError> {
-    houserules_host::uci::run(
-        search,
-        choice(&a.rules, modifiers)?,
-        Box::new(std::io::BufReader::new(std::io::stdin())),
-        Box::new(std::io::stdout()),
-    )?;
-    Ok(0)
-}
+/// A protocol session (`houserules_host::uci::run` or `houserules_host::xboard::run`).
+type Session = fn(
+    PluginSearch,
+    houserules_host::uci::RulesChoice,
+    Box<dyn std::io::BufRead + Send>,
+    Box<dyn std::io::Write + Send>,
+) -> Result<(), HostError>;
 
-/// `houserules xboard`.
-pub fn xboard(
+/// `houserules uci` and `houserules xboard`: a session on standard input and output.
+pub fn session(
+    run: Session,
     search: PluginSearch,
     a: &ProtocolArgs,
     modifiers: &[PathBuf],
 ) -> Result<i32, HostError> {
-    houserules_host::xboard::run(
+    run(
         search,
         choice(&a.rules, modifiers)?,
         Box::new(std::io::BufReader::new(std::io::stdin())),

@@ -7,7 +7,7 @@ use crate::error::HostError;
 use crate::game::Game;
 use crate::pipeline::Pipeline;
 use abi_stable::std_types::RVec;
-use houserules_plugin_api::{Color, Move, MoveEffects, Position, Square, VariantFlags, Winner};
+use houserules_plugin_api::{Color, Move, MoveEffects, Position, VariantFlags, Winner};
 use houserules_search::{SearchGame, Terminal};
 use std::collections::HashMap;
 
@@ -65,7 +65,7 @@ impl<'p> PipelineGame<'p> {
                     let mut fx = MoveEffects::new(mover, false);
                     pipeline.apply(&mut pos, *m, &mut fx)?;
                 }
-                None => pass(&mut pos),
+                None => crate::game::pass_position(&mut pos),
             }
             let check = track_checks && pipeline.royal_attacked(&pos, mover.opposite())?;
             let hash = pos.repetition_hash();
@@ -142,20 +142,6 @@ impl<'p> PipelineGame<'p> {
         }
         [moved[0] && !quiet[0], moved[1] && !quiet[1]]
     }
-}
-
-/// A null move, as [`Game::pass`] makes it.
-fn pass(pos: &mut Position) {
-    let mover = pos.side_to_move;
-    if mover == Color::Black {
-        pos.fullmove_number = pos.fullmove_number.saturating_add(1);
-    }
-    pos.side_to_move = mover.opposite();
-    pos.turn_phase = 0;
-    pos.ep_passed = Square::NONE;
-    pos.ep_victim = Square::NONE;
-    pos.halfmove_clock = pos.halfmove_clock.saturating_add(1);
-    pos.invalidate_accel();
 }
 
 /// The eight bytes of a move as one number.
@@ -330,7 +316,7 @@ impl SearchGame for PipelineGame<'_> {
             return false;
         }
         let before = self.pos.clone();
-        pass(&mut self.pos);
+        crate::game::pass_position(&mut self.pos);
         self.undo.push((before, self.hash, self.mobility));
         self.hash = self.pos.repetition_hash();
         *self.seen.entry(self.hash).or_insert(0) += 1;

@@ -381,7 +381,10 @@ fn short_fen_forms_as_fairy_stockfish_reads_them() {
     // full form; a field too many is an error at that field.
     let v = variant("mixedchess_v5");
     let full = v.parse("4k3/8/8/8/8/8/8/4K3[] b - - 7 12").unwrap();
-    for short in ["4k3/8/8/8/8/8/8/4K3[] b 7 12", "4k3/8/8/8/8/8/8/4K3[] b - 7 12"] {
+    for short in [
+        "4k3/8/8/8/8/8/8/4K3[] b 7 12",
+        "4k3/8/8/8/8/8/8/4K3[] b - 7 12",
+    ] {
         let pos = v.parse(short).unwrap();
         assert_eq!(v.fen(&pos), v.fen(&full), "{short}");
     }
