@@ -674,6 +674,22 @@ impl Pipeline {
         self.info.id.as_str()
     }
 
+    /// The variant's move generator, supervised like every plugin call.
+    fn generate(
+        &self,
+        pos: &Position,
+        req: &GenRequest,
+        out: &mut RVec<Move>,
+    ) -> Result<(), HostError> {
+        call!(
+            "variant",
+            self.vname(),
+            self.variant_plugin.as_str(),
+            "generate",
+            self.variant.generate(pos, req, out)
+        )
+    }
+
     /// Whether the variant or a preset adds terms to the engine's evaluation (API 1.3).
     pub fn has_evaluation_terms(&self) -> bool {
         self.info.flags.contains(VariantFlags::EVALUATES) || self.hooks.contains(HookSet::EVALUATE)
@@ -945,13 +961,7 @@ impl Pipeline {
             )?;
         }
         let req = GenRequest::new(side, false, claimed);
-        call!(
-            "variant",
-            self.vname(),
-            self.variant_plugin.as_str(),
-            "generate",
-            self.variant.generate(pos, &req, out)
-        )?;
+        self.generate(pos, &req, out)?;
         for p in self.each(HookSet::GET_EXTRA_MOVES) {
             call!(
                 "preset",
@@ -987,13 +997,7 @@ impl Pipeline {
         } else if self.plain {
             out.clear();
             let req = GenRequest::new(side, true, SquareSet::EMPTY);
-            call!(
-                "variant",
-                self.vname(),
-                self.variant_plugin.as_str(),
-                "generate",
-                self.variant.generate(pos, &req, out)
-            )?;
+            self.generate(pos, &req, out)?;
         } else {
             self.pseudo_moves(pos, side, out)?;
             let filter_self = self.filters_self_check(pos, side)?;
@@ -1045,13 +1049,7 @@ impl Pipeline {
         }
         if self.plain && !self.hooks.contains(HookSet::FILTER_LEGAL_MOVES) {
             out.clear();
-            call!(
-                "variant",
-                self.vname(),
-                self.variant_plugin.as_str(),
-                "generate",
-                self.variant.generate(pos, &req, out)
-            )?;
+            self.generate(pos, &req, out)?;
         } else {
             self.legal_moves(pos, out)?;
         }
@@ -1080,13 +1078,7 @@ impl Pipeline {
         let side = pos.side_to_move;
         out.clear();
         let req = GenRequest::new(side, true, SquareSet::EMPTY);
-        call!(
-            "variant",
-            self.vname(),
-            self.variant_plugin.as_str(),
-            "generate",
-            self.variant.generate(pos, &req, out)
-        )?;
+        self.generate(pos, &req, out)?;
         if self.hooks.contains(HookSet::IS_ATTACKED) {
             // The variant's legal moves leave no royal attacked by the variant's pieces; only
             // the presets' added captures remain to test, after the variant's own application
