@@ -1326,7 +1326,12 @@ impl<'a, B: Bits> Ctx<'a, B> {
         for slot in [base, base + 1] {
             let rsq = self.pos.castling[slot];
             let Some(rook) = g.compact(rsq) else { continue };
-            if g.rank(rook) != back || !self.st.pieces(self.us, cr.rook as usize).has(rook) {
+            let partner = self.st.pieces(self.us, cr.rook as usize).has(rook)
+                || cr
+                    .other_rooks
+                    .iter()
+                    .any(|&k| self.st.pieces(self.us, k as usize).has(rook));
+            if g.rank(rook) != back || !partner {
                 continue;
             }
             let side = if g.file(rook) > g.file(king) { 0 } else { 1 };

@@ -86,6 +86,8 @@ pub fn rules_from_model(model: &RulesModel) -> Result<Rules, ModelError> {
             king_file: c.king_file,
             king_dest: c.king_dest,
             rook_dest: c.rook_dest,
+            rank: 0,
+            other_rooks: Vec::new(),
         });
     rules.check = match model.check {
         check_rule::ALL => CheckRule::All,

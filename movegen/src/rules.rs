@@ -136,6 +136,11 @@ pub struct CastlingRules {
     pub king_dest: [u8; 2],
     /// Destination files of the rook.
     pub rook_dest: [u8; 2],
+    /// The castling rank, counted from each side's own first rank (0 = the first rank).
+    pub rank: u8,
+    /// Further kinds that may be the castling partner (Fairy-Stockfish's
+    /// `castlingRookPieces`), besides `rook`.
+    pub other_rooks: Vec<u8>,
 }
 
 /// Drops from hand.

@@ -441,7 +441,7 @@ pub struct Compiled<B: Bits> {
     pub drop_region: Vec<[B; 2]>,
     /// Some kind may capture en passant.
     pub any_en_passant: bool,
-    /// First and last rank, per colour's back rank (castling).
+    /// Each colour's castling rank (the first and last rank unless the rules say otherwise).
     pub back_rank: [B; 2],
     /// Files as bitboards.
     pub file_bb: Vec<B>,
@@ -594,9 +594,13 @@ impl<B: Bits> Compiled<B> {
                 delta: df + dr * files,
             });
         }
+        let castling_rank = rules
+            .castling
+            .as_ref()
+            .map_or(0, |cr| (cr.rank as usize).min(c.geo.ranks - 1));
         for f in 0..c.geo.files {
-            c.back_rank[0] |= B::bit(f);
-            c.back_rank[1] |= B::bit((c.geo.ranks - 1) * c.geo.files + f);
+            c.back_rank[0] |= B::bit(castling_rank * c.geo.files + f);
+            c.back_rank[1] |= B::bit((c.geo.ranks - 1 - castling_rank) * c.geo.files + f);
         }
         for (k, p) in rules.pieces.iter().enumerate() {
             if p.royal {

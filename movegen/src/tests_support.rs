@@ -54,6 +54,8 @@ pub fn chess() -> Rules {
         king_file: 4,
         king_dest: [6, 2],
         rook_dest: [5, 3],
+        rank: 0,
+        other_rooks: Vec::new(),
     });
     r.en_passant = EnPassantPolicy::Legal;
     r

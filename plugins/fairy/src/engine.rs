@@ -4,14 +4,14 @@
 //! FEN, SAN and results stay here.
 
 use crate::ini::Loc;
-use crate::spec::{self, Spec, Value, KING};
+use crate::spec::{self, Spec, Value, ALL_PIECES, KING};
 use houserules_movegen::{betza, rules_from_model, DropRules, Generator, Movement, Rules};
 use houserules_plugin_api::abi_stable::std_types::{ROption, RVec};
 use houserules_plugin_api::model::{check_rule, ep_capture, ep_policy};
 use houserules_plugin_api::{
-    geometry, Color, FenError, GenRequest, Layout, Move, MoveEffects, Outcome, OutcomeContext,
-    PieceModel, PieceType, Position, PromotionModel, Role, RulesModel, Square, SquareSet, Topology,
-    VariantFlags, VariantInfo, VariantRules,
+    geometry, CastlingModel, Color, FenError, GenRequest, Layout, Move, MoveEffects, Outcome,
+    OutcomeContext, PieceModel, PieceType, Position, PromotionModel, Role, RulesModel, Square,
+    SquareSet, Topology, VariantFlags, VariantInfo, VariantRules,
 };
 use std::sync::Arc;
 
@@ -83,6 +83,14 @@ pub struct Fairy {
     hand_order: Vec<u8>,
     /// Kinds that count for connect-N (bit mask).
     connect_kinds: u64,
+    /// Castling: the castling kind and its partner kinds (what the FEN's rights refer to).
+    castle: Option<(u8, Vec<u8>)>,
+    /// The start position's walls (fixed squares off the board).
+    walls: SquareSet,
+    /// Rules that end the game while moves remain (extinction, flag, connect-N).
+    ends_early: bool,
+    /// Rules that remove generated moves (mustCapture, mustDrop, checking, dropChecks).
+    filters: bool,
     /// The rules model it plays (its own, or the one presets transformed).
     pub model: RulesModel,
     /// What the model does not carry: drops, immobility, captures to hand.
@@ -134,12 +142,12 @@ impl Fairy {
             ));
         }
         let has = |t: u16| spec.pieces.contains_key(&t);
-        if spec.castling && has(KING) && has(spec::ROOK) {
+        if spec.extinction_pseudo_royal && spec.extinction_value.is_some() {
             return Err(err_at(
                 header,
-                loc("castling"),
-                "castling",
-                "castling is not supported by this plugin (set `castling = false`)",
+                loc("extinctionPseudoRoyal"),
+                "extinctionPseudoRoyal",
+                "pseudo-royal extinction pieces are not supported by this plugin",
             ));
         }
         let chess_promo_targets: Vec<u16> = spec
@@ -250,8 +258,23 @@ impl Fairy {
             .collect();
         let mut hand_order: Vec<u8> = (0..n_base as u8).collect();
         hand_order.sort_by_key(|&k| std::cmp::Reverse(kinds[k as usize].ty));
-        let model = public_model(spec, &kinds, &pieces, &promo_targets);
-        let extras = extras(spec, &kinds, &kind_of_ty);
+        let castle = castling(spec, &kind_of_ty);
+        let mut model = public_model(spec, &kinds, &pieces, &promo_targets);
+        if let Some((king, rooks)) = &castle {
+            let [ks, qs] = spec.castling_king_dest;
+            model.castling = ROption::RSome(CastlingModel {
+                king: *king,
+                rook: rooks[0],
+                king_file: spec.castling_king_file,
+                king_dest: [ks, qs],
+                rook_dest: [ks.saturating_sub(1), qs + 1],
+            });
+        }
+        let mut extras = extras(spec, &kinds, &kind_of_ty);
+        if let Some((_, rooks)) = &castle {
+            extras.castling_rank = spec.castling_rank;
+            extras.other_rooks = rooks[1..].to_vec();
+        }
         let gen = extras
             .generator(&model)
             .map_err(|e| format!("{header}: [{id}]: {e}"))?;
@@ -271,13 +294,34 @@ impl Fairy {
             spec: spec.clone(),
             hand_order,
             connect_kinds,
+            castle,
+            walls: SquareSet::EMPTY,
+            ends_early: spec.connect_n > 0
+                || spec.extinction_value.is_some()
+                || spec.flag_region.iter().any(|r| !r.is_empty()),
+            filters: spec.must_capture || spec.must_drop || !spec.checking || !spec.drop_checks,
             model,
             extras,
             gen: Arc::new(gen),
         };
         let start = v
-            .parse(&spec.start_fen)
+            .parse_board(&spec.start_fen)
             .map_err(|e| err_at(header, loc("startFen"), "startFen", e))?;
+        // Walls (`*`) of the start position are holes of the board: nothing moves onto or
+        // slides through them, leapers jump them (Fairy-Stockfish's static walls).
+        let walls: SquareSet = v
+            .board_squares()
+            .filter(|&sq| start.get(sq).is_hole())
+            .collect();
+        if !walls.is_empty() {
+            v.walls = walls;
+            v.model.holes = walls;
+            v.gen = Arc::new(
+                v.extras
+                    .generator(&v.model)
+                    .map_err(|e| format!("{header}: [{id}]: {e}"))?,
+            );
+        }
         v.start_fen = v.fen(&start);
         Ok(v)
     }
@@ -303,16 +347,218 @@ impl Fairy {
             )
     }
 
-    /// Fully legal moves of the side to move.
+    /// Fully legal moves of the side to move: none once a rule ended the game (as
+    /// Fairy-Stockfish's move generator and perft have it).
     pub fn legal(&self, pos: &Position, out: &mut RVec<Move>) {
-        if self.connected(pos) {
+        if self.game_over(pos).is_some() {
             return;
         }
-        self.gen.legal_moves(pos, out);
+        self.moves_of(pos, out);
     }
 
-    /// Parses a FEN in Fairy-Stockfish's form.
+    /// The legal moves, whether or not the game is over.
+    fn moves_of(&self, pos: &Position, out: &mut RVec<Move>) {
+        let start = out.len();
+        self.gen.legal_moves(pos, out);
+        if self.filters {
+            self.filter(pos, out, start);
+        }
+    }
+
+    /// Fairy-Stockfish's extra legality rules, in its order: no checks (`checking`,
+    /// `dropChecks`), then captures first (`mustCapture`), then drops first (`mustDrop`).
+    fn filter(&self, pos: &Position, out: &mut RVec<Move>, start: usize) {
+        let sp = &self.spec;
+        let mut moves: Vec<Move> = out[start..].to_vec();
+        if !sp.checking || !sp.drop_checks {
+            moves.retain(|&m| !((!sp.checking || m.is_drop()) && self.gives_check(pos, m)));
+        }
+        if sp.must_capture && moves.iter().any(|m| m.is_capture()) {
+            moves.retain(|m| m.is_capture());
+        }
+        if sp.must_drop {
+            let us = pos.side_to_move.index();
+            let wanted = |k: u8| {
+                sp.must_drop_type == ALL_PIECES || self.kinds[k as usize].ty == sp.must_drop_type
+            };
+            let in_hand = (0..self.n_base).any(|k| pos.hands[us][k] > 0 && wanted(k as u8));
+            if in_hand {
+                let drop_exists = moves.iter().any(|m| m.is_drop() && wanted(m.piece));
+                moves.retain(|m| {
+                    if m.is_drop() {
+                        wanted(m.piece)
+                    } else {
+                        !drop_exists
+                    }
+                });
+            }
+        }
+        out.truncate(start);
+        out.extend(moves);
+    }
+
+    /// Whether `m` attacks the opponent's royal pieces.
+    fn gives_check(&self, pos: &Position, m: Move) -> bool {
+        let mut after = pos.clone();
+        let mut fx = MoveEffects::new(pos.side_to_move, false);
+        self.gen.apply(&mut after, m, &mut fx);
+        self.gen.in_check(&after, after.side_to_move)
+    }
+
+    /// Pieces of `color` of type `ty` (`ALL_PIECES`: any) on the board and in hand.
+    fn count_with_hand(&self, pos: &Position, color: Color, ty: u16) -> u32 {
+        let of = |k: usize| ty == ALL_PIECES || self.kinds[k].ty == ty;
+        let mut n = 0;
+        for sq in self.board_squares() {
+            if let Some((k, c)) = piece_of(pos.get(sq)) {
+                if c == color && of(k as usize) {
+                    n += 1;
+                }
+            }
+        }
+        for k in 0..self.n_base {
+            if of(k) {
+                n += pos.hands[color.index()][k] as u32;
+            }
+        }
+        n
+    }
+
+    fn board_squares(&self) -> impl Iterator<Item = Square> + '_ {
+        (0..self.ranks).flat_map(move |r| (0..self.files).map(move |f| Square::new(f, r)))
+    }
+
+    /// The squares of `color`'s flag pieces in its flag region.
+    fn flag_pieces(&self, pos: &Position, color: Color) -> Vec<Square> {
+        let ty = self.spec.flag_piece[color.index()];
+        let region = self.spec.flag_region[color.index()];
+        self.board_squares()
+            .filter(|&sq| region.contains(sq))
+            .filter(|&sq| {
+                piece_of(pos.get(sq)).is_some_and(|(k, c)| {
+                    c == color && (ty == ALL_PIECES || self.kinds[k as usize].ty == ty)
+                })
+            })
+            .collect()
+    }
+
+    /// Fairy-Stockfish's `flag_reached`: enough flag pieces of `color` in its region (or the
+    /// region full, with `flagPieceBlockedWin`), and with `flagPieceSafe` none of them
+    /// attacked when exactly the needed number stands there.
+    fn flag_reached(&self, pos: &Position, color: Color) -> bool {
+        let sp = &self.spec;
+        let region = sp.flag_region[color.index()];
+        if region.is_empty() {
+            return false;
+        }
+        let flags = self.flag_pieces(pos, color);
+        let full = || {
+            self.board_squares()
+                .filter(|&sq| region.contains(sq))
+                .all(|sq| !pos.get(sq).is_empty())
+        };
+        let reached = !flags.is_empty()
+            && (flags.len() as u32 >= sp.flag_piece_count || (sp.flag_piece_blocked_win && full()));
+        if reached
+            && sp.flag_piece_safe
+            && (!sp.flag_move || color == pos.side_to_move.opposite())
+            && flags.len() as u32 == sp.flag_piece_count
+            && flags
+                .iter()
+                .any(|&sq| self.gen.is_attacked(pos, sq, color.opposite()))
+        {
+            return false;
+        }
+        reached
+    }
+
+    /// The result of a rule that ends the game while moves may remain, in
+    /// Fairy-Stockfish's order: extinction, capture the flag, connect-N.
+    pub fn game_over(&self, pos: &Position) -> Option<Outcome> {
+        if !self.ends_early {
+            return None;
+        }
+        let sp = &self.spec;
+        let stm = pos.side_to_move;
+        if let Some(v) = sp.extinction_value {
+            let mut types = sp.extinction_piece_types.clone();
+            types.sort_unstable();
+            for c in [stm.opposite(), stm] {
+                for &ty in &types {
+                    let claim = u32::from(sp.extinction_claim && c == stm);
+                    if self.count_with_hand(pos, c, ty) <= sp.extinction_piece_count
+                        && self.count_with_hand(pos, c.opposite(), ty)
+                            >= sp.extinction_opponent_piece_count + claim
+                    {
+                        return Some(self.value_outcome(v, c, "extinction"));
+                    }
+                }
+            }
+        }
+        if sp.flag_region.iter().any(|r| !r.is_empty()) {
+            let them = stm.opposite();
+            let king_flag = |c: Color| sp.flag_piece[c.index()] == KING;
+            if (sp.flag_move || sp.flag_piece_safe) && self.flag_reached(pos, stm) {
+                let draw = ((sp.flag_move && stm == Color::White && king_flag(them))
+                    || (sp.flag_piece_safe && !sp.flag_move))
+                    && self.flag_reached(pos, them);
+                return Some(if draw {
+                    Outcome::draw("flag")
+                } else {
+                    Outcome::win(stm, "flag")
+                });
+            }
+            if (!sp.flag_move || sp.flag_piece_safe || king_flag(stm))
+                && self.flag_reached(pos, them)
+            {
+                // Racing kings: Black's king may still reach the flag region to draw.
+                let reply = sp.flag_move
+                    && king_flag(stm)
+                    && stm == Color::Black
+                    && !self.gen.in_check(pos, stm)
+                    && {
+                        let mut moves = RVec::new();
+                        self.moves_of(pos, &mut moves);
+                        moves.iter().any(|m| {
+                            !m.is_drop()
+                                && sp.flag_region[stm.index()].contains(m.to)
+                                && pos
+                                    .get(m.from)
+                                    .kind()
+                                    .is_some_and(|k| self.kinds[k as usize].ty == KING)
+                        })
+                    };
+                if !reply {
+                    return Some(Outcome::win(them, "flag"));
+                }
+            }
+        }
+        if self.connected(pos) {
+            return Some(Outcome::win(
+                stm.opposite(),
+                &format!("connect-{}", sp.connect_n),
+            ));
+        }
+        None
+    }
+
+    /// Parses a FEN in Fairy-Stockfish's form. Its walls (`*`) must stand where the start
+    /// position has them (this plugin's walls are part of the board).
     pub fn parse(&self, fen: &str) -> Result<Position, FenError> {
+        let pos = self.parse_board(fen)?;
+        let walls = self.board_squares().filter(|&sq| pos.get(sq).is_hole());
+        if !walls.eq(self.walls.iter()) {
+            return Err(FenError::new(
+                0,
+                1,
+                "the walls (`*`) differ from the start position's (this plugin's walls are fixed)",
+            ));
+        }
+        Ok(pos)
+    }
+
+    /// Parses a FEN, walls anywhere.
+    fn parse_board(&self, fen: &str) -> Result<Position, FenError> {
         let fields: Vec<&str> = fen.split_whitespace().collect();
         if fields.is_empty() {
             return Err(FenError::new(0, 0, "empty FEN"));
@@ -360,9 +606,25 @@ impl Fairy {
         }
         let at = |i: Option<usize>| i.map(|i| (fields[i], i as u32, starts[i]));
         let ep_field = at((lead >= 2).then_some(3));
-        let half_field = at((numbers >= 1).then_some(2 + lead));
-        let full_field = at((numbers == 2).then_some(3 + lead));
-        // Castling is not supported: the field is read and ignored.
+        let mut half_field = at((numbers >= 1).then_some(2 + lead));
+        let mut full_field = at((numbers == 2).then_some(3 + lead));
+        // With a castling field and no en passant field (`w - 0 1`), Fairy-Stockfish reads
+        // the first character of the next field as the en passant file, and the clocks from
+        // what follows: `w - 0 1` has halfmove clock 1 and move number 1, `w - 17 9` 7 and 9.
+        if lead == 1 {
+            if let Some((h, field, col)) = half_field {
+                let rest = &h[1..];
+                if rest.is_empty() {
+                    half_field = full_field;
+                    full_field = None;
+                } else {
+                    half_field = Some((rest, field, col + 1));
+                }
+            }
+        }
+        if let Some((rights, field, col)) = at((lead >= 1).then_some(2)) {
+            self.parse_castling(&mut pos, rights, field, col)?;
+        }
         if let Some((ep, field, col)) = ep_field {
             if ep != "-" {
                 let bad = || {
@@ -412,6 +674,95 @@ impl Fairy {
         Ok(pos)
     }
 
+    /// The castling rank of `color`.
+    fn castling_rank(&self, color: usize) -> u8 {
+        let r = self.spec.castling_rank.min(self.ranks - 1);
+        if color == 0 {
+            r
+        } else {
+            self.ranks - 1 - r
+        }
+    }
+
+    /// Reads the castling field as Fairy-Stockfish does: `K`/`Q` name the outermost
+    /// castling partner from the kingside / queenside rook file inwards, a file letter
+    /// (`A`..) names the partner on that file; a right counts when the castling piece stands
+    /// on the castling rank (on `castlingKingFile` if several do) and the partner is there.
+    fn parse_castling(
+        &self,
+        pos: &mut Position,
+        rights: &str,
+        field: u32,
+        col: usize,
+    ) -> Result<(), FenError> {
+        if rights == "-" {
+            return Ok(());
+        }
+        if let Some(bad) = rights.chars().find(|c| !c.is_ascii_alphabetic()) {
+            return Err(FenError::new(
+                field,
+                col as u32,
+                format!("`{bad}` in the castling field `{rights}` is not a castling right"),
+            ));
+        }
+        let Some((king, rooks)) = &self.castle else {
+            return Ok(());
+        };
+        let mut king_sq: [Option<Option<Square>>; 2] = [None; 2];
+        for ch in rights.chars() {
+            let color = if ch.is_ascii_lowercase() {
+                Color::Black
+            } else {
+                Color::White
+            };
+            let ci = color.index();
+            let rank = self.castling_rank(ci);
+            let partner = |sq: Square| {
+                piece_of(pos.get(sq)).is_some_and(|(k, c)| c == color && rooks.contains(&k))
+            };
+            let rsq = match ch.to_ascii_uppercase() {
+                'K' => {
+                    let mut f = self.spec.castling_rook_files[0];
+                    while !partner(Square::new(f, rank)) && f > 0 {
+                        f -= 1;
+                    }
+                    Square::new(f, rank)
+                }
+                'Q' => {
+                    let mut f = self.spec.castling_rook_files[1];
+                    while !partner(Square::new(f, rank)) && f < self.files - 1 {
+                        f += 1;
+                    }
+                    Square::new(f, rank)
+                }
+                u if ((u as u8 - b'A') as usize) < self.files as usize => {
+                    Square::new(u as u8 - b'A', rank)
+                }
+                _ => continue,
+            };
+            let ksq = *king_sq[ci].get_or_insert_with(|| {
+                let kings: Vec<Square> = (0..self.files)
+                    .map(|f| Square::new(f, rank))
+                    .filter(|&sq| piece_of(pos.get(sq)) == Some((*king, color)))
+                    .collect();
+                match kings.as_slice() {
+                    [one] => Some(*one),
+                    _ => {
+                        let sq = Square::new(self.spec.castling_king_file, rank);
+                        kings.contains(&sq).then_some(sq)
+                    }
+                }
+            });
+            if let Some(ksq) = ksq {
+                if partner(rsq) {
+                    let side = usize::from(rsq.file() < ksq.file());
+                    pos.castling[ci * 2 + side] = rsq;
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Writes a FEN as Fairy-Stockfish does.
     pub fn fen(&self, pos: &Position) -> String {
         let mut s = geometry::write_fen_board(pos, &self.pieces, false);
@@ -434,7 +785,15 @@ impl Fairy {
         }
         s.push(' ');
         s.push(pos.side_to_move.fen_char());
-        s.push_str(" - ");
+        s.push(' ');
+        let rights: String = ['K', 'Q', 'k', 'q']
+            .iter()
+            .zip(pos.castling)
+            .filter(|(_, sq)| !sq.is_none())
+            .map(|(c, _)| *c)
+            .collect();
+        s.push_str(if rights.is_empty() { "-" } else { &rights });
+        s.push(' ');
         if pos.ep_passed.is_none() {
             s.push('-');
         } else {
@@ -448,6 +807,13 @@ impl Fairy {
     pub fn san(&self, pos: &Position, m: Move) -> String {
         if m.is_drop() {
             return format!("{}@{}", self.kinds[m.piece as usize].letter, m.to);
+        }
+        if m.is_castle() {
+            return if m.to.file() > m.from.file() {
+                "O-O".into()
+            } else {
+                "O-O-O".into()
+            };
         }
         let cell = pos.get(m.from);
         let kind = cell.kind().unwrap_or(0);
@@ -502,6 +868,11 @@ impl Fairy {
             Value::Draw => Outcome::draw(reason),
         }
     }
+}
+
+/// The kind and colour of the piece in `cell`, if any.
+fn piece_of(cell: houserules_plugin_api::Cell) -> Option<(u8, Color)> {
+    Some((cell.kind()?, cell.color()?))
 }
 
 /// A rough material value from the movement: 60 per ridden direction, 35 per leap.
@@ -593,6 +964,9 @@ struct Extras {
     drops: Option<DropRules>,
     immobility_illegal: bool,
     captures_to_hand: bool,
+    /// Castling rank and further partner kinds (when the model castles).
+    castling_rank: u8,
+    other_rooks: Vec<u8>,
 }
 
 impl Extras {
@@ -602,6 +976,10 @@ impl Extras {
         r.drops = self.drops.clone();
         r.immobility_illegal = self.immobility_illegal;
         r.captures_to_hand = self.captures_to_hand;
+        if let Some(c) = &mut r.castling {
+            c.rank = self.castling_rank;
+            c.other_rooks = self.other_rooks.clone();
+        }
         Generator::new(&r).map_err(|e| e.to_string())
     }
 }
@@ -626,11 +1004,20 @@ fn extras(spec: &Spec, kinds: &[Kind], kind_of_ty: &std::collections::HashMap<u1
                             {
                                 continue;
                             }
+                            if spec.drop_region[c].is_some_and(|r| !r.contains(sq)) {
+                                continue;
+                            }
                             set.insert(sq);
                         }
                     }
                 }
                 region.push(Some(reg));
+            } else if spec.drop_region.iter().any(Option::is_some) {
+                let all = SquareSet::from_iter(
+                    (0..spec.max_rank)
+                        .flat_map(|r| (0..spec.max_file).map(move |f| Square::new(f, r))),
+                );
+                region.push(Some(spec.drop_region.map(|r| r.unwrap_or(all))));
             } else {
                 region.push(None);
             }
@@ -657,7 +1044,24 @@ fn extras(spec: &Spec, kinds: &[Kind], kind_of_ty: &std::collections::HashMap<u1
         drops,
         immobility_illegal: spec.immobility_illegal,
         captures_to_hand: spec.captures_to_hand,
+        castling_rank: 0,
+        other_rooks: Vec::new(),
     }
+}
+
+/// The castling kind and its partner kinds, when the variant castles: `castling` on, the
+/// castling piece type and a partner type present.
+fn castling(spec: &Spec, kind_of_ty: &std::collections::HashMap<u16, u8>) -> Option<(u8, Vec<u8>)> {
+    if !spec.castling {
+        return None;
+    }
+    let king = *kind_of_ty.get(&spec.castling_king_piece)?;
+    let rooks: Vec<u8> = spec
+        .castling_rook_pieces
+        .iter()
+        .filter_map(|t| kind_of_ty.get(t).copied())
+        .collect();
+    (!rooks.is_empty()).then_some((king, rooks))
 }
 
 impl VariantRules for Fairy {
@@ -666,8 +1070,11 @@ impl VariantRules for Fairy {
         if self.spec.piece_drops {
             flags |= VariantFlags::DROPS.0;
         }
+        if self.ends_early {
+            flags |= VariantFlags::STATIC_RESULTS.0;
+        }
         if self.spec.connect_n > 0 {
-            flags |= VariantFlags::STATIC_RESULTS.0 | VariantFlags::EVALUATES.0;
+            flags |= VariantFlags::EVALUATES.0;
         }
         VariantInfo {
             id: self.id.as_str().into(),
@@ -714,8 +1121,13 @@ impl VariantRules for Fairy {
     }
 
     fn legal_move_count(&self, pos: &Position) -> u64 {
-        if self.connected(pos) {
+        if self.game_over(pos).is_some() {
             return 0;
+        }
+        if self.filters {
+            let mut moves = RVec::new();
+            self.moves_of(pos, &mut moves);
+            return moves.len() as u64;
         }
         self.gen.count_legal(pos)
     }
@@ -730,17 +1142,33 @@ impl VariantRules for Fairy {
 
     fn outcome(&self, pos: &Position, ctx: &OutcomeContext) -> Option<Outcome> {
         let stm = pos.side_to_move;
-        if self.connected(pos) {
-            return Some(Outcome::win(
-                stm.opposite(),
-                &format!("connect-{}", self.spec.connect_n),
-            ));
+        if let Some(o) = self.game_over(pos) {
+            return Some(o);
         }
         if !ctx.has_legal_moves {
             return Some(if ctx.in_check {
                 self.value_outcome(self.spec.checkmate_value, stm, "checkmate")
             } else {
-                self.value_outcome(self.spec.stalemate_value, stm, "stalemate")
+                let mut v = self.spec.stalemate_value;
+                if self.spec.stalemate_piece_count {
+                    // Fewer pieces: the stalemate value; more: its opposite; as many: a draw.
+                    let ours = self.count_with_hand(pos, stm, ALL_PIECES) as i64
+                        - pos.hands[stm.index()]
+                            .iter()
+                            .map(|&n| n as i64)
+                            .sum::<i64>();
+                    let theirs = self.count_with_hand(pos, stm.opposite(), ALL_PIECES) as i64
+                        - pos.hands[stm.opposite().index()]
+                            .iter()
+                            .map(|&n| n as i64)
+                            .sum::<i64>();
+                    v = match ours.cmp(&theirs) {
+                        std::cmp::Ordering::Equal => Value::Draw,
+                        std::cmp::Ordering::Less => v,
+                        std::cmp::Ordering::Greater => v.negate(),
+                    };
+                }
+                self.value_outcome(v, stm, "stalemate")
             });
         }
         let n = self.spec.n_fold_rule;

@@ -31,6 +31,8 @@ pub const SHOGI_PAWN: u16 = 19;
 pub const KING: u16 = 200;
 /// The rook (castling partner).
 pub const ROOK: u16 = 4;
+/// "Every piece type" in a piece list (`*`), as Fairy-Stockfish's `ALL_PIECES`.
+pub const ALL_PIECES: u16 = 0;
 /// First custom piece (`customPiece1`).
 pub const CUSTOM: u16 = 100;
 /// How many custom pieces Fairy-Stockfish allows.
@@ -362,6 +364,56 @@ pub struct Spec {
     pub connect_n: u32,
     /// Types that count for connect-N (`None`: all).
     pub connect_piece_types: Option<Vec<u16>>,
+    /// Castling: the king's destination files, [king side, queen side].
+    pub castling_king_dest: [u8; 2],
+    /// Castling rank, counted from each side's own first rank (0 = first).
+    pub castling_rank: u8,
+    /// File of the castling piece when several stand on the castling rank.
+    pub castling_king_file: u8,
+    /// The piece type that castles.
+    pub castling_king_piece: u16,
+    /// The piece types it castles with.
+    pub castling_rook_pieces: Vec<u16>,
+    /// Where a FEN's `K` / `Q` starts looking for the castling rook, [king side, queen side].
+    pub castling_rook_files: [u8; 2],
+    /// If a capture is legal, only captures are.
+    pub must_capture: bool,
+    /// If a drop is legal, only drops are (of `must_drop_type` when set).
+    pub must_drop: bool,
+    /// The type `must_drop` concerns (`ALL_PIECES`: any).
+    pub must_drop_type: u16,
+    /// Moves may give check.
+    pub checking: bool,
+    /// Drops may give check.
+    pub drop_checks: bool,
+    /// Where pieces may be dropped, per colour.
+    pub drop_region: [Option<SquareSet>; 2],
+    /// Value of extinction for the side whose pieces went extinct (`None`: no extinction rule).
+    pub extinction_value: Option<Value>,
+    /// Types that count for extinction (`ALL_PIECES`: all pieces together).
+    pub extinction_piece_types: Vec<u16>,
+    /// Extinct at this many pieces (board and hand) or fewer.
+    pub extinction_piece_count: u32,
+    /// ... while the opponent has at least this many.
+    pub extinction_opponent_piece_count: u32,
+    /// The side to move needs one more of the opponent's pieces to be extinct.
+    pub extinction_claim: bool,
+    /// The last pieces of the extinction types are royal.
+    pub extinction_pseudo_royal: bool,
+    /// The flag piece per colour (`ALL_PIECES`: any).
+    pub flag_piece: [u16; 2],
+    /// Flag region per colour.
+    pub flag_region: [SquareSet; 2],
+    /// Flag pieces needed in the region.
+    pub flag_piece_count: u32,
+    /// A full flag region with one flag piece in it also wins.
+    pub flag_piece_blocked_win: bool,
+    /// The opponent gets one more move to reach its flag region too.
+    pub flag_move: bool,
+    /// Flag pieces must not be attacked to count.
+    pub flag_piece_safe: bool,
+    /// Stalemate is valued by piece count.
+    pub stalemate_piece_count: bool,
     /// Last location of each key (inherited ones included), for compile-time errors.
     pub locs: HashMap<String, Loc>,
 }
@@ -405,6 +457,31 @@ impl Spec {
             perpetual_check_illegal: false,
             connect_n: 0,
             connect_piece_types: None,
+            castling_king_dest: [6, 2],
+            castling_rank: 0,
+            castling_king_file: 4,
+            castling_king_piece: KING,
+            castling_rook_pieces: vec![ROOK],
+            castling_rook_files: [11, 0],
+            must_capture: false,
+            must_drop: false,
+            must_drop_type: ALL_PIECES,
+            checking: true,
+            drop_checks: true,
+            drop_region: [None, None],
+            extinction_value: None,
+            extinction_piece_types: Vec::new(),
+            extinction_piece_count: 0,
+            extinction_opponent_piece_count: 0,
+            extinction_claim: false,
+            extinction_pseudo_royal: false,
+            flag_piece: [ALL_PIECES; 2],
+            flag_region: [SquareSet::EMPTY; 2],
+            flag_piece_count: 1,
+            flag_piece_blocked_win: false,
+            flag_move: false,
+            flag_piece_safe: false,
+            stalemate_piece_count: false,
             locs: HashMap::new(),
         }
     }
@@ -549,6 +626,12 @@ impl Spec {
             if c == '-' {
                 continue;
             }
+            if c == '*' {
+                if !out.contains(&ALL_PIECES) {
+                    out.push(ALL_PIECES)
+                }
+                continue;
+            }
             match self.type_of_letter(c) {
                 Some(t) => {
                     if !out.contains(&t) {
@@ -559,6 +642,18 @@ impl Spec {
             }
         }
         Ok(out)
+    }
+
+    /// One piece type: a letter, `*` (any) or `-` (any, as Fairy-Stockfish reads it).
+    fn piece_type(&self, v: &str) -> Result<u16, String> {
+        let mut c = v.chars();
+        match (c.next(), c.next()) {
+            (Some('*' | '-'), None) => Ok(ALL_PIECES),
+            (Some(l), None) => self
+                .type_of_letter(l)
+                .ok_or_else(|| format!("`{l}` is not a piece letter of this variant")),
+            _ => Err(format!("expected one piece letter, found `{v}`")),
+        }
     }
 
     fn apply_option(&mut self, e: &Entry) -> Result<(), String> {
@@ -669,6 +764,38 @@ impl Spec {
             "nMoveRule" => self.n_move_rule = count(v)?,
             "nFoldRule" => self.n_fold_rule = count(v)?,
             "connectN" => self.connect_n = count(v)?,
+            "castlingKingsideFile" => self.castling_king_dest[0] = file(v)?,
+            "castlingQueensideFile" => self.castling_king_dest[1] = file(v)?,
+            "castlingRookKingsideFile" => self.castling_rook_files[0] = file(v)?,
+            "castlingRookQueensideFile" => self.castling_rook_files[1] = file(v)?,
+            "castlingKingFile" => self.castling_king_file = file(v)?,
+            "castlingRank" => self.castling_rank = rank(v)?,
+            "castlingKingPiece" => self.castling_king_piece = self.piece_type(v)?,
+            "castlingRookPieces" => self.castling_rook_pieces = self.piece_set(v)?,
+            "mustCapture" => self.must_capture = boolean(v)?,
+            "mustDrop" => self.must_drop = boolean(v)?,
+            "mustDropType" => self.must_drop_type = self.piece_type(v)?,
+            "checking" => self.checking = boolean(v)?,
+            "dropChecks" => self.drop_checks = boolean(v)?,
+            "dropRegionWhite" => self.drop_region[0] = Some(region(v)?),
+            "dropRegionBlack" => self.drop_region[1] = Some(region(v)?),
+            "extinctionValue" => self.extinction_value = value_or_none(v)?,
+            "extinctionPieceTypes" => self.extinction_piece_types = self.piece_set(v)?,
+            "extinctionPieceCount" => self.extinction_piece_count = count(v)?,
+            "extinctionOpponentPieceCount" => self.extinction_opponent_piece_count = count(v)?,
+            "extinctionClaim" => self.extinction_claim = boolean(v)?,
+            "extinctionPseudoRoyal" => self.extinction_pseudo_royal = boolean(v)?,
+            "flagPiece" => self.flag_piece = [self.piece_type(v)?; 2],
+            "flagPieceWhite" => self.flag_piece[0] = self.piece_type(v)?,
+            "flagPieceBlack" => self.flag_piece[1] = self.piece_type(v)?,
+            "flagRegion" => self.flag_region = [region(v)?; 2],
+            "flagRegionWhite" => self.flag_region[0] = region(v)?,
+            "flagRegionBlack" => self.flag_region[1] = region(v)?,
+            "flagPieceCount" => self.flag_piece_count = count(v)?,
+            "flagPieceBlockedWin" => self.flag_piece_blocked_win = boolean(v)?,
+            "flagMove" => self.flag_move = boolean(v)?,
+            "flagPieceSafe" => self.flag_piece_safe = boolean(v)?,
+            "stalematePieceCount" => self.stalemate_piece_count = boolean(v)?,
             _ => return Err("unsupported key (this plugin does not implement it)".into()),
         }
         Ok(())
@@ -685,6 +812,38 @@ fn boolean(v: &str) -> Result<bool, String> {
         "true" => Ok(true),
         "false" => Ok(false),
         _ => Err(format!("`{v}` is not true or false")),
+    }
+}
+
+/// A file: a letter (`g`) or a number from 1.
+fn file(v: &str) -> Result<u8, String> {
+    let n = match v.parse::<u8>() {
+        Ok(n) if n >= 1 => n - 1,
+        _ => match v.as_bytes() {
+            [c @ b'a'..=b'l'] => c - b'a',
+            _ => return Err(format!("`{v}` is not a file (a to l, or 1 to 12)")),
+        },
+    };
+    if n > 11 {
+        return Err(format!("`{v}` is not a file (a to l, or 1 to 12)"));
+    }
+    Ok(n)
+}
+
+/// A rank, from 1.
+fn rank(v: &str) -> Result<u8, String> {
+    match v.parse::<u8>() {
+        Ok(n @ 1..=10) => Ok(n - 1),
+        _ => Err(format!("`{v}` is not a rank (1 to 10)")),
+    }
+}
+
+/// `win`, `loss`, `draw`, or `none` (the rule is off).
+fn value_or_none(v: &str) -> Result<Option<Value>, String> {
+    if v == "none" {
+        Ok(None)
+    } else {
+        value(v).map(Some)
     }
 }
 
