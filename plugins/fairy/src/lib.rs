@@ -237,4 +237,6 @@ impl Plugin for FairyPlugin {
 export_plugin!(FairyPlugin);
 
 #[cfg(test)]
+mod rule_tests;
+#[cfg(test)]
 mod tests;

@@ -223,6 +223,41 @@ pub const NAMED: &[Named] = &[
         value: 50,
     },
     Named {
+        ty: 27,
+        key: "cannon",
+        betza: "mRcpR",
+        role: Role::OTHER,
+        value: 450,
+    },
+    Named {
+        ty: 30,
+        key: "horse",
+        betza: "nN",
+        role: Role::OTHER,
+        value: 270,
+    },
+    Named {
+        ty: 31,
+        key: "elephant",
+        betza: "nA",
+        role: Role::OTHER,
+        value: 120,
+    },
+    Named {
+        ty: 32,
+        key: "janggiElephant",
+        betza: "nZ",
+        role: Role::OTHER,
+        value: 200,
+    },
+    Named {
+        ty: 33,
+        key: "banner",
+        betza: "RcpRnN",
+        role: Role::OTHER,
+        value: 800,
+    },
+    Named {
         ty: 34,
         key: "wazir",
         betza: "W",
@@ -252,17 +287,10 @@ pub const NAMED: &[Named] = &[
     },
 ];
 
-/// Piece keys Fairy-Stockfish has that this plugin refuses (hoppers, lame leapers, pieces
-/// with special rules).
-pub const REFUSED_PIECES: &[&str] = &[
-    "cannon",
-    "janggiCannon",
-    "soldier",
-    "horse",
-    "elephant",
-    "janggiElephant",
-    "banner",
-];
+/// Piece keys Fairy-Stockfish has that this plugin refuses: pieces whose moves depend on
+/// more than Betza says (the janggi cannon may not jump or take cannons; the soldier's
+/// sideways step depends on `soldierPromotionRank`).
+pub const REFUSED_PIECES: &[&str] = &["janggiCannon", "soldier"];
 
 /// A piece of the variant.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -566,8 +594,7 @@ impl Spec {
             } else if REFUSED_PIECES.contains(&e.key.as_str()) {
                 return Err(err(
                     e,
-                    "this piece type (hopper, lame leaper or special rules) is not supported"
-                        .into(),
+                    "this piece type (its moves follow special rules) is not supported".into(),
                 ));
             }
         }

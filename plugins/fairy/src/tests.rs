@@ -7,7 +7,7 @@ use houserules_plugin_api::{
 };
 use std::sync::Arc;
 
-fn builtin() -> Registry {
+pub(crate) fn builtin() -> Registry {
     Registry::load(&[])
 }
 
@@ -15,17 +15,17 @@ fn variant(id: &str) -> Arc<Fairy> {
     builtin().get(id).expect("known").expect("builds")
 }
 
-fn from_ini(text: &str, id: &str) -> Result<Arc<Fairy>, String> {
+pub(crate) fn from_ini(text: &str, id: &str) -> Result<Arc<Fairy>, String> {
     Registry::from_sources(&[("test.ini".to_string(), text.to_string())])
         .get(id)
         .expect("section exists")
 }
 
-fn perft(v: &Fairy, pos: &Position, depth: u32) -> u64 {
+pub(crate) fn perft(v: &Fairy, pos: &Position, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
-    if v.connected(pos) {
+    if v.game_over(pos).is_some() {
         return 0;
     }
     if depth == 1 {
@@ -43,22 +43,25 @@ fn perft(v: &Fairy, pos: &Position, depth: u32) -> u64 {
         .sum()
 }
 
-fn legal(v: &Fairy, fen: &str) -> Vec<String> {
+pub(crate) fn legal(v: &Fairy, fen: &str) -> Vec<String> {
     let pos = v.parse(fen).expect("fen");
     let mut moves = RVec::new();
     v.legal(&pos, &mut moves);
     moves.iter().map(|&m| coord(v, &pos, m)).collect()
 }
 
-fn coord(v: &Fairy, pos: &Position, m: Move) -> String {
+pub(crate) fn coord(v: &Fairy, pos: &Position, m: Move) -> String {
     if m.is_drop() {
         return format!("{}@{}", v.kinds[m.piece as usize].letter, m.to);
+    }
+    if m.is_castle() {
+        return format!("{}{}", m.from, m.via);
     }
     v.special_coordinate(pos, m)
         .unwrap_or_else(|| format!("{}{}", m.from, m.to))
 }
 
-fn ctx(
+pub(crate) fn ctx(
     has_legal_moves: bool,
     in_check: bool,
     repetitions: u32,
@@ -281,7 +284,10 @@ fn error_messages_name_file_line_and_key() {
             "[x]\nking = k\ncastling = false\nstartFen = 8/8 w - - 0 1\n",
             "test.ini:4: key `startFen`",
         ),
-        ("[x]\nking = k\ncannon = c\n", "test.ini:3: key `cannon`"),
+        (
+            "[x]\nking = k\njanggiCannon = c\n",
+            "test.ini:3: key `janggiCannon`",
+        ),
         (
             "[x:nothere]\nking = k\n",
             "parent variant `nothere` is not defined",
