@@ -156,15 +156,6 @@ impl Fairy {
             .copied()
             .filter(|t| has(*t))
             .collect();
-        if spec.captures_to_hand && has(spec::PAWN) && !chess_promo_targets.is_empty() {
-            return Err(err_at(
-                header,
-                loc("capturesToHand"),
-                "capturesToHand",
-                "captures to hand together with chess-style pawn promotion (promoted pieces \
-                 demoting in hand) is not supported",
-            ));
-        }
         // Base kinds, in type order.
         let mut kinds: Vec<Kind> = Vec::new();
         let mut pieces: Vec<PieceType> = Vec::new();
@@ -252,10 +243,55 @@ impl Fairy {
             pt.promoted_prefix = true;
             pieces.push(pt);
         }
-        let promo_targets: Vec<u8> = chess_promo_targets
+        let mut promo_targets: Vec<u8> = chess_promo_targets
             .iter()
             .filter_map(|t| kind_of_ty.get(t).copied())
             .collect();
+        // Crazyhouse: with captures to hand a promoted pawn goes back to hand as a pawn. Each
+        // promotion target gets a promoted form (`Q~` in Fairy-Stockfish's FEN) that moves as
+        // the target and demotes to the main promotion pawn type (the last one listed).
+        let main_pawn = spec
+            .promotion_pawn_types
+            .last()
+            .and_then(|t| kind_of_ty.get(t).copied());
+        if let (true, Some(pawn_kind)) = (spec.captures_to_hand, main_pawn) {
+            for target in promo_targets.iter_mut() {
+                let t = kinds[*target as usize].clone();
+                if kinds.iter().any(|k| k.promoted && k.letter == t.letter) {
+                    return Err(err_at(
+                        header,
+                        loc("promotedPieceType"),
+                        "promotedPieceType",
+                        format!(
+                            "`{}` is both a promotion target and a shogi-style promoted piece's \
+                             letter (not supported)",
+                            t.letter
+                        ),
+                    ));
+                }
+                let idx = kinds.len() as u8;
+                kinds.push(Kind {
+                    promoted: true,
+                    demoted: pawn_kind,
+                    promo: None,
+                    pawn: false,
+                    pawn_type: false,
+                    chess_promo: false,
+                    ..t
+                });
+                let base = &pieces[*target as usize];
+                let mut pt = PieceType::new(
+                    t.letter,
+                    &format!("promoted {}", base.name),
+                    base.role,
+                    base.value,
+                );
+                pt.promoted_prefix = true;
+                pt.royal = base.royal;
+                pieces.push(pt);
+                *target = idx;
+            }
+        }
         let mut hand_order: Vec<u8> = (0..n_base as u8).collect();
         hand_order.sort_by_key(|&k| std::cmp::Reverse(kinds[k as usize].ty));
         let castle = castling(spec, &kind_of_ty);
@@ -563,8 +599,8 @@ impl Fairy {
         if fields.is_empty() {
             return Err(FenError::new(0, 0, "empty FEN"));
         }
-        let mut pos =
-            geometry::parse_fen_board(fields[0], 0, self.files, self.ranks, &self.pieces)?;
+        let board = self.generic_board(fields[0]);
+        let mut pos = geometry::parse_fen_board(&board, 0, self.files, self.ranks, &self.pieces)?;
         // Columns count characters, as an editor shows them.
         let width = |s: &str| s.chars().count() + 1;
         let col = width(fields[0]);
@@ -674,6 +710,57 @@ impl Fairy {
         Ok(pos)
     }
 
+    /// Whether `letter` (either case) names a pawn's promoted form (`Q~`).
+    fn tilde_letter(&self, letter: char) -> bool {
+        let up = letter.to_ascii_uppercase();
+        self.kinds.iter().any(|k| {
+            k.promoted
+                && k.letter == up
+                && k.san_letter == up
+                && k.ty != self.kinds[k.demoted as usize].ty
+        })
+    }
+
+    /// Fairy-Stockfish's `Q~` (a promoted pawn) as the generic `+Q`; a `~` after any other
+    /// letter marks nothing this plugin tracks and is dropped.
+    fn generic_board(&self, board: &str) -> String {
+        if !board.contains('~') {
+            return board.to_string();
+        }
+        let mut out = String::with_capacity(board.len());
+        let mut chars = board.chars().peekable();
+        while let Some(c) = chars.next() {
+            if chars.peek() == Some(&'~') && c.is_ascii_alphabetic() {
+                chars.next();
+                if self.tilde_letter(c) {
+                    out.push('+');
+                }
+            }
+            out.push(c);
+        }
+        out
+    }
+
+    /// The generic board text with pawns' promoted forms written `Q~`.
+    fn fsf_board(&self, board: &str) -> String {
+        if !board.contains('+') {
+            return board.to_string();
+        }
+        let mut out = String::with_capacity(board.len());
+        let mut chars = board.chars().peekable();
+        while let Some(c) = chars.next() {
+            match chars.peek() {
+                Some(&l) if c == '+' && self.tilde_letter(l) => {
+                    chars.next();
+                    out.push(l);
+                    out.push('~');
+                }
+                _ => out.push(c),
+            }
+        }
+        out
+    }
+
     /// The castling rank of `color`.
     fn castling_rank(&self, color: usize) -> u8 {
         let r = self.spec.castling_rank.min(self.ranks - 1);
@@ -765,7 +852,7 @@ impl Fairy {
 
     /// Writes a FEN as Fairy-Stockfish does.
     pub fn fen(&self, pos: &Position) -> String {
-        let mut s = geometry::write_fen_board(pos, &self.pieces, false);
+        let mut s = self.fsf_board(&geometry::write_fen_board(pos, &self.pieces, false));
         if self.spec.piece_drops {
             s.push('[');
             for color in [Color::White, Color::Black] {

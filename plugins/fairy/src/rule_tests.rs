@@ -227,3 +227,23 @@ fn walls_block_moves_and_slides_but_not_leaps() {
         .parse("n*nnnn*k/**pppp**/pp4pp/8/8/PP4PP/*1PPPP**/K*NNNN*N w - - 0 1")
         .is_err());
 }
+
+#[test]
+fn crazyhouse_promoted_pawns_go_back_to_hand_as_pawns() {
+    let ini = "[zh:chess]\npieceDrops = true\ncapturesToHand = true\n";
+    let v = from_ini(ini, "zh").unwrap();
+    // Promoted pieces are written `N~`; captured, they are pawns in hand.
+    let fen = "N~3k2r/8/8/8/8/8/8/R3K2n~[RPrp] w Qk - 0 2";
+    let pos = v.parse(fen).unwrap();
+    assert_eq!(v.fen(&pos), fen);
+    assert_eq!([1, 2].map(|d| perft(&v, &pos, d)), [122, 12965]);
+    let fen = "4k3/8/8/8/8/8/3q~4/4K3[] w - - 0 1";
+    let pos = after(&v, fen, &["e1d2"]);
+    assert_eq!(v.fen(&pos), "4k3/8/8/8/8/8/3K4/8[P] b - - 0 1");
+    let pos = after(
+        &v,
+        "r3k2r/1P6/8/8/8/8/6p1/R3K2R[Pp] w KQkq - 0 1",
+        &["b7a8q"],
+    );
+    assert_eq!(v.fen(&pos), "Q~3k2r/8/8/8/8/8/6p1/R3K2R[RPp] b KQk - 0 1");
+}

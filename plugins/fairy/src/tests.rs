@@ -57,8 +57,17 @@ pub(crate) fn coord(v: &Fairy, pos: &Position, m: Move) -> String {
     if m.is_castle() {
         return format!("{}{}", m.from, m.via);
     }
-    v.special_coordinate(pos, m)
-        .unwrap_or_else(|| format!("{}{}", m.from, m.to))
+    v.special_coordinate(pos, m).unwrap_or_else(|| {
+        let promo = if m.is_promotion() {
+            v.kinds[m.piece as usize]
+                .san_letter
+                .to_ascii_lowercase()
+                .to_string()
+        } else {
+            String::new()
+        };
+        format!("{}{}{promo}", m.from, m.to)
+    })
 }
 
 pub(crate) fn ctx(
