@@ -64,6 +64,21 @@ enum Command {
         /// Machine-readable output.
         #[arg(long)]
         json: bool,
+        /// Only the variants defined in this file (a variants.ini given with --variants or in
+        /// HOUSERULES_VARIANTS_PATH): your own, without the built-ins.
+        #[arg(long, value_name = "FILE")]
+        from: Option<PathBuf>,
+    },
+    /// Check variants.ini files for the Fairy-Stockfish plugin: every problem of every
+    /// section at once (file:line, key, why). Exit code 0 when every section loads, 1 when
+    /// one is refused.
+    CheckVariants {
+        /// The files (each is read as with --variants).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Machine-readable output.
+        #[arg(long)]
+        json: bool,
     },
     /// Print the start position of a variant (and layout, presets) as FEN, or the position
     /// after --moves.
@@ -302,6 +317,10 @@ fn dispatch(mut cli: Cli) -> Result<i32, HostError> {
         }
         _ => {}
     }
+    if let Command::CheckVariants { files, .. } = &cli.command {
+        let files = files.clone();
+        cli.variants.extend(files);
+    }
     let reg = registry(&cli)?;
     let ids = reg.modifier_ids(&cli.modifiers)?;
     match &mut cli.command {
@@ -314,12 +333,14 @@ fn dispatch(mut cli: Cli) -> Result<i32, HostError> {
         Command::Match(a) => a.modifier_ids = ids,
         Command::Uci(_) | Command::Xboard(_) => {}
         Command::List { .. }
+        | Command::CheckVariants { .. }
         | Command::Describe { .. }
         | Command::Install { .. }
         | Command::CheckPlugin { .. } => {}
     }
     match &cli.command {
-        Command::List { json } => list(&reg, *json),
+        Command::List { json, from } => list(&reg, *json, from.as_deref()),
+        Command::CheckVariants { files, json } => check_variants(&reg, files, *json),
         Command::Describe { id, variant, json } => describe(&reg, id, variant.as_deref(), *json),
         Command::Install { prefix } => install(&reg, prefix.as_deref()),
         Command::CheckPlugin {
@@ -438,10 +459,105 @@ fn play_moves<'p>(p: &'p Pipeline, pos: Position, moves: &str) -> Result<Game<'p
     Ok(game)
 }
 
-fn list(reg: &Registry, json: bool) -> Result<i32, HostError> {
+/// Whether a variant's manifest entry says it is defined in `file`: plugins that read
+/// definition files (Fairy-Stockfish's variants.ini) end the variant's name with its source,
+/// `(FILE:LINE)`.
+fn defined_in(v: &houserules_plugin_api::VariantSummary, file: &std::path::Path) -> bool {
+    let name = v.name.as_str();
+    let tag = format!("({}:", file.display());
+    name.ends_with(')') && name.contains(&tag)
+}
+
+/// `check-variants`: builds every variant defined in `files` and reports each problem.
+fn check_variants(reg: &Registry, files: &[PathBuf], json: bool) -> Result<i32, HostError> {
+    let mut report = Vec::new();
+    let mut refused = 0;
+    for file in files {
+        // The plugin reads the file; a file it cannot read is a usage error here.
+        if let Err(e) = std::fs::read_to_string(file) {
+            eprintln!("error: {}: cannot read: {e}", file.display());
+            return Ok(2);
+        }
+        let mut sections = Vec::new();
+        for (_, v) in reg.variants().filter(|(_, v)| defined_in(v, file)) {
+            let problems: Vec<String> = match Pipeline::build(reg, v.id.as_str(), None, &[]) {
+                Ok(_) => Vec::new(),
+                Err(e) => {
+                    let text = e.to_string();
+                    // The plugin's message after the host's "variant `x` cannot be built: ".
+                    let body = text
+                        .split_once("cannot be built: ")
+                        .map_or(text.as_str(), |(_, b)| b);
+                    body.lines().map(str::to_string).collect()
+                }
+            };
+            refused += usize::from(!problems.is_empty());
+            sections.push((v.id.to_string(), problems));
+        }
+        // Lines the plugin could not place in any section (it names the file in them).
+        let stray: Vec<String> = reg
+            .plugins
+            .iter()
+            .flat_map(|p| {
+                p.manifest
+                    .description
+                    .as_str()
+                    .split_once("(problems: ")
+                    .map(|(_, rest)| rest.trim_end_matches(')').to_string())
+            })
+            .flat_map(|all| all.split("; ").map(str::to_string).collect::<Vec<_>>())
+            .filter(|line| line.starts_with(&format!("{}:", file.display())))
+            .collect();
+        refused += usize::from(!stray.is_empty() && sections.is_empty());
+        report.push((file.clone(), sections, stray));
+    }
+    if json {
+        let out: Vec<serde_json::Value> = report
+            .iter()
+            .map(|(file, sections, stray)| {
+                json!({
+                    "file": file.display().to_string(),
+                    "problems": stray,
+                    "sections": sections.iter().map(|(id, p)| json!({
+                        "variant": id, "loads": p.is_empty(), "problems": p,
+                    })).collect::<Vec<_>>(),
+                })
+            })
+            .collect();
+        println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+    } else {
+        for (file, sections, stray) in &report {
+            for line in stray {
+                println!("{line}");
+            }
+            for (id, problems) in sections {
+                if !problems.is_empty() {
+                    println!("[{id}] refused:");
+                    for p in problems {
+                        println!("  {p}");
+                    }
+                }
+            }
+            let bad = sections.iter().filter(|(_, p)| !p.is_empty()).count();
+            println!(
+                "{}: {} sections, {} load, {} refused",
+                file.display(),
+                sections.len(),
+                sections.len() - bad,
+                bad
+            );
+        }
+    }
+    Ok(if refused > 0 { 1 } else { 0 })
+}
+
+fn list(reg: &Registry, json: bool, from: Option<&std::path::Path>) -> Result<i32, HostError> {
     // Full variant info needs the variant object; build each once.
     let mut variants = Vec::new();
-    for (pl, v) in reg.variants() {
+    for (pl, v) in reg
+        .variants()
+        .filter(|(_, v)| from.is_none_or(|f| defined_in(v, f)))
+    {
         let info = Pipeline::build(reg, v.id.as_str(), None, &[]).map(|p| p.info.clone());
         variants.push((pl, v, info));
     }

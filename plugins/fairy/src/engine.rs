@@ -120,7 +120,12 @@ pub fn movement(ty: u16, betza_text: &str, spec: &Spec) -> Result<Movement, Stri
 
 /// An error of a key: at the line that sets it, or, for a value the section inherits (from its
 /// parent or the language's default), at the section's header line.
-fn err_at(header: &Loc, loc: Option<&Loc>, key: &str, why: impl std::fmt::Display) -> String {
+pub(crate) fn err_at(
+    header: &Loc,
+    loc: Option<&Loc>,
+    key: &str,
+    why: impl std::fmt::Display,
+) -> String {
     match loc {
         Some(l) => format!("{l}: key `{key}`: {why}"),
         None => format!("{header}: key `{key}` (inherited, not set in this section): {why}"),

@@ -89,6 +89,11 @@ impl Registry {
         self.sections.iter().map(|s| s.name.as_str())
     }
 
+    /// The variant ids with the location of their section.
+    pub fn sources(&self) -> impl Iterator<Item = (&str, &ini::Loc)> {
+        self.sections.iter().map(|s| (s.name.as_str(), &s.loc))
+    }
+
     /// Every variant, built or with the reason it cannot be (this builds them all).
     pub fn variants(&self) -> impl Iterator<Item = (&str, Result<Arc<Fairy>, String>)> {
         self.ids().map(|id| (id, self.built(self.index[id])))
@@ -186,8 +191,23 @@ impl Registry {
                 }
             }
         }
-        for s in chain.iter().rev() {
-            base.apply(s)?;
+        // A refused parent refuses its children with one line; the section's own problems
+        // are all reported.
+        let (own, parents) = chain.split_first().expect("the chain holds the section");
+        for p in parents.iter().rev() {
+            if let Some(why) = base.apply(p).first() {
+                return Err(format!(
+                    "{}: [{}]: the parent section [{}] is refused: {why}",
+                    section.loc, section.name, p.name
+                ));
+            }
+        }
+        let mut problems = base.apply(own);
+        for (key, why) in base.contradictions() {
+            problems.push(engine::err_at(&section.loc, base.locs.get(key), key, why));
+        }
+        if !problems.is_empty() {
+            return Err(problems.join("\n"));
         }
         Fairy::compile(&section.name, &base, &section.loc)
     }
@@ -215,10 +235,12 @@ impl Plugin for FairyPlugin {
             version: env!("CARGO_PKG_VERSION").into(),
             description: description.into(),
             variants: reg
-                .ids()
-                .map(|id| VariantSummary {
+                .sources()
+                .map(|(id, loc)| VariantSummary {
                     id: id.into(),
-                    name: id.into(),
+                    // The source ends the name (the host's `list --from` and
+                    // `check-variants` select a file's variants by it).
+                    name: format!("{id} ({loc})").as_str().into(),
                 })
                 .collect(),
             presets: RVec::new(),

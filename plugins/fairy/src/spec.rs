@@ -568,11 +568,14 @@ impl Spec {
         self.promotion_piece_types.retain(|t| *t != ty);
     }
 
-    /// Applies a section's entries on top of these settings.
-    pub fn apply(&mut self, section: &Section) -> Result<(), String> {
+    /// Applies a section's entries on top of these settings. Every problem is reported, one
+    /// message (`FILE:LINE: key `KEY`: why`) each; a refused entry leaves the setting as it
+    /// was and the others still apply.
+    pub fn apply(&mut self, section: &Section) -> Vec<String> {
         if let Some(e) = &section.error {
-            return Err(e.clone());
+            return vec![e.clone()];
         }
+        let mut problems = Vec::new();
         let err = |e: &Entry, why: String| format!("{}: key `{}`: {why}", e.loc, e.key);
         // Pass 1: piece keys, in piece-type order.
         let mut piece_entries: Vec<(u16, &Entry)> = Vec::new();
@@ -584,15 +587,13 @@ impl Spec {
                     Ok(n) if (1..=CUSTOM_COUNT).contains(&n) => {
                         piece_entries.push((CUSTOM + n - 1, e))
                     }
-                    _ => {
-                        return Err(err(
-                            e,
-                            format!("custom pieces are numbered 1 to {CUSTOM_COUNT}"),
-                        ))
-                    }
+                    _ => problems.push(err(
+                        e,
+                        format!("custom pieces are numbered 1 to {CUSTOM_COUNT}"),
+                    )),
                 }
             } else if REFUSED_PIECES.contains(&e.key.as_str()) {
-                return Err(err(
+                problems.push(err(
                     e,
                     "this piece type (its moves follow special rules) is not supported".into(),
                 ));
@@ -606,45 +607,74 @@ impl Spec {
         }
         for (ty, e) in last {
             self.locs.insert(e.key.clone(), e.loc.clone());
-            let v = e.value.as_str();
-            let first = v.chars().next().unwrap_or('-');
-            if v == "-" {
-                self.remove_piece(ty);
-                continue;
+            if let Err(why) = self.apply_piece(ty, e) {
+                problems.push(err(e, why));
             }
-            if !first.is_ascii_alphabetic() {
-                return Err(err(e, format!("`{v}` does not start with a piece letter")));
-            }
-            let betza = if (CUSTOM..KING).contains(&ty) {
-                let Some(b) = v.get(1..).and_then(|r| r.strip_prefix(':')) else {
-                    return Err(err(e, "a custom piece needs `letter:betza`".into()));
-                };
-                crate::engine::movement(ty, b, self).map_err(|why| err(e, why))?;
-                b.to_string()
-            } else {
-                if v.len() > 1 {
-                    return Err(err(
-                        e,
-                        if ty == KING {
-                            "a king with its own Betza moves is not supported".into()
-                        } else {
-                            format!("expected one letter, found `{v}`")
-                        },
-                    ));
-                }
-                named(ty).map(|n| n.betza).unwrap_or("").to_string()
-            };
-            self.add_piece(ty, first, betza, &e.key, &e.loc);
         }
         // Pass 2: every other key.
         for e in &section.entries {
-            if NAMED.iter().any(|n| n.key == e.key) || e.key.starts_with("customPiece") {
+            if NAMED.iter().any(|n| n.key == e.key)
+                || e.key.starts_with("customPiece")
+                || REFUSED_PIECES.contains(&e.key.as_str())
+            {
                 continue;
             }
             self.locs.insert(e.key.clone(), e.loc.clone());
-            self.apply_option(e).map_err(|why| err(e, why))?;
+            if let Err(why) = self.apply_option(e) {
+                problems.push(err(e, why));
+            }
         }
+        problems
+    }
+
+    /// A piece key: `letter`, `letter:betza` (custom pieces) or `-` (removed).
+    fn apply_piece(&mut self, ty: u16, e: &Entry) -> Result<(), String> {
+        let v = e.value.as_str();
+        let first = v.chars().next().unwrap_or('-');
+        if v == "-" {
+            self.remove_piece(ty);
+            return Ok(());
+        }
+        if !first.is_ascii_alphabetic() {
+            return Err(format!("`{v}` does not start with a piece letter"));
+        }
+        let betza = if (CUSTOM..KING).contains(&ty) {
+            let Some(b) = v.get(1..).and_then(|r| r.strip_prefix(':')) else {
+                return Err("a custom piece needs `letter:betza`".into());
+            };
+            crate::engine::movement(ty, b, self)?;
+            b.to_string()
+        } else {
+            if v.len() > 1 {
+                return Err(if ty == KING {
+                    "a king with its own Betza moves is not supported".into()
+                } else {
+                    format!("expected one letter, found `{v}`")
+                });
+            }
+            named(ty).map(|n| n.betza).unwrap_or("").to_string()
+        };
+        self.add_piece(ty, first, betza, &e.key, &e.loc);
         Ok(())
+    }
+
+    /// Fairy-Stockfish's own consistency checks (its `check` command) that concern keys this
+    /// plugin reads: each is a problem of the section.
+    pub fn contradictions(&self) -> Vec<(&'static str, String)> {
+        let mut out = Vec::new();
+        if self.castling && self.castling_rank >= self.max_rank {
+            out.push((
+                "castlingRank",
+                "inconsistent settings: castlingRank > maxRank".to_string(),
+            ));
+        }
+        if self.castling && self.castling_king_dest[1] > self.castling_king_dest[0] {
+            out.push((
+                "castlingQueensideFile",
+                "inconsistent settings: castlingQueensideFile > castlingKingsideFile".to_string(),
+            ));
+        }
+        out
     }
 
     fn piece_set(&self, v: &str) -> Result<Vec<u16>, String> {
