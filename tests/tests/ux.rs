@@ -743,3 +743,46 @@ fn a_piece_hp_game_in_a_real_terminal() {
     t.wait_for("Black to move");
     assert!(t.screen_with_colour().contains("\x1b[7m"), "{}", t.screen());
 }
+
+#[test]
+fn check_variants_reports_every_problem_of_a_file_at_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ini = tmp.path().join("mine.ini");
+    std::fs::write(
+        &ini,
+        "[fine:chess]\nmaxRank = 8\n\
+         [twice:chess]\nzzz = 1\nmaxRank = 99\ncastlingRank = 9\n\
+         [child:twice]\nmaxFile = 6\n",
+    )
+    .unwrap();
+    let path = ini.to_str().unwrap();
+    let out = houserules(["check-variants", path]);
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{stdout}{stderr}");
+    // Every problem of the section, each with file:line and key.
+    for want in [
+        format!("{path}:4: key `zzz`: unsupported key"),
+        format!("{path}:5: key `maxRank`: 99 ranks"),
+        format!("{path}:6: key `castlingRank`"),
+    ] {
+        assert!(stdout.contains(&want), "{want}\n{stdout}");
+    }
+    // The child of a refused section says so in one line, not with the parent's errors.
+    assert!(
+        stdout.contains("[child]: the parent section [twice] is refused"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("3 sections, 1 load, 2 refused"), "{stdout}");
+    // `list --from` shows that file's variants only.
+    let listed = houserules_ok(["--variants", path, "list", "--from", path]);
+    assert!(
+        listed.contains("fine") && !listed.contains("mixedchess_v5"),
+        "{listed}"
+    );
+    // A file that loads exits 0; an unreadable one is a usage error.
+    std::fs::write(&ini, "[fine:chess]\nmaxRank = 8\n").unwrap();
+    assert_eq!(houserules(["check-variants", path]).status.code(), Some(0));
+    let missing = tmp.path().join("nothere.ini");
+    let out = houserules(["check-variants", missing.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+}
