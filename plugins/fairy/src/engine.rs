@@ -338,6 +338,7 @@ impl Fairy {
             castle,
             walls: SquareSet::EMPTY,
             ends_early: spec.connect_n > 0
+                || spec.check_counting
                 || spec.extinction_value.is_some()
                 || spec.flag_region.iter().any(|r| !r.is_empty()),
             filters: spec.must_capture || spec.must_drop || !spec.checking || !spec.drop_checks,
@@ -574,6 +575,10 @@ impl Fairy {
                 }
             }
         }
+        // Check counting: the side that just gave its last check wins.
+        if sp.check_counting && pos.variant_state[stm.opposite().index()] == 0 {
+            return Some(Outcome::win(stm.opposite(), "check-count"));
+        }
         if self.connected(pos) {
             return Some(Outcome::win(
                 stm.opposite(),
@@ -600,7 +605,7 @@ impl Fairy {
 
     /// Parses a FEN, walls anywhere.
     fn parse_board(&self, fen: &str) -> Result<Position, FenError> {
-        let fields: Vec<&str> = fen.split_whitespace().collect();
+        let mut fields: Vec<&str> = fen.split_whitespace().collect();
         if fields.is_empty() {
             return Err(FenError::new(0, 0, "empty FEN"));
         }
@@ -619,8 +624,46 @@ impl Fairy {
             Some("b") => pos.side_to_move = Color::Black,
             Some(s) => return Err(FenError::new(1, col as u32, format!("`{s}` is not w or b"))),
         }
+        // Check counting: `3+3` after en passant (checks still to give, White's first), or
+        // Lichess's `+1+0` after the clocks (checks given, of three); without either, each
+        // side's next check wins (Fairy-Stockfish).
+        let mut checks = [1u32, 1];
+        let mut check_field = None;
+        if self.spec.check_counting {
+            let counter = |f: &str| {
+                let b = f.as_bytes();
+                (b.len() == 3 && b[0].is_ascii_digit() && b[1] == b'+' && b[2].is_ascii_digit())
+                    .then(|| [(b[0] - b'0') as u32, (b[2] - b'0') as u32])
+            };
+            let lichess = |f: &str| {
+                let b = f.as_bytes();
+                (b.len() == 4 && b[0] == b'+' && b[1].is_ascii_digit() && b[2] == b'+').then(|| {
+                    [
+                        3u32.saturating_sub((b[1] - b'0') as u32),
+                        3u32.saturating_sub((b[3] - b'0') as u32),
+                    ]
+                })
+            };
+            if let Some(i) = (2..fields.len()).find(|&i| counter(fields[i]).is_some()) {
+                checks = counter(fields[i]).unwrap_or(checks);
+                check_field = Some(i);
+            } else if let Some(c) = fields.last().and_then(|f| lichess(f)) {
+                checks = c;
+                check_field = Some(fields.len() - 1);
+            }
+        }
+        pos.variant_state[0] = if self.spec.check_counting {
+            checks[0]
+        } else {
+            0
+        };
+        pos.variant_state[1] = if self.spec.check_counting {
+            checks[1]
+        } else {
+            0
+        };
         // Where each field starts (for error columns).
-        let starts: Vec<usize> = fields
+        let mut starts: Vec<usize> = fields
             .iter()
             .scan(0, |at, f| {
                 let here = *at;
@@ -628,6 +671,10 @@ impl Fairy {
                 Some(here)
             })
             .collect();
+        if let Some(i) = check_field {
+            fields.remove(i);
+            starts.remove(i);
+        }
         // Fairy-Stockfish also reads short forms (`w 0 1`, `w - 0 1`): the trailing numbers
         // are the clocks, what stands between the side and them is castling, then en passant.
         let rest = fields.len().saturating_sub(2);
@@ -890,6 +937,12 @@ impl Fairy {
             s.push('-');
         } else {
             s.push_str(&pos.ep_passed.name());
+        }
+        if self.spec.check_counting {
+            s.push_str(&format!(
+                " {}+{}",
+                pos.variant_state[0], pos.variant_state[1]
+            ));
         }
         s.push_str(&format!(" {} {}", pos.halfmove_clock, pos.fullmove_number));
         s
@@ -1225,7 +1278,11 @@ impl VariantRules for Fairy {
     }
 
     fn apply(&self, pos: &mut Position, mv: Move, fx: &mut MoveEffects) {
+        let mover = pos.side_to_move.index();
         self.gen.apply(pos, mv, fx);
+        if self.spec.check_counting && self.gen.in_check(pos, pos.side_to_move) {
+            pos.variant_state[mover] = pos.variant_state[mover].saturating_sub(1);
+        }
     }
 
     fn is_attacked(&self, pos: &Position, sq: Square, by: Color) -> bool {

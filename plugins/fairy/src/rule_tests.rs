@@ -247,3 +247,38 @@ fn crazyhouse_promoted_pawns_go_back_to_hand_as_pawns() {
     );
     assert_eq!(v.fen(&pos), "Q~3k2r/8/8/8/8/8/6p1/R3K2R[RPp] b KQk - 0 1");
 }
+
+#[test]
+fn check_counting_ends_the_game_at_the_last_check() {
+    let ini = "[three:chess]\nstartFen = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 3+3 0 1\ncheckCounting = true\n";
+    let v = from_ini(ini, "three").unwrap();
+    assert_eq!(
+        v.start_fen,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 3+3 0 1"
+    );
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 1+3 0 1";
+    let pos = after(&v, start, &["e2e4", "f7f6", "d1h5"]);
+    assert_eq!(
+        v.fen(&pos),
+        "rnbqkbnr/ppppp1pp/5p2/7Q/4P3/8/PPPP1PPP/RNB1KBNR b KQkq - 0+3 1 2"
+    );
+    let mut moves = RVec::new();
+    v.legal(&pos, &mut moves);
+    assert!(moves.is_empty());
+    let o = v.outcome(&pos, &ctx(false, true, 1, [false; 2])).unwrap();
+    assert_eq!(o.winner, Winner::WHITE);
+    // No counter: each side's next check wins; Lichess's `+2+0` counts checks given.
+    for (fen, want) in [
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "1+1",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 +2+0",
+            "1+3",
+        ),
+    ] {
+        let pos = v.parse(fen).unwrap();
+        assert!(v.fen(&pos).contains(&format!(" - {want} 0 1")), "{fen}");
+    }
+}

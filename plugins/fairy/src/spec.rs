@@ -442,6 +442,9 @@ pub struct Spec {
     pub flag_piece_safe: bool,
     /// Stalemate is valued by piece count.
     pub stalemate_piece_count: bool,
+    /// Checks are counted (the FEN's `3+3` field: checks each side still has to give);
+    /// giving the last one wins.
+    pub check_counting: bool,
     /// Last location of each key (inherited ones included), for compile-time errors.
     pub locs: HashMap<String, Loc>,
 }
@@ -510,6 +513,7 @@ impl Spec {
             flag_move: false,
             flag_piece_safe: false,
             stalemate_piece_count: false,
+            check_counting: false,
             locs: HashMap::new(),
         }
     }
@@ -662,6 +666,12 @@ impl Spec {
     /// plugin reads: each is a problem of the section.
     pub fn contradictions(&self) -> Vec<(&'static str, String)> {
         let mut out = Vec::new();
+        if self.check_counting && !self.checking {
+            out.push((
+                "checkCounting",
+                "checkCounting = true requires checking = true".to_string(),
+            ));
+        }
         if self.castling && self.castling_rank >= self.max_rank {
             out.push((
                 "castlingRank",
@@ -853,6 +863,7 @@ impl Spec {
             "flagMove" => self.flag_move = boolean(v)?,
             "flagPieceSafe" => self.flag_piece_safe = boolean(v)?,
             "stalematePieceCount" => self.stalemate_piece_count = boolean(v)?,
+            "checkCounting" => self.check_counting = boolean(v)?,
             _ => return Err("unsupported key (this plugin does not implement it)".into()),
         }
         Ok(())
