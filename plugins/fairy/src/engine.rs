@@ -439,6 +439,52 @@ impl Fairy {
         out.extend(moves);
     }
 
+    /// An explosion at `at` (Fairy-Stockfish's `blastOnCapture`): the piece there and every
+    /// adjacent piece but those of the type `pawn` and the immune types leave the board (to
+    /// the opponent's hand with captures to hand, promoted pieces as pawns); castling rights
+    /// of blown-up kings and rooks go with them.
+    fn blast(&self, pos: &mut Position, at: Square) {
+        let immune = |k: u8| {
+            let ty = self.kinds[k as usize].ty;
+            self.spec.blast_immune_types.contains(&ty)
+                || self.spec.blast_immune_types.contains(&ALL_PIECES)
+        };
+        let mut gone = Vec::new();
+        for df in -1i8..=1 {
+            for dr in -1i8..=1 {
+                let Some(sq) = at.offset_within(df, dr, self.files, self.ranks) else {
+                    continue;
+                };
+                let Some((k, c)) = piece_of(pos.get(sq)) else {
+                    continue;
+                };
+                let centre = df == 0 && dr == 0;
+                if immune(k) || (!centre && self.kinds[k as usize].ty == spec::PAWN) {
+                    continue;
+                }
+                gone.push((sq, k, c));
+            }
+        }
+        for (sq, k, c) in gone {
+            pos.clear(sq);
+            if self.spec.captures_to_hand {
+                let hand = self.kinds[k as usize].demoted as usize;
+                pos.hands[c.opposite().index()][hand] += 1;
+            }
+            for slot in 0..4 {
+                if pos.castling[slot] == sq {
+                    pos.castling[slot] = Square::NONE;
+                }
+            }
+            if self.castle.as_ref().is_some_and(|(king, _)| *king == k)
+                && sq.rank() == self.castling_rank(c.index())
+            {
+                pos.castling[c.index() * 2] = Square::NONE;
+                pos.castling[c.index() * 2 + 1] = Square::NONE;
+            }
+        }
+    }
+
     /// Whether `m` attacks the opponent's royal pieces.
     fn gives_check(&self, pos: &Position, m: Move) -> bool {
         let mut after = pos.clone();
@@ -1280,6 +1326,9 @@ impl VariantRules for Fairy {
     fn apply(&self, pos: &mut Position, mv: Move, fx: &mut MoveEffects) {
         let mover = pos.side_to_move.index();
         self.gen.apply(pos, mv, fx);
+        if self.spec.blast_on_capture && mv.is_capture() {
+            self.blast(pos, mv.to);
+        }
         if self.spec.check_counting && self.gen.in_check(pos, pos.side_to_move) {
             pos.variant_state[mover] = pos.variant_state[mover].saturating_sub(1);
         }

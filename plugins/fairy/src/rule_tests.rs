@@ -282,3 +282,29 @@ fn check_counting_ends_the_game_at_the_last_check() {
         assert!(v.fen(&pos).contains(&format!(" - {want} 0 1")), "{fen}");
     }
 }
+
+#[test]
+fn captures_explode_in_atomic_without_checks() {
+    let ini = "[nca:chess]\nking = -\ncommoner = k\ncastlingKingPiece = k\nextinctionValue = loss\nextinctionPieceTypes = k\nblastOnCapture = true\n";
+    let v = from_ini(ini, "nca").unwrap();
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    // The queen takes on d2: it, the white king, queen and bishop blow up; the d-pawns are
+    // pawns and stay out of it; White has lost its king.
+    let pos = after(&v, start, &["e2e4", "d7d5", "e4d5", "d8d5", "g1f3", "d5d2"]);
+    assert_eq!(
+        v.fen(&pos),
+        "rnb1kbnr/ppp1pppp/8/8/8/5N2/PPP2PPP/RN3B1R w kq - 0 4"
+    );
+    assert_eq!(v.game_over(&pos).map(|o| o.winner), Some(Winner::BLACK));
+    let pos = after(&v, start, &["g1f3", "e7e6", "f3g5", "a7a6", "g5f7"]);
+    assert_eq!(
+        v.fen(&pos),
+        "rnbq3r/1ppp2pp/p3p3/8/8/8/PPPPPPPP/RNBQKB1R b KQ - 0 3"
+    );
+    assert_eq!(v.game_over(&pos).map(|o| o.winner), Some(Winner::WHITE));
+    // Kings cannot take part (Fairy-Stockfish's own check).
+    let e = from_ini("[x:chess]\nblastOnCapture = true\n", "x")
+        .err()
+        .unwrap();
+    assert!(e.contains("blastOnCapture"), "{e}");
+}

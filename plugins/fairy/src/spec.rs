@@ -442,6 +442,11 @@ pub struct Spec {
     pub flag_piece_safe: bool,
     /// Stalemate is valued by piece count.
     pub stalemate_piece_count: bool,
+    /// Captures explode: the capturer and every adjacent piece but pawns (and
+    /// `blast_immune_types`) leave the board.
+    pub blast_on_capture: bool,
+    /// Types no explosion removes.
+    pub blast_immune_types: Vec<u16>,
     /// Checks are counted (the FEN's `3+3` field: checks each side still has to give);
     /// giving the last one wins.
     pub check_counting: bool,
@@ -514,6 +519,8 @@ impl Spec {
             flag_piece_safe: false,
             stalemate_piece_count: false,
             check_counting: false,
+            blast_on_capture: false,
+            blast_immune_types: Vec::new(),
             locs: HashMap::new(),
         }
     }
@@ -670,6 +677,12 @@ impl Spec {
             out.push((
                 "checkCounting",
                 "checkCounting = true requires checking = true".to_string(),
+            ));
+        }
+        if self.blast_on_capture && self.pieces.contains_key(&KING) {
+            out.push((
+                "blastOnCapture",
+                "kings cannot be used with blastOnCapture (use a commoner as the king)".to_string(),
             ));
         }
         if self.castling && self.castling_rank >= self.max_rank {
@@ -864,6 +877,8 @@ impl Spec {
             "flagPieceSafe" => self.flag_piece_safe = boolean(v)?,
             "stalematePieceCount" => self.stalemate_piece_count = boolean(v)?,
             "checkCounting" => self.check_counting = boolean(v)?,
+            "blastOnCapture" => self.blast_on_capture = boolean(v)?,
+            "blastImmuneTypes" => self.blast_immune_types = self.piece_set(v)?,
             _ => return Err("unsupported key (this plugin does not implement it)".into()),
         }
         Ok(())
