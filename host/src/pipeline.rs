@@ -1199,7 +1199,17 @@ impl Pipeline {
 
     /// The royal pieces of `color`; `None` when the side has no royalty at all.
     pub fn royals(&self, pos: &Position, color: Color) -> Result<Option<SquareSet>, HostError> {
-        let mut r = if self.has_default_royalty {
+        let mut r = if self.info.flags.contains(VariantFlags::DYNAMIC_ROYALS) {
+            // The variant says which pieces are royal now (API 1.4).
+            call!(
+                "variant",
+                self.vname(),
+                self.variant_plugin.as_str(),
+                "royals",
+                self.variant.royals(pos, color)
+            )?
+            .into_option()
+        } else if self.has_default_royalty {
             // A table by cell byte: this runs for every candidate move on the generic path.
             let table = &self.royal_cells[color.index()];
             let mut s = SquareSet::EMPTY;

@@ -193,6 +193,25 @@ pub trait VariantRules: Send + Sync + 'static {
         let _ = pos;
         0
     }
+    /// The royal pieces of `color` in `pos` (API 1.4; called only when the variant declares
+    /// [`crate::VariantFlags::DYNAMIC_ROYALS`]): what check, checkmate and the check mark in
+    /// SAN concern. `None`: the side has no royalty. Default: the pieces whose type is
+    /// [`crate::PieceType::royal`].
+    fn royals(&self, pos: &Position, color: Color) -> Option<SquareSet> {
+        let table = self.info().pieces;
+        let mut s = SquareSet::EMPTY;
+        for sq in pos.squares() {
+            let c = pos.get(sq);
+            if c.is_color(color)
+                && c.kind()
+                    .and_then(|k| table.get(k as usize))
+                    .is_some_and(|t| t.royal)
+            {
+                s.insert(sq);
+            }
+        }
+        table.iter().any(|t| t.royal).then_some(s)
+    }
 }
 
 /// A preset: a modification of the pipeline through hooks. Every method has a default body
@@ -372,6 +391,9 @@ pub trait VariantFfi: Send + Sync {
     /// See [`VariantRules::evaluate`] (API 1.3; called only when the variant declares
     /// [`crate::VariantFlags::EVALUATES`], so older plugins never see it).
     fn evaluate(&self, pos: &Position) -> RResult<i32, PluginError>;
+    /// See [`VariantRules::royals`] (API 1.4; called only when the variant declares
+    /// [`crate::VariantFlags::DYNAMIC_ROYALS`]).
+    fn royals(&self, pos: &Position, color: Color) -> RResult<ROption<SquareSet>, PluginError>;
 }
 
 /// The boundary form of [`PresetRules`].
@@ -681,6 +703,9 @@ impl<T: VariantRules> VariantFfi for VariantAdapter<T> {
     }
     fn evaluate(&self, pos: &Position) -> RResult<i32, PluginError> {
         guard("evaluate", || self.0.evaluate(pos))
+    }
+    fn royals(&self, pos: &Position, color: Color) -> RResult<ROption<SquareSet>, PluginError> {
+        guard("royals", || self.0.royals(pos, color).into())
     }
 }
 

@@ -13,7 +13,7 @@ use abi_stable::{
 /// does not know (hook bits, stages, variant flags) makes the host refuse that preset or
 /// variant by name. A plugin built against an older minor is refused when a boundary type has
 /// grown since (abi_stable's layout check): rebuild it against the host's API.
-pub const API_VERSION: ApiVersion = ApiVersion { major: 1, minor: 3 };
+pub const API_VERSION: ApiVersion = ApiVersion { major: 1, minor: 4 };
 
 /// A plugin API version.
 #[repr(C)]
@@ -155,9 +155,14 @@ impl VariantFlags {
     /// The variant adds its own terms to the engine's evaluation
     /// ([`crate::VariantRules::evaluate`], API 1.3); without it the host never calls it.
     pub const EVALUATES: VariantFlags = VariantFlags(32);
+    /// Which pieces are royal changes during the game (Fairy-Stockfish's pseudo-royal
+    /// extinction pieces: the last piece of a type): the host asks
+    /// [`crate::VariantRules::royals`] instead of reading [`crate::PieceType::royal`]
+    /// (API 1.4).
+    pub const DYNAMIC_ROYALS: VariantFlags = VariantFlags(64);
 
     /// Every flag this version of the API defines (a variant with others needs a newer host).
-    pub const KNOWN: VariantFlags = VariantFlags(63);
+    pub const KNOWN: VariantFlags = VariantFlags(127);
 
     /// Whether all bits of `o` are set.
     pub const fn contains(self, o: VariantFlags) -> bool {

@@ -89,8 +89,11 @@ pub struct Fairy {
     walls: SquareSet,
     /// Rules that end the game while moves remain (extinction, flag, connect-N).
     ends_early: bool,
-    /// Rules that remove generated moves (mustCapture, mustDrop, checking, dropChecks).
+    /// Rules that remove generated moves (mustCapture, mustDrop, checking, dropChecks,
+    /// pseudo-royal pieces).
     filters: bool,
+    /// The last pieces of the extinction types are royal (`extinctionPseudoRoyal`).
+    pseudo_royal: bool,
     /// The rules model it plays (its own, or the one presets transformed).
     pub model: RulesModel,
     /// What the model does not carry: drops, immobility, captures to hand.
@@ -147,14 +150,6 @@ impl Fairy {
             ));
         }
         let has = |t: u16| spec.pieces.contains_key(&t);
-        if spec.extinction_pseudo_royal && spec.extinction_value.is_some() {
-            return Err(err_at(
-                header,
-                loc("extinctionPseudoRoyal"),
-                "extinctionPseudoRoyal",
-                "pseudo-royal extinction pieces are not supported by this plugin",
-            ));
-        }
         let chess_promo_targets: Vec<u16> = spec
             .promotion_piece_types
             .iter()
@@ -300,6 +295,7 @@ impl Fairy {
         let mut hand_order: Vec<u8> = (0..n_base as u8).collect();
         hand_order.sort_by_key(|&k| std::cmp::Reverse(kinds[k as usize].ty));
         let castle = castling(spec, &kind_of_ty);
+        let pseudo_royal = spec.extinction_pseudo_royal && spec.extinction_value.is_some();
         let mut model = public_model(spec, &kinds, &pieces, &promo_targets);
         if let Some((king, rooks)) = &castle {
             let [ks, qs] = spec.castling_king_dest;
@@ -341,7 +337,12 @@ impl Fairy {
                 || spec.check_counting
                 || spec.extinction_value.is_some()
                 || spec.flag_region.iter().any(|r| !r.is_empty()),
-            filters: spec.must_capture || spec.must_drop || !spec.checking || !spec.drop_checks,
+            filters: spec.must_capture
+                || spec.must_drop
+                || !spec.checking
+                || !spec.drop_checks
+                || pseudo_royal,
+            pseudo_royal,
             model,
             extras,
             gen: Arc::new(gen),
@@ -412,6 +413,12 @@ impl Fairy {
     fn filter(&self, pos: &Position, out: &mut RVec<Move>, start: usize) {
         let sp = &self.spec;
         let mut moves: Vec<Move> = out[start..].to_vec();
+        if self.pseudo_royal {
+            let us = pos.side_to_move;
+            let ours = self.pseudo_royals(pos, us);
+            let theirs = self.pseudo_royals(pos, us.opposite());
+            moves.retain(|&m| self.pseudo_royals_safe(pos, m, &ours, &theirs));
+        }
         if !sp.checking || !sp.drop_checks {
             moves.retain(|&m| !((!sp.checking || m.is_drop()) && self.gives_check(pos, m)));
         }
@@ -482,6 +489,131 @@ impl Fairy {
                 pos.castling[c.index() * 2] = Square::NONE;
                 pos.castling[c.index() * 2 + 1] = Square::NONE;
             }
+        }
+    }
+
+    /// Whether `ty` is an extinction type.
+    fn extinction_type(&self, ty: u16) -> bool {
+        self.spec
+            .extinction_piece_types
+            .iter()
+            .any(|&t| t == ty || t == ALL_PIECES)
+    }
+
+    /// Fairy-Stockfish's pseudo-royal pieces of `color`: its pieces of each extinction type
+    /// of which it has at most `extinctionPieceCount + 1` on the board.
+    pub fn pseudo_royals(&self, pos: &Position, color: Color) -> Vec<Square> {
+        let mut out = Vec::new();
+        for &ty in &self.spec.extinction_piece_types {
+            let of = |k: u8| ty == ALL_PIECES || self.kinds[k as usize].ty == ty;
+            let squares: Vec<Square> = self
+                .board_squares()
+                .filter(|&sq| piece_of(pos.get(sq)).is_some_and(|(k, c)| c == color && of(k)))
+                .collect();
+            if squares.len() as u32 <= self.spec.extinction_piece_count + 1 {
+                for sq in squares {
+                    if !out.contains(&sq) {
+                        out.push(sq);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Whether `sq` touches one of `others` (with explosions, touching pseudo-royal pieces
+    /// cannot take each other and so are not in check).
+    fn touches(&self, sq: Square, others: &[Square]) -> bool {
+        self.spec.blast_on_capture
+            && others.iter().any(|o| {
+                o != &sq && o.file().abs_diff(sq.file()) <= 1 && o.rank().abs_diff(sq.rank()) <= 1
+            })
+    }
+
+    /// Fairy-Stockfish's legality rule for pseudo-royal pieces: after `m` none of the mover's
+    /// (`ours`, before the move, following the moved, dropped or promoted piece) is gone
+    /// (an explosion) or attacked, unless the move removed one of theirs by explosion or en
+    /// passant; castling pseudo-royals may not pass attacked squares.
+    fn pseudo_royals_safe(
+        &self,
+        pos: &Position,
+        m: Move,
+        ours: &[Square],
+        theirs: &[Square],
+    ) -> bool {
+        let us = pos.side_to_move;
+        let them = us.opposite();
+        let dest = if m.is_castle() { m.via } else { m.to };
+        if m.is_castle() && ours.contains(&m.from) {
+            let mut lifted = pos.clone();
+            lifted.clear(m.from);
+            let step: i8 = if dest.file() > m.from.file() { 1 } else { -1 };
+            let mut sq = m.from;
+            loop {
+                if !self.touches(sq, theirs) && self.gen.is_attacked(&lifted, sq, them) {
+                    return false;
+                }
+                match sq.offset_within(step, 0, self.files, self.ranks) {
+                    Some(next) if sq != dest && next != dest => sq = next,
+                    _ => break,
+                }
+            }
+        }
+        let mut after = pos.clone();
+        self.apply_move(&mut after, m);
+        let mut expected: Vec<Square> = ours
+            .iter()
+            .map(|&s| if !m.is_drop() && s == m.from { dest } else { s })
+            .collect();
+        // `piece` is the dropped kind or the promotion's.
+        let placed_ty = (m.is_drop() || m.is_promotion())
+            .then(|| self.kinds.get(m.piece as usize).map(|k| k.ty))
+            .flatten();
+        if m.is_drop()
+            && placed_ty.is_some_and(|t| self.extinction_type(t))
+            && !expected.contains(&m.to)
+        {
+            expected.push(m.to);
+        }
+        if let Some(moved_ty) = placed_ty.filter(|&t| m.is_promotion() && self.extinction_type(t)) {
+            if self.count_board(pos, us, moved_ty) > self.spec.extinction_piece_count {
+                // One more of that type: none of them is pseudo-royal any more.
+                expected.retain(|&s| {
+                    piece_of(after.get(s))
+                        .is_none_or(|(k, _)| self.kinds[k as usize].ty != moved_ty)
+                });
+            } else if !expected.contains(&m.to) {
+                expected.push(m.to);
+            }
+        }
+        if expected.iter().any(|&s| !after.get(s).is_color(us)) {
+            return false;
+        }
+        if theirs.iter().any(|&s| after.get(s).is_empty()) {
+            return true;
+        }
+        expected
+            .iter()
+            .all(|&s| self.touches(s, theirs) || !self.gen.is_attacked(&after, s, them))
+    }
+
+    /// Pieces of `color` of type `ty` on the board.
+    fn count_board(&self, pos: &Position, color: Color, ty: u16) -> u32 {
+        self.board_squares()
+            .filter(|&sq| {
+                piece_of(pos.get(sq)).is_some_and(|(k, c)| {
+                    c == color && (ty == ALL_PIECES || self.kinds[k as usize].ty == ty)
+                })
+            })
+            .count() as u32
+    }
+
+    /// The move on the board: the generator's, then explosions.
+    fn apply_move(&self, pos: &mut Position, mv: Move) {
+        let mut fx = MoveEffects::new(pos.side_to_move, false);
+        self.gen.apply(pos, mv, &mut fx);
+        if self.spec.blast_on_capture && mv.is_capture() {
+            self.blast(pos, mv.to);
         }
     }
 
@@ -568,7 +700,10 @@ impl Fairy {
         }
         let sp = &self.spec;
         let stm = pos.side_to_move;
-        if let Some(v) = sp.extinction_value {
+        if let (Some(v), false) = (
+            sp.extinction_value,
+            self.pseudo_royal && !sp.blast_on_capture,
+        ) {
             let mut types = sp.extinction_piece_types.clone();
             types.sort_unstable();
             for c in [stm.opposite(), stm] {
@@ -1264,6 +1399,9 @@ impl VariantRules for Fairy {
         if self.ends_early {
             flags |= VariantFlags::STATIC_RESULTS.0;
         }
+        if self.pseudo_royal {
+            flags |= VariantFlags::DYNAMIC_ROYALS.0;
+        }
         if self.spec.connect_n > 0 {
             flags |= VariantFlags::EVALUATES.0;
         }
@@ -1391,6 +1529,26 @@ impl VariantRules for Fairy {
 
     fn special_san(&self, pos: &Position, mv: Move) -> Option<String> {
         Some(self.san(pos, mv))
+    }
+
+    /// With pseudo-royal pieces: the royal kinds plus the pseudo-royals that can be in
+    /// check (not those touching an enemy one where captures explode); `None` when there
+    /// are none, so that no piece counts as a lost royal.
+    fn royals(&self, pos: &Position, color: Color) -> Option<SquareSet> {
+        let theirs = self.pseudo_royals(pos, color.opposite());
+        let mut set: SquareSet = self
+            .pseudo_royals(pos, color)
+            .into_iter()
+            .filter(|&sq| !self.touches(sq, &theirs))
+            .collect();
+        for sq in self.board_squares() {
+            if piece_of(pos.get(sq))
+                .is_some_and(|(k, c)| c == color && self.kinds[k as usize].royal)
+            {
+                set.insert(sq);
+            }
+        }
+        (!set.is_empty()).then_some(set)
     }
 
     fn rules_model(&self) -> Option<RulesModel> {

@@ -308,3 +308,53 @@ fn captures_explode_in_atomic_without_checks() {
         .unwrap();
     assert!(e.contains("blastOnCapture"), "{e}");
 }
+
+const PSEUDO: &str = "
+[duo:chess]
+king = -
+commoner = k
+castlingKingPiece = k
+extinctionValue = loss
+extinctionPieceTypes = k
+extinctionPseudoRoyal = true
+startFen = rnbqkknr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKKNR w - - 0 1
+castling = false
+[atom:chess]
+king = -
+commoner = k
+castlingKingPiece = k
+extinctionValue = loss
+extinctionPieceTypes = k
+blastOnCapture = true
+extinctionPseudoRoyal = true
+";
+
+#[test]
+fn the_last_extinction_piece_is_royal() {
+    let v = from_ini(PSEUDO, "duo").unwrap();
+    let pos = v.parse(&v.start_fen).unwrap();
+    assert_eq!([1, 2, 3].map(|d| perft(&v, &pos, d)), [20, 400, 8784]);
+    // With two kings either may be attacked; the last one may not.
+    let two = legal(&v, "4k3/8/8/8/8/8/3r4/4K1K1 w - - 0 1");
+    assert_eq!(two.len(), 10, "{two:?}");
+    let mut one = legal(&v, "4k3/8/8/8/8/8/3r4/4K3 w - - 0 1");
+    one.sort();
+    assert_eq!(one, ["e1d2", "e1f1"]);
+    // A lone king attacked is in check (the host asks the variant which pieces are royal).
+    let pos = v.parse("3rk3/8/8/8/8/8/8/3K4 w - - 0 1").unwrap();
+    let royals = v.royals(&pos, houserules_plugin_api::Color::White).unwrap();
+    assert!(royals.contains(houserules_plugin_api::Square::parse("d1").unwrap()));
+    assert_eq!(legal(&v, "3rk3/8/8/8/8/8/8/3K4 w - - 0 1").len(), 4);
+}
+
+#[test]
+fn atomic_kings_may_touch_and_may_not_explode() {
+    let v = from_ini(PSEUDO, "atom").unwrap();
+    let pos = v.parse(&v.start_fen).unwrap();
+    assert_eq!([1, 2, 3].map(|d| perft(&v, &pos, d)), [20, 400, 8902]);
+    // Touching kings are not in check; a king never captures (it would explode).
+    assert_eq!(legal(&v, "8/8/8/8/8/3k4/3K4/8 w - - 0 1").len(), 7);
+    let mut moves = legal(&v, "8/8/8/8/8/3k4/8/3KQ3 b - - 0 1");
+    moves.sort();
+    assert_eq!(moves, ["d3c2", "d3c4", "d3d2", "d3d4", "d3e2"]);
+}
