@@ -302,8 +302,8 @@ fn error_messages_name_file_line_and_key() {
             "parent variant `nothere` is not defined",
         ),
         (
-            "[x:chess]\nextinctionValue = loss\nextinctionPieceTypes = k\nextinctionPseudoRoyal = true\n",
-            "key `extinctionPseudoRoyal`: pseudo-royal",
+            "[x:chess]\nblastOnCapture = true\n",
+            "test.ini:2: key `blastOnCapture`: kings cannot",
         ),
         (
             "[x]\nking = k\npromotionRegionWhite = *9x\n",
