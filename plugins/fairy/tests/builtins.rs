@@ -113,7 +113,11 @@ fn builtins_match_fairy_stockfish() {
             },
         }
     }
-    println!("agree with Fairy-Stockfish ({}): {}", agree.len(), agree.join(" "));
+    println!(
+        "agree with Fairy-Stockfish ({}): {}",
+        agree.len(),
+        agree.join(" ")
+    );
     for k in &known {
         println!("known disagreement: {k}");
     }
