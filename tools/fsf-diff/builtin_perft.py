@@ -18,8 +18,12 @@ FEN as the C++ defines it (it may use short forms such as `w 0 1`).
 
 --check-ini checks the translation instead: it loads the ini into Fairy-Stockfish (VariantPath)
 with every section renamed `hr-NAME` (a built-in name cannot be redefined) and compares start
-FEN and perft of each section with the built-in's. It writes nothing and exits 1 on a
-difference. Both modes list the built-ins that have no section.
+FEN and perft of each section with the built-in's; with --games N it also plays N seeded random
+games per section in pyffish (the ini loaded by load_variant_config) and compares, at every ply,
+legal moves, FEN, check, immediate and optional game ends and the result. It writes nothing and
+exits 1 on a difference. Both modes list the built-ins that have no section.
+
+    python3 tools/fsf-diff/builtin_perft.py --check-ini --games 3
 """
 import argparse
 import json
@@ -129,7 +133,8 @@ def record(args, text):
         f.write("\n")
 
 
-def check_ini(args, text):
+def renamed_ini(text):
+    """The ini with every section (and every parent that is a section) renamed `hr-NAME`."""
     names = {n for n, _ in sections(text)}
 
     def rename(m):
@@ -138,7 +143,43 @@ def check_ini(args, text):
             parent = "hr-" + parent
         return f"[hr-{m.group(1)}" + (f":{parent}" if parent else "") + "]"
 
-    renamed = re.sub(r"^\[([^\]:]+)(?::([^\]]+))?\]", rename, text, flags=re.M)
+    return re.sub(r"^\[([^\]:]+)(?::([^\]]+))?\]", rename, text, flags=re.M)
+
+
+def state(variant, fen, moves):
+    """What pyffish says of a position: legal moves, check, game ends."""
+    legal = sorted(sf.legal_moves(variant, fen, moves))
+    return {"fen": sf.get_fen(variant, fen, moves), "legal": legal,
+            "check": sf.gives_check(variant, fen, moves),
+            "immediate": sf.is_immediate_game_end(variant, fen, moves),
+            "optional": sf.is_optional_game_end(variant, fen, moves),
+            "material": sf.has_insufficient_material(variant, fen, moves),
+            "result": sf.game_result(variant, fen, moves) if not legal else None}
+
+
+def random_games(name, games, plies):
+    """Differences between the built-in and `hr-NAME` along seeded random games."""
+    import random
+    rng = random.Random(name)
+    fen = sf.start_fen(name)
+    for g in range(games):
+        moves = []
+        for ply in range(plies + 1):
+            want, got = state(name, fen, moves), state("hr-" + name, fen, moves)
+            if want != got:
+                keys = [k for k in want if want[k] != got[k]]
+                return f"game {g} ply {ply} {moves}: {keys}: {[want[k] for k in keys]} / " \
+                       f"{[got[k] for k in keys]}"
+            if not want["legal"] or want["immediate"][0]:
+                break
+            moves.append(rng.choice(want["legal"]))
+    return None
+
+
+def check_ini(args, text):
+    renamed = renamed_ini(text)
+    if args.games:
+        sf.load_variant_config(renamed)
     with tempfile.NamedTemporaryFile("w", suffix=".ini", delete=False) as f:
         f.write(renamed)
         path = f.name
@@ -147,9 +188,11 @@ def check_ini(args, text):
     for name, _ in sections(text):
         want = perfts(eng, name, None, args.depth)
         got = perfts(eng, "hr-" + name, None, args.depth)
-        same = want == got
-        bad += not same
-        print(("same " if same else "DIFF ") + name, want, "" if same else got, flush=True)
+        diff = None if want == got else f"{got}"
+        if diff is None and args.games:
+            diff = random_games(name, args.games, args.plies)
+        bad += diff is not None
+        print(("same " if diff is None else "DIFF ") + name, want, diff or "", flush=True)
     print("built-ins without a section:", " ".join(missing([n for n, _ in sections(text)], eng)))
     eng.close()
     os.unlink(path)
@@ -162,6 +205,10 @@ def main():
     ap.add_argument("--engine", default="/work/fsf/fairy-stockfish")
     ap.add_argument("--depth", type=int, default=3)
     ap.add_argument("--check-ini", action="store_true")
+    ap.add_argument("--games", type=int, default=0,
+                    help="with --check-ini: also compare N seeded random games per section "
+                         "in pyffish (legal moves, FEN, check, game ends, result at each ply)")
+    ap.add_argument("--plies", type=int, default=80)
     args = ap.parse_args()
     text = open(INI).read()
     if args.check_ini:
