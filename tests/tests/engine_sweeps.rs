@@ -51,13 +51,19 @@ fn rule_sets() -> Vec<RuleSet> {
     let wanted = |name: &str| only.as_ref().is_none_or(|o| o.iter().any(|x| x == name));
     let mut out = Vec::new();
     let variants: Vec<String> = reg().variants().map(|(_, v)| v.id.to_string()).collect();
-    for v in &variants {
-        if wanted(v) {
-            let pipeline = Pipeline::build(reg(), v, None, &[]).expect("variant builds");
-            out.push(RuleSet {
-                name: v.clone(),
-                pipeline,
-            });
+    for (pl, v) in reg().variants() {
+        let v = v.id.to_string();
+        if wanted(&v) {
+            match Pipeline::build(reg(), &v, None, &[]) {
+                Ok(pipeline) => out.push(RuleSet {
+                    name: v.clone(),
+                    pipeline,
+                }),
+                // Fairy-Stockfish built-ins whose keys the fairy plugin does not implement
+                // yet are listed but cannot be built (docs/fairy.md); any other must build.
+                Err(e) if pl.id() == "fairy" => println!("skipped {v}: {e}"),
+                Err(e) => panic!("variant {v} does not build: {e}"),
+            }
         }
     }
     // Each preset with the presets it requires.

@@ -21,8 +21,13 @@ use std::sync::{Arc, OnceLock};
 
 pub use engine::Fairy;
 
-/// The variant files shipped with the plugin: (name, text).
+/// The variant files shipped with the plugin: (name, text). Fairy-Stockfish's built-ins come
+/// first, so that the files after them (and the user's) can inherit from or replace them.
 pub const BUILTIN: &[(&str, &str)] = &[
+    (
+        "builtin:variants/fsf-builtins.ini",
+        include_str!("../variants/fsf-builtins.ini"),
+    ),
     (
         "builtin:variants/tictacrook_v1.ini",
         include_str!("../variants/tictacrook_v1.ini"),
