@@ -42,6 +42,11 @@ pub struct Kind {
     pub n_move_reset: bool,
     /// Counts for connect-N.
     pub connect: bool,
+    /// Takes en passant with its capture-only moves (a custom piece with `e` in its Betza:
+    /// Fairy-Stockfish's `enPassantTypes`).
+    pub ep_capturer: bool,
+    /// Its initial moves may be taken en passant (a custom piece with `i` moves).
+    pub ep_victim: bool,
     /// Its movement, as parsed.
     pub movement: Movement,
     /// The same in the houserules dialect.
@@ -50,15 +55,16 @@ pub struct Kind {
 
 /// The movement of a piece type in the houserules dialect (what the rules model carries):
 /// Fairy-Stockfish's own text, except for its pawn (see [`movement`]).
-pub fn movement_text<'a>(ty: u16, betza_text: &'a str, spec: &Spec) -> &'a str {
+pub fn movement_text(ty: u16, betza_text: &str, spec: &Spec) -> String {
     if ty == spec::PAWN {
         if spec.double_step {
-            "fmWfceFifmnD"
+            "fmWfceFifmnD".into()
         } else {
-            "fmWfceF"
+            "fmWfceF".into()
         }
     } else {
-        betza_text
+        // Fairy-Stockfish's `e` (an en passant capturer) is not the houserules dialect's.
+        betza_text.replace('e', "")
     }
 }
 
@@ -108,10 +114,12 @@ pub struct Fairy {
 pub fn movement(ty: u16, betza_text: &str, spec: &Spec) -> Result<Movement, String> {
     let text = movement_text(ty, betza_text, spec);
     if ty == spec::PAWN {
-        return betza::parse(text, betza::Dialect::Houserules).map_err(|e| e.to_string());
+        return betza::parse(&text, betza::Dialect::Houserules).map_err(|e| e.to_string());
     }
     let m = betza::parse(betza_text, betza::Dialect::Fsf).map_err(|e| e.to_string())?;
-    if let Some((at, c)) = m.ignored.first() {
+    // `e` moves nothing in Fairy-Stockfish's Betza: it makes the piece an en passant
+    // capturer (see `Kind::ep_capturer`).
+    if let Some((at, c)) = m.ignored.iter().find(|(_, c)| *c != 'e') {
         return Err(format!(
             "Betza `{betza_text}`: `{c}` (column {}) is not part of Fairy-Stockfish's Betza, \
              which would skip it",
@@ -191,8 +199,10 @@ impl Fairy {
                     .connect_piece_types
                     .as_ref()
                     .is_none_or(|v| v.contains(&ty)),
+                ep_capturer: (spec::CUSTOM..KING).contains(&ty) && p.betza.contains('e'),
+                ep_victim: (spec::CUSTOM..KING).contains(&ty) && p.betza.contains('i'),
                 movement: mv,
-                betza: movement_text(ty, &p.betza, spec).to_string(),
+                betza: movement_text(ty, &p.betza, spec),
             });
             let name = if (spec::CUSTOM..KING).contains(&ty) {
                 format!("{} ({})", p.key, p.betza)
@@ -231,6 +241,8 @@ impl Fairy {
                 chess_promo: false,
                 n_move_reset: target.n_move_reset,
                 connect: target.connect,
+                ep_capturer: target.ep_capturer,
+                ep_victim: false,
                 movement: target.movement.clone(),
                 betza: target.betza.clone(),
             });
@@ -1247,6 +1259,12 @@ fn public_model(
             p.ep_victim = true;
             p.ep_capture = ep_capture::MARKED;
         }
+        if k.ep_capturer {
+            p.ep_capture = ep_capture::CAPTURE_ONLY;
+        }
+        if k.ep_victim {
+            p.ep_victim = true;
+        }
         p.promotion = if k.chess_promo {
             PromotionModel::choice(
                 spec.promotion_region,
@@ -1277,7 +1295,13 @@ fn public_model(
         pieces: pieces.into_iter().collect(),
         castling: ROption::RNone,
         check: check_rule::ANY,
-        en_passant: ep_policy::PSEUDO,
+        // With non-pawn en passant capturers Fairy-Stockfish records every double step's
+        // square; otherwise only where a pawn could take.
+        en_passant: if kinds.iter().any(|k| k.ep_capturer) {
+            ep_policy::ALWAYS
+        } else {
+            ep_policy::PSEUDO
+        },
         initial_needs_unmoved: false,
         slide_limit: 0,
         extra: RVec::new(),

@@ -272,7 +272,7 @@ fn error_messages_name_file_line_and_key() {
             "[x]\nking = k\ncustomPiece1 = a:xR\n",
             "test.ini:3: key `customPiece1`: Betza `xR`: `x` (column 1) is not part of Fairy-Stockfish's Betza",
         ),
-        ("[x]\nking = k\ncustomPiece1 = a:fceF\n", "`e` (column 3)"),
+        ("[x]\nking = k\ncustomPiece1 = a:fceFj\n", "`j` (column 5)"),
         (
             "[x]\nking = k\ncastling = false\npieceDrops = maybe\n",
             "test.ini:4: key `pieceDrops`: `maybe` is not true or false",

@@ -17,10 +17,7 @@ use std::collections::BTreeMap;
 const FLOOR: usize = 16;
 
 /// Sections that build but disagree with Fairy-Stockfish because of the engine (name, why).
-const KNOWN_DISAGREEMENTS: &[(&str, &str)] = &[(
-    "troitzky",
-    "wall squares (`*` in the FEN) do not block: pieces move onto them (Qa1, Nb1, Ra2 ...)",
-)];
+const KNOWN_DISAGREEMENTS: &[(&str, &str)] = &[];
 
 const FILE: &str = "builtin:variants/fsf-builtins.ini";
 
