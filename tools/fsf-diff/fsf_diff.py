@@ -300,8 +300,7 @@ def objectives(keys):
     out = {"stalemate"}
     if on("king"):
         out.add("checkmate")
-    if any(on(k) for k in ("flagPiece", "flagPieceWhite", "flagPieceBlack")) or any(
-            on(k) for k in ("flagRegion", "flagRegionWhite", "flagRegionBlack")):
+    if any(on(k) for k in ("flagRegion", "flagRegionWhite", "flagRegionBlack")):
         out.add("flag")
     if on("extinctionValue"):
         out.add("extinction")
@@ -324,9 +323,16 @@ def halfmove_clock(fen):
     return int(nums[-2]) if len(nums) >= 2 else 0
 
 
+def n_move_rule(keys):
+    try:
+        return int(keys.get("nMoveRule", "50") or 0)
+    except ValueError:
+        return 50
+
+
 def immediate_kind(cur, objs, keys):
     """Which objective ended the game at `cur` (a FEN Fairy-Stockfish calls an immediate end)."""
-    n_move = int(keys.get("nMoveRule", "50") or 0)
+    n_move = n_move_rule(keys)
     if n_move > 0 and halfmove_clock(cur) >= 2 * n_move:
         return "material counting" if "material counting" in objs else "n-move"
     cands = [o for o in IMMEDIATE if o in objs]
@@ -345,7 +351,7 @@ def ending(variant, fen, moves, objs, keys, cur=None):
     if not sf.legal_moves(variant, cur, []):
         return "checkmate" if sf.gives_check(variant, cur, []) else "stalemate"
     if sf.is_optional_game_end(variant, fen, moves)[0]:
-        n_move = int(keys.get("nMoveRule", "50") or 0)
+        n_move = n_move_rule(keys)
         if n_move > 0 and halfmove_clock(cur) >= 2 * n_move:
             return "material counting" if "material counting" in objs else "n-move"
         return "repetition"

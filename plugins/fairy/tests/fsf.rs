@@ -76,7 +76,11 @@ fn perfts(reg: &Registry, variant: &str, fen: &str, depths: &[u32]) -> Value {
         let pos = p.parse_fen(fen).map_err(|e| e.to_string())?;
         let mut counts = Vec::new();
         for &d in depths {
-            counts.push(perft(&p, &pos, d, 1, false).map_err(|e| e.to_string())?.nodes);
+            counts.push(
+                perft(&p, &pos, d, 1, false)
+                    .map_err(|e| e.to_string())?
+                    .nodes,
+            );
         }
         Ok(json!({ "perft": counts }))
     };
@@ -326,7 +330,11 @@ fn batch() {
             if c.get("probe").is_some() {
                 probe(&reg, v)
             } else if let Some(depths) = c["perft"].as_array() {
-                let depths: Vec<u32> = depths.iter().filter_map(|d| d.as_u64()).map(|d| d as u32).collect();
+                let depths: Vec<u32> = depths
+                    .iter()
+                    .filter_map(|d| d.as_u64())
+                    .map(|d| d as u32)
+                    .collect();
                 perfts(&reg, v, c["fen"].as_str().unwrap_or(""), &depths)
             } else if c.get("game").is_some() {
                 Value::Array(game_answers(&reg, c))
