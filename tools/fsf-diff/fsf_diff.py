@@ -412,7 +412,8 @@ class Finisher:
             quiet = [m for m in legal if m not in captures and "@" not in m
                      and board.get(split_move(m)[0]) not in ("p", "P") and split_move(m) != back]
             return rng.choice(quiet or legal)
-        sample = rng.sample(legal, min(self.SAMPLE, len(legal)))
+        # Few moves: look at them all (small boards, blocked positions near their end).
+        sample = legal if len(legal) <= 2 * self.SAMPLE else rng.sample(legal, self.SAMPLE)
         if self.target == "extinction":
             sample = list(dict.fromkeys(captures[:self.SAMPLE] + sample))
         mate_like = self.target in ("stalemate", "checkmate")
@@ -565,7 +566,7 @@ def section_games(job):
     for moves, hr, fens, target in played:
         answers.append([fsf_answer(n, fen, moves[:i], rng, fens[i], (1, 2)) for i in range(len(moves) + 1)])
         ends.append(ending(n, fen, moves, objs, keys, fens[-1]) or "unfinished")
-        games.append((n, fen, moves, hr, target))
+        games.append((n, fen, moves, hr, target, ends[-1]))
     print("  [%s] %d games, %d positions" % (n, len(games), sum(map(len, answers))), flush=True)
     return games, answers, ends, tries
 
@@ -612,7 +613,7 @@ def run_ini(args):
             endings.setdefault(kind, {})[n] = ends.count(kind)
         tries.update(section_tries)
     print("%d games played, FSF answers done (%.0fs)" % (len(games), time.time() - t0))
-    cases = [{"variant": n, "fen": fen, "moves": hr} for n, fen, _, hr, _ in games]
+    cases = [{"variant": n, "fen": fen, "moves": hr} for n, fen, _, hr, _, _ in games]
     ours_perft = run_batch([{"variant": n, "fen": sf.start_fen(n), "perft": list(range(1, len(perfts[n]) + 1))}
                             for n in loaded] + [dict(c, game=True) for c in cases], args.ini)
     ours_games = ours_perft[len(loaded):]
@@ -628,7 +629,7 @@ def run_ini(args):
                 o.get("perft", o.get("error")), perfts[n])
             print("MISMATCH perft [%s] from %s: houserules %s / FSF %s" %
                   (n, sf.start_fen(n), o.get("perft", o.get("error")), perfts[n]))
-    for (n, fen, moves, hr, _), ours, theirs in zip(games, ours_games, fsf):
+    for (n, fen, moves, hr, _, _), ours, theirs in zip(games, ours_games, fsf):
         for ply, f in enumerate(theirs):
             positions += 1
             o = ours[ply] if ply < len(ours) else ours[-1]
@@ -648,7 +649,7 @@ def run_ini(args):
         if kind in endings:
             print("games ending by %s: %d (%s)" % (kind, sum(endings[kind].values()),
                   ", ".join("%s %d" % kv for kv in sorted(endings[kind].items()))))
-    missed = sorted(set(k for k in tries) - set((n, t) for n, _, _, _, t in games if t))
+    missed = sorted(set(k for k in tries) - set((g[0], g[4]) for g in games if g[4]))
     for n, t in missed:
         print("no game of [%s] finished by %s in %d tries" % (n, t, tries[(n, t)]))
     print("%d sections loaded, %d refused; %d games, %d positions, %d mismatches (%.0fs)" %
@@ -667,7 +668,10 @@ def run_ini(args):
         data = {
             "generator": "tools/fsf-diff/fsf_diff.py " + " ".join(
                 ["--ini %s" % os.path.basename(f) for f in args.ini] +
-                ["--games %d --seed %d --max-plies %d" % (args.games, args.seed, args.max_plies)]),
+                ["--games %d --seed %d --max-plies %d --finish-games %d --finish-tries %d "
+                 "--finish-plies %d --finish-budget %d --perft-limit %d" % (
+                     args.games, args.seed, args.max_plies, args.finish_games, args.finish_tries,
+                     args.finish_plies, args.finish_budget, args.perft_limit)]),
             "pyffish": ".".join(map(str, sf.version())),
             "source": "the sections below are from %s (Fairy-Stockfish's variants.ini, GPL-3.0, "
                       "Copyright (C) 2018-2022 Fabian Fichter): only those that load, and their parents"
@@ -677,8 +681,8 @@ def run_ini(args):
             "refused": [{"variant": n, "error": e} for n, e in refused],
             "disagreeing": [{"variant": n, "first": d} for n, d in first_mismatch.items()
                             if not args.record_disagreeing],
-            "games": [{"variant": n, "fen": fen, "moves": hr, "objective": t, "answers": a}
-                      for (n, fen, _, hr, t), a in zip(games, fsf)],
+            "games": [{"variant": n, "fen": fen, "moves": hr, "sought": t, "ending": e, "answers": a}
+                      for (n, fen, _, hr, t, e), a in zip(games, fsf)],
         }
         with open(args.record, "w") as fh:
             json.dump(data, fh, separators=(",", ":"))
@@ -686,6 +690,11 @@ def run_ini(args):
         print("recorded %d sections, %d games, %d positions in %s (%.1f MB)%s" % (
             len(loaded), len(games), positions, args.record, size / 1e6,
             "; over 3 MB: use fewer --games or a smaller --max-plies" if size > 3e6 else ""))
+        recorded = {}
+        for g in games:
+            recorded[g[5]] = recorded.get(g[5], 0) + 1
+        print("recorded games by ending: %s" % ", ".join(
+            "%s %d" % (k, recorded[k]) for k in OBJECTIVES + ["immediate", "unfinished"] if k in recorded))
     return 1 if bad else 0
 
 
