@@ -519,10 +519,14 @@ def fsf_perft_py(variant, fen, moves, depth):
 
 def section_perft(variant, binary, ini_file, limit):
     """Fairy-Stockfish's perft 1..3 from the start, or 1..2 when depth 3 is over `limit`."""
+    fen = sf.start_fen(variant)
     if binary:
         counts = fsf_perft_uci(binary, ini_file, variant, [1, 2, 3])
-        return counts if counts[2] <= limit else counts[:2]
-    fen = sf.start_fen(variant)
+        # The binary ignores a variant it does not know (and plays chess): its depth 1 must be
+        # pyffish's move count, else pyffish counts.
+        if len(counts) == 3 and counts[0] == len(sf.legal_moves(variant, fen, [])):
+            return counts if counts[2] <= limit else counts[:2]
+        print("FSF binary: no perft for [%s], counting in pyffish" % variant)
     counts = [fsf_perft_py(variant, fen, [], d) for d in (1, 2)]
     if counts[0] and counts[1] * counts[1] / counts[0] <= limit:
         counts.append(fsf_perft_py(variant, fen, [], 3))
