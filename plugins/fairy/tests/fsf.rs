@@ -2,12 +2,20 @@
 //!
 //! * `recorded_fixture_agrees`: positions and Fairy-Stockfish's answers recorded by
 //!   `tools/fsf-diff/fsf_diff.py --record` (no Python needed).
+//! * `recorded_variants_fixture_agrees`: the same for sections of Fairy-Stockfish's own
+//!   variants.ini (`fsf_diff.py --ini FILE --record`): every recorded section still loads,
+//!   its perft from the start agrees, and every recorded position of its games agrees.
 //! * `batch` (ignored): the batch mode of the differential tester: reads cases from the file
-//!   in `FSF_DIFF_IN`, writes houserules' answers to `FSF_DIFF_OUT`.
+//!   in `FSF_DIFF_IN`, writes houserules' answers to `FSF_DIFF_OUT`. A case is
+//!   `{variant, fen, moves}` (the answer after the moves), with `"game": true` (the answers
+//!   at every ply), `{variant, "probe": true}` (whether it loads) or `{variant, fen,
+//!   "perft": [depths]}`.
 
 use houserules_host::notation::{coordinate, parse_move, san};
-use houserules_host::{Game, Pipeline, Registry};
+use houserules_host::{perft, Game, Pipeline, Registry};
 use serde_json::{json, Value};
+use std::path::PathBuf;
+use std::sync::OnceLock;
 
 /// houserules' answer for one case `{variant, fen, moves}`: the FEN reached, the legal moves
 /// (coordinate form and SAN, sorted by coordinate), check, and the result.
@@ -20,31 +28,94 @@ fn answer(reg: &Registry, case: &Value) -> Value {
             .map_err(|e| e.to_string())?;
         let mut game = Game::new(&p, start);
         for m in case["moves"].as_array().into_iter().flatten() {
-            let text = m.as_str().unwrap_or("");
-            let legal = game.legal_moves().map_err(|e| e.to_string())?;
-            let mv =
-                parse_move(&p, &game.position, text, &legal).map_err(|e| format!("{text}: {e}"))?;
-            game.play(mv).map_err(|e| e.to_string())?;
+            play(&mut game, m.as_str().unwrap_or(""))?;
         }
-        let legal = game.legal_moves().map_err(|e| e.to_string())?;
-        let mut rows = Vec::new();
-        for &m in &legal {
-            rows.push((
-                coordinate(&p, &game.position, m).map_err(|e| e.to_string())?,
-                san(&p, &game.position, m, &legal).map_err(|e| e.to_string())?,
-            ));
-        }
-        rows.sort();
-        let status = game.status().map_err(|e| e.to_string())?;
-        Ok(json!({
-            "fen": p.write_fen(&game.position).map_err(|e| e.to_string())?,
-            "moves": rows.iter().map(|(m, s)| json!([m, s])).collect::<Vec<_>>(),
-            "check": status.in_check,
-            "result": status.outcome.as_ref().map(|o| o.winner.pgn().to_string()),
-            "termination": status.outcome_reason(),
-        }))
+        position_answer(&game)
     };
     run().unwrap_or_else(|e| json!({ "error": e }))
+}
+
+/// houserules' answers at every position of the game `{variant, fen, moves}`: after 0, 1,
+/// ... all the moves (an error ends the list).
+fn game_answers(reg: &Registry, case: &Value) -> Vec<Value> {
+    let variant = case["variant"].as_str().unwrap_or("");
+    let mut out = Vec::new();
+    let mut run = || -> Result<(), String> {
+        let p = Pipeline::build(reg, variant, None, &[]).map_err(|e| e.to_string())?;
+        let start = p
+            .parse_fen(case["fen"].as_str().unwrap_or(""))
+            .map_err(|e| e.to_string())?;
+        let mut game = Game::new(&p, start);
+        out.push(position_answer(&game)?);
+        for m in case["moves"].as_array().into_iter().flatten() {
+            play(&mut game, m.as_str().unwrap_or(""))?;
+            out.push(position_answer(&game)?);
+        }
+        Ok(())
+    };
+    if let Err(e) = run() {
+        out.push(json!({ "error": e }));
+    }
+    out
+}
+
+/// Whether `variant` loads: `{"start": FEN}` of its start position, or `{"error": why}`.
+fn probe(reg: &Registry, variant: &str) -> Value {
+    let run = || -> Result<Value, String> {
+        let p = Pipeline::build(reg, variant, None, &[]).map_err(|e| e.to_string())?;
+        let start = p.start_position().map_err(|e| e.to_string())?;
+        Ok(json!({ "start": p.write_fen(&start).map_err(|e| e.to_string())? }))
+    };
+    run().unwrap_or_else(|e| json!({ "error": e }))
+}
+
+/// Perft of `variant` from `fen` at each depth of `depths`: `{"perft": [n, ...]}`.
+fn perfts(reg: &Registry, variant: &str, fen: &str, depths: &[u32]) -> Value {
+    let run = || -> Result<Value, String> {
+        let p = Pipeline::build(reg, variant, None, &[]).map_err(|e| e.to_string())?;
+        let pos = p.parse_fen(fen).map_err(|e| e.to_string())?;
+        let mut counts = Vec::new();
+        for &d in depths {
+            counts.push(
+                perft(&p, &pos, d, 1, false)
+                    .map_err(|e| e.to_string())?
+                    .nodes,
+            );
+        }
+        Ok(json!({ "perft": counts }))
+    };
+    run().unwrap_or_else(|e| json!({ "error": e }))
+}
+
+/// Plays the move written `text` (coordinate form) in `game`.
+fn play(game: &mut Game, text: &str) -> Result<(), String> {
+    let p = game.pipeline();
+    let legal = game.legal_moves().map_err(|e| e.to_string())?;
+    let mv = parse_move(p, &game.position, text, &legal).map_err(|e| format!("{text}: {e}"))?;
+    game.play(mv).map_err(|e| e.to_string())?;
+    Ok(())
+}
+
+/// The answer at the game's current position.
+fn position_answer(game: &Game) -> Result<Value, String> {
+    let p = game.pipeline();
+    let legal = game.legal_moves().map_err(|e| e.to_string())?;
+    let mut rows = Vec::new();
+    for &m in &legal {
+        rows.push((
+            coordinate(p, &game.position, m).map_err(|e| e.to_string())?,
+            san(p, &game.position, m, &legal).map_err(|e| e.to_string())?,
+        ));
+    }
+    rows.sort();
+    let status = game.status().map_err(|e| e.to_string())?;
+    Ok(json!({
+        "fen": p.write_fen(&game.position).map_err(|e| e.to_string())?,
+        "moves": rows.iter().map(|(m, s)| json!([m, s])).collect::<Vec<_>>(),
+        "check": status.in_check,
+        "result": status.outcome.as_ref().map(|o| o.winner.pgn().to_string()),
+        "termination": status.outcome_reason(),
+    }))
 }
 
 trait Reason {
@@ -124,7 +195,7 @@ fn recorded_fixture_agrees() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/fsf_fixture.json");
     let data: Value =
         serde_json::from_str(&std::fs::read_to_string(path).expect("fixture")).expect("json");
-    let reg = houserules_tests::registry();
+    let reg = fixture_registry();
     let cases = data["cases"].as_array().expect("cases");
     assert!(cases.len() >= 200, "the fixture is too small");
     let mut bad = Vec::new();
@@ -149,6 +220,99 @@ fn recorded_fixture_agrees() {
     );
 }
 
+/// Fairy-Stockfish's answers for sections of its own variants.ini, recorded by
+/// `tools/fsf-diff/fsf_diff.py --ini FILE --record` (the recorded sections' text included).
+fn variants_fixture() -> &'static Value {
+    static DATA: OnceLock<Value> = OnceLock::new();
+    DATA.get_or_init(|| {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/fsf_variants_fixture.json"
+        );
+        serde_json::from_str(&std::fs::read_to_string(path).expect("fixture")).expect("json")
+    })
+}
+
+/// The built plugins, the fairy plugin also reading the sections of the variants fixture.
+/// The plugin reads `HOUSERULES_VARIANTS_PATH` once, when this process first loads it: every
+/// recorded test comes here, so the variable is set (once) before any of them loads it.
+fn fixture_registry() -> Registry {
+    static INI: OnceLock<PathBuf> = OnceLock::new();
+    INI.get_or_init(|| {
+        let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("fsf_variants_fixture.ini");
+        let text = variants_fixture()["ini"].as_str().expect("ini");
+        std::fs::write(&path, text).expect("write the recorded sections");
+        std::env::set_var(houserules_fairy::PATH_VAR, &path);
+        path
+    });
+    houserules_tests::registry()
+}
+
+/// Every recorded section still loads (it was recorded because it did), its perft from the
+/// start equals Fairy-Stockfish's at every recorded depth (3, or 2 where 3 is over a million
+/// nodes), and every position of its recorded games agrees.
+#[test]
+fn recorded_variants_fixture_agrees() {
+    let data = variants_fixture();
+    let reg = fixture_registry();
+    let sections = data["sections"].as_array().expect("sections");
+    let games = data["games"].as_array().expect("games");
+    assert!(!sections.is_empty(), "the fixture records no section");
+    let mut bad = Vec::new();
+    let mut positions = 0;
+    for s in sections {
+        let v = s["variant"].as_str().expect("variant");
+        if let Some(e) = probe(&reg, v).get("error") {
+            bad.push(format!("[{v}] no longer loads: {e}"));
+            continue;
+        }
+        let recorded = s["perft"].as_array().expect("perft");
+        let depths: Vec<u32> = (1..=recorded.len() as u32).collect();
+        let ours = perfts(&reg, v, s["fen"].as_str().expect("fen"), &depths);
+        if ours.get("perft") != Some(&s["perft"]) {
+            bad.push(format!(
+                "[{v}] perft 1..{}: houserules {} / FSF {}",
+                depths.len(),
+                ours,
+                s["perft"]
+            ));
+        }
+        if !games.iter().any(|g| g["variant"] == s["variant"]) {
+            bad.push(format!("[{v}] has no recorded game"));
+        }
+    }
+    for (i, g) in games.iter().enumerate() {
+        let ours = game_answers(&reg, g);
+        let moves = g["moves"].as_array().expect("moves");
+        for (ply, fsf) in g["answers"].as_array().expect("answers").iter().enumerate() {
+            positions += 1;
+            let o = ours.get(ply).or(ours.last()).expect("an answer");
+            let d = differences(o, fsf);
+            if !d.is_empty() {
+                let played: Vec<&str> = moves[..ply].iter().filter_map(|m| m.as_str()).collect();
+                bad.push(format!(
+                    "game {i} [{}] {} moves {}: {}",
+                    g["variant"].as_str().unwrap_or(""),
+                    g["fen"],
+                    played.join(" "),
+                    d.join("; ")
+                ));
+            }
+            if o.get("error").is_some() {
+                break;
+            }
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "{} disagreements ({} sections, {} positions):\n{}",
+        bad.len(),
+        sections.len(),
+        positions,
+        bad.join("\n")
+    );
+}
+
 #[test]
 #[ignore = "batch mode of tools/fsf-diff/fsf_diff.py (needs FSF_DIFF_IN and FSF_DIFF_OUT)"]
 fn batch() {
@@ -161,7 +325,23 @@ fn batch() {
         .as_array()
         .expect("list")
         .iter()
-        .map(|c| answer(&reg, c))
+        .map(|c| {
+            let v = c["variant"].as_str().unwrap_or("");
+            if c.get("probe").is_some() {
+                probe(&reg, v)
+            } else if let Some(depths) = c["perft"].as_array() {
+                let depths: Vec<u32> = depths
+                    .iter()
+                    .filter_map(|d| d.as_u64())
+                    .map(|d| d as u32)
+                    .collect();
+                perfts(&reg, v, c["fen"].as_str().unwrap_or(""), &depths)
+            } else if c.get("game").is_some() {
+                Value::Array(game_answers(&reg, c))
+            } else {
+                answer(&reg, c)
+            }
+        })
         .collect();
     std::fs::write(output, serde_json::to_string(&answers).expect("json")).expect("write");
 }
