@@ -26,7 +26,8 @@ fn role(p: &Pipeline, kind: u8) -> Role {
 /// The coordinate form: `e2e4`, `e7e8q`, drops `P@e4`, castling as king origin and
 /// destination (`e1g1`), two-leg moves `b1a3c4`, specials `from` `to` `:code`.
 pub fn coordinate(p: &Pipeline, pos: &Position, m: Move) -> Result<String, HostError> {
-    if m.is_special() {
+    // A variant with its own notation (`CUSTOM_SAN`) also writes its castling moves.
+    if m.is_special() || (m.is_castle() && p.info.flags.contains(VariantFlags::CUSTOM_SAN)) {
         if let Some(s) = p.special_coordinate(pos, m)? {
             return Ok(s);
         }

@@ -91,6 +91,11 @@ pub struct Fairy {
     connect_kinds: u64,
     /// Castling: the castling kind and its partner kinds (what the FEN's rights refer to).
     castle: Option<(u8, Vec<u8>)>,
+    /// For the kinds whose moves reset the n-move counter: where each moves quietly on an
+    /// empty board, by colour and square (index `color * 256 + square`). A move the piece
+    /// could not reverse resets the counter (Fairy-Stockfish: a pawn step does, a custom
+    /// pawn's sideways step does not).
+    quiet_reach: std::collections::HashMap<u8, Vec<SquareSet>>,
     /// The start position's walls (fixed squares off the board).
     walls: SquareSet,
     /// Rules that end the game while moves remain (extinction, flag, connect-N).
@@ -344,6 +349,7 @@ impl Fairy {
             hand_order,
             connect_kinds,
             castle,
+            quiet_reach: std::collections::HashMap::new(),
             walls: SquareSet::EMPTY,
             ends_early: spec.connect_n > 0
                 || spec.check_counting
@@ -378,6 +384,7 @@ impl Fairy {
             );
         }
         v.start_fen = v.fen(&start);
+        v.quiet_reach = v.quiet_reach_tables();
         Ok(v)
     }
 
@@ -502,6 +509,72 @@ impl Fairy {
                 pos.castling[c.index() * 2 + 1] = Square::NONE;
             }
         }
+    }
+
+    /// The quiet destinations on an empty board of every kind whose moves reset the n-move
+    /// counter (see `quiet_reach`).
+    fn quiet_reach_tables(&self) -> std::collections::HashMap<u8, Vec<SquareSet>> {
+        let mut out = std::collections::HashMap::new();
+        for (k, kind) in self.kinds.iter().enumerate() {
+            if !kind.n_move_reset {
+                continue;
+            }
+            let mut table = vec![SquareSet::EMPTY; 512];
+            for color in [Color::White, Color::Black] {
+                for sq in self.board_squares().filter(|s| !self.walls.contains(*s)) {
+                    let mut pos = Position::empty(self.files, self.ranks);
+                    for w in self.walls.iter() {
+                        pos.set(w, houserules_plugin_api::Cell::HOLE);
+                    }
+                    pos.set(sq, houserules_plugin_api::Cell::piece(k as u8, color));
+                    pos.side_to_move = color;
+                    let mut moves = RVec::new();
+                    self.gen
+                        .pseudo_moves(&pos, color, &SquareSet::EMPTY, &mut moves);
+                    let reach = &mut table[color.index() * 256 + sq.index()];
+                    for m in moves.iter().filter(|m| !m.is_capture() && !m.is_drop()) {
+                        reach.insert(m.to);
+                    }
+                }
+            }
+            out.insert(k as u8, table);
+        }
+        out
+    }
+
+    /// Fairy-Stockfish's n-move counter after a move: reset by captures and drops (the
+    /// generator's), promotions, and moves of the n-move-rule types the piece could not
+    /// step straight back from.
+    fn resets_n_move_counter(&self, kind: u8, color: Color, mv: Move) -> bool {
+        if mv.is_promotion() {
+            return true;
+        }
+        self.quiet_reach
+            .get(&kind)
+            .is_some_and(|t| !t[color.index() * 256 + mv.to.index()].contains(mv.from))
+    }
+
+    /// Perft: the number of move paths of length `depth` from `pos`.
+    pub fn perft(&self, pos: &Position, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        if self.game_over(pos).is_some() {
+            return 0;
+        }
+        if depth == 1 {
+            return self.legal_move_count(pos);
+        }
+        let mut moves = RVec::new();
+        self.legal(pos, &mut moves);
+        moves
+            .iter()
+            .map(|&m| {
+                let mut c = pos.clone();
+                self.apply(&mut c, m, &mut MoveEffects::new(pos.side_to_move, false));
+                self.perft(&c, depth - 1)
+            })
+            .sum()
     }
 
     /// Whether `ty` is an extinction type.
@@ -925,9 +998,16 @@ impl Fairy {
                     Some(i) => (&ep[..i], Some(&ep[i..])),
                     None => (ep, None),
                 };
-                let passed = Square::parse(a).ok_or_else(bad)?;
+                let mut passed = Square::parse(a).ok_or_else(bad)?;
                 let victim = match b {
-                    Some(b) => Square::parse(b).ok_or_else(bad)?,
+                    Some(b) => {
+                        let mut v = Square::parse(b).ok_or_else(bad)?;
+                        // Written in board order: the landing square is the occupied one.
+                        if pos.get(v).is_empty() && !pos.get(passed).is_empty() {
+                            std::mem::swap(&mut passed, &mut v);
+                        }
+                        v
+                    }
                     None => {
                         let back = pos.side_to_move.forward();
                         passed
@@ -953,6 +1033,16 @@ impl Fairy {
                 .max(1);
         }
         Ok(pos)
+    }
+
+    /// Whether the en passant right comes from a custom piece's initial move (not
+    /// Fairy-Stockfish's pawn).
+    fn custom_double_step(&self, pos: &Position) -> bool {
+        !pos.ep_victim.is_none()
+            && pos
+                .get(pos.ep_victim)
+                .kind()
+                .is_some_and(|k| self.kinds[k as usize].ep_victim)
     }
 
     /// Whether `letter` (either case) names a pawn's promoted form (`Q~`).
@@ -1128,6 +1218,17 @@ impl Fairy {
         s.push(' ');
         if pos.ep_passed.is_none() {
             s.push('-');
+        } else if self.custom_double_step(pos) {
+            // Fairy-Stockfish records the squares a custom piece's initial move passed and
+            // the one it landed on, and writes them in board order (`e3e4`, `c5c6`).
+            let (a, b) = (pos.ep_passed, pos.ep_victim);
+            let (lo, hi) = if (a.rank(), a.file()) <= (b.rank(), b.file()) {
+                (a, b)
+            } else {
+                (b, a)
+            };
+            s.push_str(&lo.name());
+            s.push_str(&hi.name());
         } else {
             s.push_str(&pos.ep_passed.name());
         }
@@ -1326,6 +1427,10 @@ impl Extras {
         r.drops = self.drops.clone();
         r.immobility_illegal = self.immobility_illegal;
         r.captures_to_hand = self.captures_to_hand;
+        // The plugin resets the n-move counter itself (`Fairy::resets_n_move_counter`).
+        for p in &mut r.pieces {
+            p.resets_clock = false;
+        }
         if let Some(c) = &mut r.castling {
             c.rank = self.castling_rank;
             c.other_rooks = self.other_rooks.clone();
@@ -1487,7 +1592,16 @@ impl VariantRules for Fairy {
 
     fn apply(&self, pos: &mut Position, mv: Move, fx: &mut MoveEffects) {
         let mover = pos.side_to_move.index();
+        let kind = (!mv.is_drop()).then(|| pos.get(mv.from).kind()).flatten();
         self.gen.apply(pos, mv, fx);
+        if let Some(k) = kind {
+            if !mv.is_capture()
+                && !mv.is_castle()
+                && self.resets_n_move_counter(k, Color::from_index(mover), mv)
+            {
+                pos.halfmove_clock = 0;
+            }
+        }
         if self.spec.blast_on_capture && mv.is_capture() {
             self.blast(pos, mv.to);
         }
@@ -1588,7 +1702,18 @@ impl VariantRules for Fairy {
         Ok(())
     }
 
-    fn special_coordinate(&self, _pos: &Position, mv: Move) -> Option<String> {
+    fn special_coordinate(&self, pos: &Position, mv: Move) -> Option<String> {
+        // Castling: king origin and destination, or king takes rook where a plain king
+        // move has that destination (Fairy-Stockfish's UCI).
+        if mv.is_castle() {
+            let mut moves = RVec::new();
+            self.pseudo(pos, pos.side_to_move, &SquareSet::EMPTY, &mut moves);
+            let plain = moves
+                .iter()
+                .any(|m| !m.is_castle() && !m.is_drop() && m.from == mv.from && m.to == mv.via);
+            let to = if plain { mv.to } else { mv.via };
+            return Some(format!("{}{}", mv.from, to));
+        }
         // Shogi-style promotions: origin, destination and the promoted type's letter
         // (`e5e6c`). Fairy-Stockfish's UCI writes `e5e6+`, which the host would read as a
         // check mark.

@@ -22,25 +22,7 @@ pub(crate) fn from_ini(text: &str, id: &str) -> Result<Arc<Fairy>, String> {
 }
 
 pub(crate) fn perft(v: &Fairy, pos: &Position, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    if v.game_over(pos).is_some() {
-        return 0;
-    }
-    if depth == 1 {
-        return v.legal_move_count(pos);
-    }
-    let mut moves = RVec::new();
-    v.legal(pos, &mut moves);
-    moves
-        .iter()
-        .map(|&m| {
-            let mut c = pos.clone();
-            v.apply(&mut c, m, &mut MoveEffects::new(pos.side_to_move, false));
-            perft(v, &c, depth - 1)
-        })
-        .sum()
+    v.perft(pos, depth)
 }
 
 pub(crate) fn legal(v: &Fairy, fen: &str) -> Vec<String> {

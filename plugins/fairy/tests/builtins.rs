@@ -7,8 +7,7 @@
 //! [`KNOWN_DISAGREEMENTS`] entry (a defect of the engine, not of the translation).
 
 use houserules_fairy::{Fairy, Registry, BUILTIN};
-use houserules_plugin_api::abi_stable::std_types::RVec;
-use houserules_plugin_api::{MoveEffects, Position, VariantRules};
+use houserules_plugin_api::{Position, VariantRules};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -22,19 +21,7 @@ const KNOWN_DISAGREEMENTS: &[(&str, &str)] = &[];
 const FILE: &str = "builtin:variants/fsf-builtins.ini";
 
 fn perft(v: &Fairy, pos: &Position, depth: u32) -> u64 {
-    if depth == 1 {
-        return v.legal_move_count(pos);
-    }
-    let mut moves = RVec::new();
-    v.legal(pos, &mut moves);
-    moves
-        .iter()
-        .map(|&m| {
-            let mut c = pos.clone();
-            v.apply(&mut c, m, &mut MoveEffects::new(pos.side_to_move, false));
-            perft(v, &c, depth - 1)
-        })
-        .sum()
+    v.perft(pos, depth)
 }
 
 /// Where `v` disagrees with the recorded answer of Fairy-Stockfish (empty: it agrees).

@@ -115,6 +115,7 @@ fn position_answer(game: &Game) -> Result<Value, String> {
         "check": status.in_check,
         "result": status.outcome.as_ref().map(|o| o.winner.pgn().to_string()),
         "termination": status.outcome_reason(),
+        "dynamic_royals": p.info.flags.contains(houserules_plugin_api::VariantFlags::DYNAMIC_ROYALS),
     }))
 }
 
@@ -173,9 +174,18 @@ fn differences(ours: &Value, fsf: &Value) -> Vec<String> {
                 "moves: only houserules {only_ours:?}, only FSF {only_fsf:?}"
             ));
         }
+        // Fairy-Stockfish's SAN marks checks of the king only, not of pseudo-royal pieces
+        // (docs/fairy.md): for such variants SAN is compared without the check mark.
+        let plain = |s: &str| -> String {
+            if ours["dynamic_royals"] == true {
+                s.trim_end_matches(['+', '#']).to_string()
+            } else {
+                s.to_string()
+            }
+        };
         for (m, s) in fsf["san"].as_object().into_iter().flatten() {
             if let Some((_, ours_san)) = ours_moves.iter().find(|(x, _)| x == m) {
-                if Some(ours_san.as_str()) != s.as_str() {
+                if plain(ours_san) != plain(s.as_str().unwrap_or("")) {
                     d.push(format!("SAN of {m}: houserules {ours_san} / FSF {s}"));
                 }
             }
