@@ -140,6 +140,37 @@ const FAIRY_KNOWN_FAILURES: &[(&str, &str, &str)] = &[
     ("minishogi", "legality", "a pawn drop may not mate"),
     ("mini", "legality", "a pawn drop may not mate"),
     ("gorogoro", "legality", "a pawn drop may not mate"),
+    // Fairy-Stockfish's legality rules that are not "leave no royal attacked" (docs/fairy.md):
+    // the check's model compares legal moves with pseudo-legal moves minus those leaving a
+    // royal attacked, which these rules are not. Each variant agrees with Fairy-Stockfish's
+    // perft (tests/builtins.rs) and along recorded games.
+    (
+        "dobutsu",
+        "legality",
+        "a pawn drop may not mate; capture the flag ends the game",
+    ),
+    (
+        "racingkings",
+        "legality",
+        "checking = false: no move may give check",
+    ),
+    ("losers", "legality", "mustCapture"),
+    ("giveaway", "legality", "mustCapture"),
+    ("antichess", "legality", "mustCapture"),
+    ("suicide", "legality", "mustCapture"),
+    ("codrus", "legality", "mustCapture"),
+    (
+        "extinction",
+        "legality",
+        "an extinct side has no moves (the game is over)",
+    ),
+    ("threekings", "legality", "pseudo-royal kings"),
+    ("atomic", "legality", "pseudo-royal kings and explosions"),
+    ("3check", "legality", "the third check ends the game"),
+    ("5check", "legality", "the fifth check ends the game"),
+    ("checkshogi", "legality", "the first check ends the game"),
+    ("breakthrough", "legality", "capture the flag ends the game"),
+    ("jesonmor", "legality", "capture the flag ends the game"),
 ];
 
 #[test]
