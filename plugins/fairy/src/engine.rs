@@ -1398,7 +1398,11 @@ fn public_model(
         check: check_rule::ANY,
         // With non-pawn en passant capturers Fairy-Stockfish records every double step's
         // square; otherwise only where a pawn could take.
-        en_passant: if kinds.iter().any(|k| k.ep_capturer) {
+        // So does a custom piece's initial move (without Fairy-Stockfish's pawn, whose rule
+        // is the other, the variant's policy can be that one).
+        en_passant: if kinds.iter().any(|k| k.ep_capturer)
+            || (kinds.iter().any(|k| k.ep_victim) && !kinds.iter().any(|k| k.pawn))
+        {
             ep_policy::ALWAYS
         } else {
             ep_policy::PSEUDO
