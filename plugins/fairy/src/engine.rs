@@ -95,7 +95,7 @@ pub struct Fairy {
     /// empty board, by colour and square (index `color * 256 + square`). A move the piece
     /// could not reverse resets the counter (Fairy-Stockfish: a pawn step does, a custom
     /// pawn's sideways step does not).
-    quiet_reach: std::collections::HashMap<u8, Vec<SquareSet>>,
+    quiet_reach: Vec<Option<Vec<SquareSet>>>,
     /// The start position's walls (fixed squares off the board).
     walls: SquareSet,
     /// Rules that end the game while moves remain (extinction, flag, connect-N).
@@ -349,7 +349,7 @@ impl Fairy {
             hand_order,
             connect_kinds,
             castle,
-            quiet_reach: std::collections::HashMap::new(),
+            quiet_reach: Vec::new(),
             walls: SquareSet::EMPTY,
             ends_early: spec.connect_n > 0
                 || spec.check_counting
@@ -513,8 +513,8 @@ impl Fairy {
 
     /// The quiet destinations on an empty board of every kind whose moves reset the n-move
     /// counter (see `quiet_reach`).
-    fn quiet_reach_tables(&self) -> std::collections::HashMap<u8, Vec<SquareSet>> {
-        let mut out = std::collections::HashMap::new();
+    fn quiet_reach_tables(&self) -> Vec<Option<Vec<SquareSet>>> {
+        let mut out = vec![None; self.kinds.len()];
         for (k, kind) in self.kinds.iter().enumerate() {
             if !kind.n_move_reset {
                 continue;
@@ -537,7 +537,7 @@ impl Fairy {
                     }
                 }
             }
-            out.insert(k as u8, table);
+            out[k] = Some(table);
         }
         out
     }
@@ -550,7 +550,8 @@ impl Fairy {
             return true;
         }
         self.quiet_reach
-            .get(&kind)
+            .get(kind as usize)
+            .and_then(Option::as_ref)
             .is_some_and(|t| !t[color.index() * 256 + mv.to.index()].contains(mv.from))
     }
 
@@ -590,10 +591,11 @@ impl Fairy {
     pub fn pseudo_royals(&self, pos: &Position, color: Color) -> Vec<Square> {
         let mut out = Vec::new();
         for &ty in &self.spec.extinction_piece_types {
-            let of = |k: u8| ty == ALL_PIECES || self.kinds[k as usize].ty == ty;
             let squares: Vec<Square> = self
                 .board_squares()
-                .filter(|&sq| piece_of(pos.get(sq)).is_some_and(|(k, c)| c == color && of(k)))
+                .filter(|&sq| {
+                    piece_of(pos.get(sq)).is_some_and(|(k, c)| c == color && self.of_type(k, ty))
+                })
                 .collect();
             if squares.len() as u32 <= self.spec.extinction_piece_count + 1 {
                 for sq in squares {
@@ -645,7 +647,7 @@ impl Fairy {
             }
         }
         let mut after = pos.clone();
-        self.apply_move(&mut after, m);
+        self.apply_move(&mut after, m, &mut MoveEffects::new(us, false));
         let mut expected: Vec<Square> = ours
             .iter()
             .map(|&s| if !m.is_drop() && s == m.from { dest } else { s })
@@ -686,17 +688,19 @@ impl Fairy {
     fn count_board(&self, pos: &Position, color: Color, ty: u16) -> u32 {
         self.board_squares()
             .filter(|&sq| {
-                piece_of(pos.get(sq)).is_some_and(|(k, c)| {
-                    c == color && (ty == ALL_PIECES || self.kinds[k as usize].ty == ty)
-                })
+                piece_of(pos.get(sq)).is_some_and(|(k, c)| c == color && self.of_type(k, ty))
             })
             .count() as u32
     }
 
+    /// Whether kind `k` is of piece type `ty` (`ALL_PIECES`: any).
+    fn of_type(&self, k: u8, ty: u16) -> bool {
+        ty == ALL_PIECES || self.kinds[k as usize].ty == ty
+    }
+
     /// The move on the board: the generator's, then explosions.
-    fn apply_move(&self, pos: &mut Position, mv: Move) {
-        let mut fx = MoveEffects::new(pos.side_to_move, false);
-        self.gen.apply(pos, mv, &mut fx);
+    fn apply_move(&self, pos: &mut Position, mv: Move, fx: &mut MoveEffects) {
+        self.gen.apply(pos, mv, fx);
         if self.spec.blast_on_capture && mv.is_capture() {
             self.blast(pos, mv.to);
         }
@@ -712,21 +716,11 @@ impl Fairy {
 
     /// Pieces of `color` of type `ty` (`ALL_PIECES`: any) on the board and in hand.
     fn count_with_hand(&self, pos: &Position, color: Color, ty: u16) -> u32 {
-        let of = |k: usize| ty == ALL_PIECES || self.kinds[k].ty == ty;
-        let mut n = 0;
-        for sq in self.board_squares() {
-            if let Some((k, c)) = piece_of(pos.get(sq)) {
-                if c == color && of(k as usize) {
-                    n += 1;
-                }
-            }
-        }
-        for k in 0..self.n_base {
-            if of(k) {
-                n += pos.hands[color.index()][k] as u32;
-            }
-        }
-        n
+        let hand: u32 = (0..self.n_base)
+            .filter(|&k| self.of_type(k as u8, ty))
+            .map(|k| pos.hands[color.index()][k] as u32)
+            .sum();
+        self.count_board(pos, color, ty) + hand
     }
 
     fn board_squares(&self) -> impl Iterator<Item = Square> + '_ {
@@ -740,9 +734,7 @@ impl Fairy {
         self.board_squares()
             .filter(|&sq| region.contains(sq))
             .filter(|&sq| {
-                piece_of(pos.get(sq)).is_some_and(|(k, c)| {
-                    c == color && (ty == ALL_PIECES || self.kinds[k as usize].ty == ty)
-                })
+                piece_of(pos.get(sq)).is_some_and(|(k, c)| c == color && self.of_type(k, ty))
             })
             .collect()
     }
@@ -1597,7 +1589,7 @@ impl VariantRules for Fairy {
     fn apply(&self, pos: &mut Position, mv: Move, fx: &mut MoveEffects) {
         let mover = pos.side_to_move.index();
         let kind = (!mv.is_drop()).then(|| pos.get(mv.from).kind()).flatten();
-        self.gen.apply(pos, mv, fx);
+        self.apply_move(pos, mv, fx);
         if let Some(k) = kind {
             if !mv.is_capture()
                 && !mv.is_castle()
@@ -1605,9 +1597,6 @@ impl VariantRules for Fairy {
             {
                 pos.halfmove_clock = 0;
             }
-        }
-        if self.spec.blast_on_capture && mv.is_capture() {
-            self.blast(pos, mv.to);
         }
         if self.spec.check_counting && self.gen.in_check(pos, pos.side_to_move) {
             pos.variant_state[mover] = pos.variant_state[mover].saturating_sub(1);
@@ -1630,16 +1619,8 @@ impl VariantRules for Fairy {
                 let mut v = self.spec.stalemate_value;
                 if self.spec.stalemate_piece_count {
                     // Fewer pieces: the stalemate value; more: its opposite; as many: a draw.
-                    let ours = self.count_with_hand(pos, stm, ALL_PIECES) as i64
-                        - pos.hands[stm.index()]
-                            .iter()
-                            .map(|&n| n as i64)
-                            .sum::<i64>();
-                    let theirs = self.count_with_hand(pos, stm.opposite(), ALL_PIECES) as i64
-                        - pos.hands[stm.opposite().index()]
-                            .iter()
-                            .map(|&n| n as i64)
-                            .sum::<i64>();
+                    let ours = self.count_board(pos, stm, ALL_PIECES);
+                    let theirs = self.count_board(pos, stm.opposite(), ALL_PIECES);
                     v = match ours.cmp(&theirs) {
                         std::cmp::Ordering::Equal => Value::Draw,
                         std::cmp::Ordering::Less => v,
