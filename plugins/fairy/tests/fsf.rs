@@ -231,29 +231,53 @@ fn recorded_fixture_agrees() {
 }
 
 /// Fairy-Stockfish's answers for sections of its own variants.ini, recorded by
-/// `tools/fsf-diff/fsf_diff.py --ini FILE --record` (the recorded sections' text included).
-fn variants_fixture() -> &'static Value {
-    static DATA: OnceLock<Value> = OnceLock::new();
+/// `tools/fsf-diff/fsf_diff.py --ini FILE --record` (the recorded sections' text included):
+/// every `tests/data/fsf_variants_fixture*.json`, in name order (one file per recording, so
+/// sections added later are recorded without re-recording the others).
+fn variants_fixtures() -> &'static [Value] {
+    static DATA: OnceLock<Vec<Value>> = OnceLock::new();
     DATA.get_or_init(|| {
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/tests/data/fsf_variants_fixture.json"
-        );
-        serde_json::from_str(&std::fs::read_to_string(path).expect("fixture")).expect("json")
+        let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data"));
+        let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .expect("tests/data")
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| {
+                p.file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n.starts_with("fsf_variants_fixture") && n.ends_with(".json"))
+            })
+            .collect();
+        paths.sort();
+        paths
+            .iter()
+            .map(|p| {
+                let text = std::fs::read_to_string(p).expect("fixture");
+                serde_json::from_str(&text).expect("json")
+            })
+            .collect()
     })
 }
 
-/// The built plugins, the fairy plugin also reading the sections of the variants fixture.
+/// The built plugins, the fairy plugin also reading the sections of the variants fixtures.
 /// The plugin reads `HOUSERULES_VARIANTS_PATH` once, when this process first loads it: every
 /// recorded test comes here, so the variable is set (once) before any of them loads it.
 fn fixture_registry() -> Registry {
-    static INI: OnceLock<PathBuf> = OnceLock::new();
+    static INI: OnceLock<Vec<PathBuf>> = OnceLock::new();
     INI.get_or_init(|| {
-        let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("fsf_variants_fixture.ini");
-        let text = variants_fixture()["ini"].as_str().expect("ini");
-        std::fs::write(&path, text).expect("write the recorded sections");
-        std::env::set_var(houserules_fairy::PATH_VAR, &path);
-        path
+        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+        let paths: Vec<PathBuf> = variants_fixtures()
+            .iter()
+            .enumerate()
+            .map(|(i, f)| {
+                let path = dir.join(format!("fsf_variants_fixture_{i}.ini"));
+                let text = f["ini"].as_str().expect("ini");
+                std::fs::write(&path, text).expect("write the recorded sections");
+                path
+            })
+            .collect();
+        let joined = std::env::join_paths(&paths).expect("paths");
+        std::env::set_var(houserules_fairy::PATH_VAR, joined);
+        paths
     });
     houserules_tests::registry()
 }
@@ -263,11 +287,33 @@ fn fixture_registry() -> Registry {
 /// nodes), and every position of its recorded games agrees.
 #[test]
 fn recorded_variants_fixture_agrees() {
-    let data = variants_fixture();
     let reg = fixture_registry();
+    let fixtures = variants_fixtures();
+    assert!(!fixtures.is_empty(), "no variants fixture");
+    let mut bad = Vec::new();
+    let mut positions = 0;
+    let mut section_count = 0;
+    for data in fixtures {
+        let (b, p, s) = fixture_disagreements(&reg, data);
+        bad.extend(b);
+        positions += p;
+        section_count += s;
+    }
+    assert!(
+        bad.is_empty(),
+        "{} disagreements ({} sections, {} positions):\n{}",
+        bad.len(),
+        section_count,
+        positions,
+        bad.join("\n")
+    );
+}
+
+/// One fixture's disagreements, with its position and section counts.
+fn fixture_disagreements(reg: &Registry, data: &Value) -> (Vec<String>, usize, usize) {
     let sections = data["sections"].as_array().expect("sections");
     let games = data["games"].as_array().expect("games");
-    assert!(!sections.is_empty(), "the fixture records no section");
+    assert!(!sections.is_empty(), "a fixture records no section");
     let mut bad = Vec::new();
     let mut positions = 0;
     for s in sections {
@@ -313,14 +359,7 @@ fn recorded_variants_fixture_agrees() {
             }
         }
     }
-    assert!(
-        bad.is_empty(),
-        "{} disagreements ({} sections, {} positions):\n{}",
-        bad.len(),
-        sections.len(),
-        positions,
-        bad.join("\n")
-    );
+    (bad, positions, sections.len())
 }
 
 #[test]
