@@ -123,8 +123,8 @@ pub struct Pipeline {
     /// ([`MOVEMENT_ADDITIVE`]): legal moves are the variant's legal moves (tested against
     /// the added attacks only) plus the added moves, each tested in full.
     additive: bool,
-    /// By colour and cell byte: whether that cell holds a royal piece of the colour.
-    royal_cells: [[bool; 256]; 2],
+    /// The cell bytes that hold a royal piece, by colour.
+    royal_cells: RoyalCells,
     has_default_royalty: bool,
     stage_order: Vec<(u8, Vec<usize>)>,
     check_all: bool,
@@ -475,15 +475,7 @@ impl Pipeline {
 
     /// Takes the royal set and the check rule from the transformed model.
     fn use_model(&mut self, model: RulesModel) {
-        let mut royal_cells = [[false; 256]; 2];
-        for (kind, p) in model.pieces.iter().enumerate().take(127) {
-            if p.royal {
-                for color in [Color::White, Color::Black] {
-                    royal_cells[color.index()][Cell::piece(kind as u8, color).0 as usize] = true;
-                }
-            }
-        }
-        self.royal_cells = royal_cells;
+        self.royal_cells = RoyalCells::of(model.pieces.iter().map(|p| p.royal));
         self.has_default_royalty = model.has_royalty();
         if model.check == houserules_plugin_api::model::check_rule::ALL {
             // The variant plays the rule itself; the host's check facts and results follow.
@@ -594,14 +586,7 @@ impl Pipeline {
                 };
                 p.info.hooks.0 & !allowed.0 == 0
             });
-        let mut royal_cells = [[false; 256]; 2];
-        for (kind, t) in info.pieces.iter().enumerate().take(127) {
-            if t.royal {
-                for color in [Color::White, Color::Black] {
-                    royal_cells[color.index()][Cell::piece(kind as u8, color).0 as usize] = true;
-                }
-            }
-        }
+        let royal_cells = RoyalCells::of(info.pieces.iter().map(|t| t.royal));
         let has_default_royalty = info.pieces.iter().any(|t| t.royal);
         let mut stage_order = Vec::new();
         for st in houserules_plugin_api::stage::ALL {
@@ -1000,23 +985,7 @@ impl Pipeline {
             self.generate(pos, &req, out)?;
         } else {
             self.pseudo_moves(pos, side, out)?;
-            let filter_self = self.filters_self_check(pos, side)?;
-            let protected_before = self.protected_royals(pos, side)?;
-            let mut keep = RVec::with_capacity(out.len());
-            for &m in out.iter() {
-                if m.is_castle() {
-                    if let Some(r) = &protected_before {
-                        if r.contains(m.from) && !self.castle_path_safe(pos, m)? {
-                            continue;
-                        }
-                    }
-                }
-                if filter_self && !self.leaves_royals_safe(pos, m)? {
-                    continue;
-                }
-                keep.push(m);
-            }
-            *out = keep;
+            self.keep_legal(pos, out)?;
         }
         for p in self.each(HookSet::FILTER_LEGAL_MOVES) {
             call!(
@@ -1034,8 +1003,9 @@ impl Pipeline {
     /// piece of a kind in `kinds` (bit `k`: kind `k`; 0: any): exactly the moves of
     /// [`Pipeline::legal_moves`] that pass the filter, in the same order. On a plain pipeline
     /// without a legal-move filter the variant is asked for just those (the
-    /// [`GenRequest`] hint); elsewhere the full list is made and filtered, as a preset's hook
-    /// may need the whole list.
+    /// [`GenRequest`] hint); on the generic path only the matching pseudo-legal moves are made
+    /// and tested; with a legal-move filter the full list is made and filtered, as the
+    /// preset's hook may need the whole list.
     pub fn legal_moves_matching(
         &self,
         pos: &Position,
@@ -1047,14 +1017,48 @@ impl Pipeline {
         if let Some(to) = to {
             req = req.to_square(to);
         }
-        if self.plain && !self.hooks.contains(HookSet::FILTER_LEGAL_MOVES) {
+        let whole_list = self.hooks.contains(HookSet::FILTER_LEGAL_MOVES);
+        if self.plain && !whole_list {
             out.clear();
             self.generate(pos, &req, out)?;
+        } else if !self.plain && !self.additive && !whole_list {
+            // The generic path judges each move alone: only the asked ones are made and
+            // tested (the costly part), in the order of the full list.
+            self.pseudo_moves(pos, pos.side_to_move, out)?;
+            keep_wanted(pos, &req, out);
+            self.keep_legal(pos, out)?;
         } else {
             self.legal_moves(pos, out)?;
         }
         // A variant may ignore the hint: keep only what it asks for.
-        out.retain(|m| req.wants(pos, m));
+        keep_wanted(pos, &req, out);
+        Ok(())
+    }
+
+    /// Keeps the pseudo-legal moves of `out` that are legal on the generic path: castling
+    /// through no attacked square, and every royal of the mover safe after the move is made.
+    /// Each move is judged alone, so any part of the pseudo-legal list may be given.
+    fn keep_legal(&self, pos: &Position, out: &mut RVec<Move>) -> Result<(), HostError> {
+        let side = pos.side_to_move;
+        let filter_self = self.filters_self_check(pos, side)?;
+        let protected_before = self.protected_royals(pos, side)?;
+        let mut kept = 0;
+        for i in 0..out.len() {
+            let m = out[i];
+            if m.is_castle() {
+                if let Some(r) = &protected_before {
+                    if r.contains(m.from) && !self.castle_path_safe(pos, m)? {
+                        continue;
+                    }
+                }
+            }
+            if filter_self && !self.leaves_royals_safe(pos, m)? {
+                continue;
+            }
+            out[kept] = m;
+            kept += 1;
+        }
+        out.truncate(kept);
         Ok(())
     }
 
@@ -1210,23 +1214,8 @@ impl Pipeline {
             )?
             .into_option()
         } else if self.has_default_royalty {
-            // A table by cell byte: this runs for every candidate move on the generic path.
-            let table = &self.royal_cells[color.index()];
-            let mut s = SquareSet::EMPTY;
-            let used = pos.ranks() as usize * 16;
-            // Eight cells at a time: a word of empty cells (most of a board) has no royal.
-            for (w, chunk) in pos.cells()[..used].chunks_exact(8).enumerate() {
-                let word = u64::from_le_bytes(std::array::from_fn(|j| chunk[j].0));
-                if word == 0 {
-                    continue;
-                }
-                for (j, c) in chunk.iter().enumerate() {
-                    if table[c.0 as usize] {
-                        let i = w * 8 + j;
-                        s.0[i >> 6] |= 1u64 << (i & 63);
-                    }
-                }
-            }
+            // This runs for every candidate move on the generic path.
+            let s = self.royal_cells.squares(pos, color);
             Some(s)
         } else {
             None
@@ -1765,4 +1754,85 @@ impl HostQuery for PipelineQuery<'_> {
     fn in_check(&self, pos: &Position, color: Color) -> bool {
         self.keep(self.pipeline.royal_attacked(pos, color), false)
     }
+}
+
+/// The cell bytes that hold a royal piece, by colour.
+#[derive(Clone)]
+struct RoyalCells {
+    table: [[bool; 256]; 2],
+    /// A colour's only royal cell byte, when it has one (a king): then found eight cells at a
+    /// time, by comparing words.
+    only: [Option<u8>; 2],
+}
+
+impl RoyalCells {
+    /// From the royal flag of each piece kind.
+    fn of(royal: impl Iterator<Item = bool>) -> RoyalCells {
+        let mut table = [[false; 256]; 2];
+        for (kind, royal) in royal.enumerate().take(127) {
+            if royal {
+                for color in [Color::White, Color::Black] {
+                    table[color.index()][Cell::piece(kind as u8, color).0 as usize] = true;
+                }
+            }
+        }
+        let only = std::array::from_fn(|c| {
+            let mut bytes = (0..256).filter(|&b| table[c][b]);
+            match (bytes.next(), bytes.next()) {
+                (Some(b), None) => Some(b as u8),
+                _ => None,
+            }
+        });
+        RoyalCells { table, only }
+    }
+
+    /// The squares of `pos` holding a royal piece of `color`.
+    fn squares(&self, pos: &Position, color: Color) -> SquareSet {
+        let table = &self.table[color.index()];
+        let mut s = SquareSet::EMPTY;
+        let used = pos.ranks() as usize * 16;
+        const LOW: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+        for (w, chunk) in pos.cells()[..used].chunks_exact(8).enumerate() {
+            let word = u64::from_le_bytes(std::array::from_fn(|j| chunk[j].0));
+            // A word of empty cells (most of a board) has no royal.
+            if word == 0 {
+                continue;
+            }
+            match self.only[color.index()] {
+                Some(b) => {
+                    // Bytes equal to `b` become zero; the high bit of each zero byte is set
+                    // (exactly: no borrow crosses bytes).
+                    let x = word ^ (b as u64 * 0x0101_0101_0101_0101);
+                    let mut zero = !(((x & LOW) + LOW) | x | LOW);
+                    while zero != 0 {
+                        let i = w * 8 + (zero.trailing_zeros() / 8) as usize;
+                        s.0[i >> 6] |= 1u64 << (i & 63);
+                        zero &= zero - 1;
+                    }
+                }
+                None => {
+                    for (j, c) in chunk.iter().enumerate() {
+                        if table[c.0 as usize] {
+                            let i = w * 8 + j;
+                            s.0[i >> 6] |= 1u64 << (i & 63);
+                        }
+                    }
+                }
+            }
+        }
+        s
+    }
+}
+
+/// Keeps the moves of `out` that `req` asks for, in order (in place: `RVec::retain` drains).
+fn keep_wanted(pos: &Position, req: &GenRequest, out: &mut RVec<Move>) {
+    let mut kept = 0;
+    for i in 0..out.len() {
+        let m = out[i];
+        if req.wants(pos, &m) {
+            out[kept] = m;
+            kept += 1;
+        }
+    }
+    out.truncate(kept);
 }

@@ -522,7 +522,7 @@ impl Position {
         }
         self.accel_valid = 0;
         if !self.attributes.is_empty() {
-            self.attributes.retain(|a| a.square != sq);
+            keep_only(&mut self.attributes, |a| a.square != sq);
         }
         self.cells[sq.index()] = cell;
     }
@@ -590,8 +590,9 @@ impl Position {
     }
     /// Removes the attribute `name` of the piece on `sq`.
     pub fn remove_attribute(&mut self, sq: Square, name: Name) {
-        self.attributes
-            .retain(|a| !(a.square == sq && a.name == name));
+        keep_only(&mut self.attributes, |a| {
+            !(a.square == sq && a.name == name)
+        });
     }
     /// Moves attributes of `from` to `to` (dropping those already on `to`). For variants
     /// that move cells with [`Position::set_raw`].
@@ -599,7 +600,7 @@ impl Position {
         if self.attributes.is_empty() || from == to {
             return;
         }
-        self.attributes.retain(|a| a.square != to);
+        keep_only(&mut self.attributes, |a| a.square != to);
         for a in self.attributes.iter_mut() {
             if a.square == from {
                 a.square = to;
@@ -609,7 +610,7 @@ impl Position {
     /// Drops every attribute of the piece on `sq`.
     pub fn drop_attributes(&mut self, sq: Square) {
         if !self.attributes.is_empty() {
-            self.attributes.retain(|a| a.square != sq);
+            keep_only(&mut self.attributes, |a| a.square != sq);
         }
     }
 
@@ -706,12 +707,10 @@ impl Position {
             w[..b.len()].copy_from_slice(b);
             u64::from_le_bytes(w)
         };
-        let mut cells = [0u8; CELLS];
-        for (b, c) in cells.iter_mut().zip(self.cells.iter()) {
-            *b = c.0;
-        }
-        for chunk in cells.chunks_exact(8) {
-            mix(word(chunk));
+        // The used ranks only (16 cells each): the rest of the array is always empty.
+        let used = self.ranks as usize * 16;
+        for chunk in self.cells[..used].chunks_exact(8) {
+            mix(u64::from_le_bytes(std::array::from_fn(|j| chunk[j].0)));
         }
         mix(word(&[
             self.side_to_move as u8,
@@ -731,17 +730,80 @@ impl Position {
             mix(v as u64);
         }
         if !self.attributes.is_empty() || !self.state.is_empty() {
-            use std::hash::{Hash, Hasher};
-            let mut d = std::collections::hash_map::DefaultHasher::new();
-            sorted_attributes(&self.attributes).hash(&mut d);
-            sorted_state(&self.state).hash(&mut d);
-            mix(d.finish());
+            // A sum of strongly mixed entries: the same entries in any order hash alike,
+            // with no sorting or allocation (attributes change on every ply of hit points).
+            let mut sum: u64 = 0;
+            for a in self.attributes.iter() {
+                let w = [
+                    1,
+                    a.square.0 as u64 | (a.value as u32 as u64) << 8,
+                    name_word(&a.name, 0),
+                    name_word(&a.name, 1),
+                    name_word(&a.name, 2),
+                    name_word(&a.name, 3),
+                ];
+                sum = sum.wrapping_add(entry_hash(&w));
+            }
+            for e in self.state.iter() {
+                let w = [
+                    2,
+                    e.value as u64,
+                    name_word(&e.owner, 0),
+                    name_word(&e.owner, 1),
+                    name_word(&e.owner, 2),
+                    name_word(&e.owner, 3),
+                    name_word(&e.key, 0),
+                    name_word(&e.key, 1),
+                    name_word(&e.key, 2),
+                    name_word(&e.key, 3),
+                ];
+                sum = sum.wrapping_add(entry_hash(&w));
+            }
+            mix(sum);
         }
         h
     }
 }
 
-/// Attributes in a canonical order: equal positions compare equal however they were reached.
+/// Keeps the entries `keep` accepts, in order, in place (abi_stable's `RVec::retain` goes
+/// through a draining iterator, several times slower on these short lists).
+fn keep_only<T: Copy>(v: &mut RVec<T>, mut keep: impl FnMut(&T) -> bool) {
+    let mut kept = 0;
+    for i in 0..v.len() {
+        let x = v[i];
+        if keep(&x) {
+            v[kept] = x;
+            kept += 1;
+        }
+    }
+    v.truncate(kept);
+}
+
+/// Word `i` (0..4) of a name: its length and 31 bytes, 8 bytes a word.
+fn name_word(n: &Name, i: usize) -> u64 {
+    let mut b = [0u8; 8];
+    for (j, x) in b.iter_mut().enumerate() {
+        let k = i * 8 + j;
+        *x = if k == 0 { n.len } else { n.bytes[k - 1] };
+    }
+    u64::from_le_bytes(b)
+}
+
+/// A well-mixed hash of a few words (murmur3's finalizer after each word), so that sums of
+/// entry hashes do not cancel.
+fn entry_hash(words: &[u64]) -> u64 {
+    let mut h: u64 = 0x243F_6A88_85A3_08D3;
+    for &w in words {
+        h ^= w;
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xFF51_AFD7_ED55_8CCD);
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xC4CE_B9FE_1A85_EC53);
+        h ^= h >> 33;
+    }
+    h
+}
+
 fn sorted_attributes(a: &[Attribute]) -> Vec<(Square, &str, i32)> {
     let mut v: Vec<(Square, &str, i32)> = a
         .iter()
