@@ -1042,6 +1042,8 @@ impl Pipeline {
         let side = pos.side_to_move;
         let filter_self = self.filters_self_check(pos, side)?;
         let protected_before = self.protected_royals(pos, side)?;
+        // One child position for every trial: copied over, its buffers reused.
+        let mut child = pos.clone();
         let mut kept = 0;
         for i in 0..out.len() {
             let m = out[i];
@@ -1052,7 +1054,7 @@ impl Pipeline {
                     }
                 }
             }
-            if filter_self && !self.leaves_royals_safe(pos, m)? {
+            if filter_self && !self.leaves_royals_safe(pos, m, &mut child)? {
                 continue;
             }
             out[kept] = m;
@@ -1065,12 +1067,18 @@ impl Pipeline {
     /// Whether `m` leaves the mover's royals unattacked. The move is made in full (every
     /// preset effect, the turn decision and turn-end effects included) before the royals are
     /// tested.
-    fn leaves_royals_safe(&self, pos: &Position, m: Move) -> Result<bool, HostError> {
+    /// `child` is scratch space (its contents are replaced).
+    fn leaves_royals_safe(
+        &self,
+        pos: &Position,
+        m: Move,
+        child: &mut Position,
+    ) -> Result<bool, HostError> {
         let side = pos.side_to_move;
-        let mut child = pos.clone();
+        child.clone_from(pos);
         let mut fx = MoveEffects::new(side, false);
-        self.apply_inner(&mut child, m, &mut fx, false)?;
-        Ok(!self.royal_attacked(&child, side)?)
+        self.apply_inner(child, m, &mut fx, false, Some(pos))?;
+        Ok(!self.royal_attacked(child, side)?)
     }
 
     /// Legal moves when every preset only adds moves: the variant's legal moves (its pins and
@@ -1089,11 +1097,12 @@ impl Pipeline {
             // (the presets' after-move hooks place no piece: the additive promise).
             let by = side.opposite();
             let mut keep = RVec::with_capacity(out.len());
+            let mut child = pos.clone();
             for &m in out.iter() {
                 if m.is_castle() && !self.castle_path_safe(pos, m)? {
                     continue;
                 }
-                let mut child = pos.clone();
+                child.clone_from(pos);
                 let mut fx = MoveEffects::new(side, false);
                 call!(
                     "variant",
@@ -1136,12 +1145,13 @@ impl Pipeline {
                 p.object.get_extra_moves(pos, side, &mut extra),
             )?;
         }
+        let mut child = pos.clone();
         for &m in extra.iter() {
             // A move the variant already lists (legal or not) is the same move.
             if out.contains(&m) || (m.is_castle() && !self.castle_path_safe(pos, m)?) {
                 continue;
             }
-            if self.leaves_royals_safe(pos, m)? {
+            if self.leaves_royals_safe(pos, m, &mut child)? {
                 out.push(m);
             }
         }
@@ -1380,7 +1390,7 @@ impl Pipeline {
         mv: Move,
         fx: &mut MoveEffects,
     ) -> Result<(), HostError> {
-        self.apply_inner(pos, mv, fx, true)
+        self.apply_inner(pos, mv, fx, true, None)
     }
 
     fn apply_inner(
@@ -1389,6 +1399,7 @@ impl Pipeline {
         mv: Move,
         fx: &mut MoveEffects,
         may_pass: bool,
+        before: Option<&Position>,
     ) -> Result<(), HostError> {
         if self.plain {
             return call!(
@@ -1401,11 +1412,13 @@ impl Pipeline {
         }
         let mover = pos.side_to_move;
         let before_fullmove = pos.fullmove_number;
-        let before = if self.stage_order.is_empty() {
-            None
-        } else {
-            Some(pos.clone())
+        // The stages compare with the position before the move: the caller's copy if it
+        // has one (a legality trial's parent), else a copy made here.
+        let copy = match (before, self.stage_order.is_empty()) {
+            (None, false) => Some(pos.clone()),
+            _ => None,
         };
+        let before = before.or(copy.as_ref());
         for p in self.each(HookSet::ON_BEFORE_MOVE) {
             call!(
                 "preset",
@@ -1438,7 +1451,6 @@ impl Pipeline {
                 self.variant.apply(pos, mv, fx)
             )?;
         }
-        let before = before.as_ref();
         self.run_stages(pos, before, mv, fx, |st| st < stage::TURN_END)?;
         let mut advance = true;
         if self.hooks.contains(HookSet::SHOULD_ADVANCE_TURN) {
@@ -1788,33 +1800,36 @@ impl RoyalCells {
 
     /// The squares of `pos` holding a royal piece of `color`.
     fn squares(&self, pos: &Position, color: Color) -> SquareSet {
-        let table = &self.table[color.index()];
         let mut s = SquareSet::EMPTY;
         let used = pos.ranks() as usize * 16;
-        const LOW: u64 = 0x7F7F_7F7F_7F7F_7F7F;
-        for (w, chunk) in pos.cells()[..used].chunks_exact(8).enumerate() {
-            let word = u64::from_le_bytes(std::array::from_fn(|j| chunk[j].0));
-            // A word of empty cells (most of a board) has no royal.
-            if word == 0 {
-                continue;
-            }
-            match self.only[color.index()] {
-                Some(b) => {
+        let cells = &pos.cells()[..used];
+        let mut add = |i: usize| s.0[i >> 6] |= 1u64 << (i & 63);
+        match self.only[color.index()] {
+            Some(b) => {
+                const LOW: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+                let pattern = b as u64 * 0x0101_0101_0101_0101;
+                for (w, chunk) in cells.chunks_exact(8).enumerate() {
+                    let word = cell_word(chunk);
                     // Bytes equal to `b` become zero; the high bit of each zero byte is set
-                    // (exactly: no borrow crosses bytes).
-                    let x = word ^ (b as u64 * 0x0101_0101_0101_0101);
+                    // (exactly: no carry crosses bytes).
+                    let x = word ^ pattern;
                     let mut zero = !(((x & LOW) + LOW) | x | LOW);
                     while zero != 0 {
-                        let i = w * 8 + (zero.trailing_zeros() / 8) as usize;
-                        s.0[i >> 6] |= 1u64 << (i & 63);
+                        add(w * 8 + (zero.trailing_zeros() / 8) as usize);
                         zero &= zero - 1;
                     }
                 }
-                None => {
+            }
+            None => {
+                let table = &self.table[color.index()];
+                for (w, chunk) in cells.chunks_exact(8).enumerate() {
+                    // A word of empty cells (most of a board) has no royal.
+                    if cell_word(chunk) == 0 {
+                        continue;
+                    }
                     for (j, c) in chunk.iter().enumerate() {
                         if table[c.0 as usize] {
-                            let i = w * 8 + j;
-                            s.0[i >> 6] |= 1u64 << (i & 63);
+                            add(w * 8 + j);
                         }
                     }
                 }
@@ -1822,6 +1837,16 @@ impl RoyalCells {
         }
         s
     }
+}
+
+/// Eight cells as one little-endian word.
+#[inline(always)]
+fn cell_word(chunk: &[Cell]) -> u64 {
+    let mut w = 0u64;
+    for (j, c) in chunk.iter().take(8).enumerate() {
+        w |= (c.0 as u64) << (8 * j);
+    }
+    w
 }
 
 /// Keeps the moves of `out` that `req` asks for, in order (in place: `RVec::retain` drains).
@@ -1835,4 +1860,35 @@ fn keep_wanted(pos: &Position, req: &GenRequest, out: &mut RVec<Move>) {
         }
     }
     out.truncate(kept);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The word-at-a-time search for a lone royal byte finds what the table finds.
+    #[test]
+    fn lone_royal_byte_search_agrees_with_the_table() {
+        let lone = RoyalCells::of([false, true, false].into_iter());
+        let mut table = lone.clone();
+        table.only = [None, None];
+        let mut pos = Position::empty(12, 10);
+        let mut seed = 7u64;
+        for _ in 0..200 {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let sq = Square::new((seed >> 33) as u8 % 12, (seed >> 40) as u8 % 10);
+            let color = if seed >> 63 == 0 {
+                Color::White
+            } else {
+                Color::Black
+            };
+            pos.set(sq, Cell::piece((seed >> 50) as u8 % 3, color));
+            for c in [Color::White, Color::Black] {
+                assert_eq!(lone.squares(&pos, c), table.squares(&pos, c));
+            }
+        }
+        assert!(!lone.squares(&pos, Color::White).is_empty());
+    }
 }

@@ -408,7 +408,7 @@ pub struct Accel {
 /// assert!(pos.attributes().is_empty());
 /// ```
 #[repr(C)]
-#[derive(StableAbi, Clone, PartialEq, Eq, Debug)]
+#[derive(StableAbi, PartialEq, Eq, Debug)]
 pub struct Position {
     cells: [Cell; CELLS],
     files: u8,
@@ -436,6 +436,50 @@ pub struct Position {
     accel: Accel,
     attributes: RVec<Attribute>,
     state: RVec<StateEntry>,
+}
+
+impl Clone for Position {
+    fn clone(&self) -> Position {
+        Position {
+            cells: self.cells,
+            files: self.files,
+            ranks: self.ranks,
+            side_to_move: self.side_to_move,
+            turn_phase: self.turn_phase,
+            castling: self.castling,
+            ep_passed: self.ep_passed,
+            ep_victim: self.ep_victim,
+            halfmove_clock: self.halfmove_clock,
+            fullmove_number: self.fullmove_number,
+            hands: self.hands,
+            variant_state: self.variant_state,
+            accel_valid: self.accel_valid,
+            accel: self.accel,
+            attributes: self.attributes.clone(),
+            state: self.state.clone(),
+        }
+    }
+
+    /// Copies `source` into `self` reusing its attribute and state buffers: trying many
+    /// moves from one position copies it once per move, without allocating.
+    fn clone_from(&mut self, source: &Position) {
+        self.cells = source.cells;
+        self.files = source.files;
+        self.ranks = source.ranks;
+        self.side_to_move = source.side_to_move;
+        self.turn_phase = source.turn_phase;
+        self.castling = source.castling;
+        self.ep_passed = source.ep_passed;
+        self.ep_victim = source.ep_victim;
+        self.halfmove_clock = source.halfmove_clock;
+        self.fullmove_number = source.fullmove_number;
+        self.hands = source.hands;
+        self.variant_state = source.variant_state;
+        self.accel_valid = source.accel_valid;
+        self.accel = source.accel;
+        copy_list(&mut self.attributes, &source.attributes);
+        copy_list(&mut self.state, &source.state);
+    }
 }
 
 impl Position {
@@ -600,12 +644,22 @@ impl Position {
         if self.attributes.is_empty() || from == to {
             return;
         }
-        keep_only(&mut self.attributes, |a| a.square != to);
-        for a in self.attributes.iter_mut() {
-            if a.square == from {
-                a.square = to;
+        // One pass: those on `to` go, those on `from` move there.
+        let mut kept = 0;
+        for i in 0..self.attributes.len() {
+            let sq = self.attributes[i].square;
+            if sq == to {
+                continue;
             }
+            if kept != i {
+                self.attributes[kept] = self.attributes[i];
+            }
+            if sq == from {
+                self.attributes[kept].square = to;
+            }
+            kept += 1;
         }
+        self.attributes.truncate(kept);
     }
     /// Drops every attribute of the piece on `sq`.
     pub fn drop_attributes(&mut self, sq: Square) {
@@ -770,13 +824,22 @@ impl Position {
 fn keep_only<T: Copy>(v: &mut RVec<T>, mut keep: impl FnMut(&T) -> bool) {
     let mut kept = 0;
     for i in 0..v.len() {
-        let x = v[i];
-        if keep(&x) {
-            v[kept] = x;
+        if keep(&v[i]) {
+            if kept != i {
+                v[kept] = v[i];
+            }
             kept += 1;
         }
     }
     v.truncate(kept);
+}
+
+/// Makes `to` a copy of `from`, in its own buffer (one block copy, not a push per entry).
+fn copy_list<T: Copy>(to: &mut RVec<T>, from: &[T]) {
+    to.truncate(from.len());
+    let have = to.len();
+    to.as_mut_slice().copy_from_slice(&from[..have]);
+    to.extend_from_slice(&from[have..]);
 }
 
 /// Word `i` (0..4) of a name: its length and 31 bytes, 8 bytes a word.
@@ -820,4 +883,61 @@ fn sorted_state(a: &[StateEntry]) -> Vec<(&str, &str, i64)> {
         .collect();
     v.sort_unstable();
     v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sq(s: &str) -> Square {
+        Square::parse(s).expect("a square")
+    }
+
+    fn with_hp(entries: &[(&str, i32)]) -> Position {
+        let mut p = Position::empty(8, 8);
+        for (i, &(s, hp)) in entries.iter().enumerate() {
+            p.set(sq(s), Cell::piece(i as u8 % 5, Color::White));
+            p.set_attribute(sq(s), attr::HP, hp);
+        }
+        p
+    }
+
+    #[test]
+    fn repetition_hash_ignores_attribute_order_but_not_values() {
+        let a = with_hp(&[("a1", 2), ("b2", 1), ("c3", 3)]);
+        let mut b = a.clone();
+        // Same attributes, listed in another order.
+        b.attributes.reverse();
+        assert!(a.same_for_repetition(&b));
+        assert_eq!(a.repetition_hash(), b.repetition_hash());
+        let mut c = a.clone();
+        c.set_attribute(sq("b2"), attr::HP, 2);
+        assert!(!a.same_for_repetition(&c));
+        assert_ne!(a.repetition_hash(), c.repetition_hash());
+        // Swapped values between two pieces is another position.
+        let d = with_hp(&[("a1", 1), ("b2", 2), ("c3", 3)]);
+        assert_ne!(a.repetition_hash(), d.repetition_hash());
+    }
+
+    #[test]
+    fn clone_from_reuses_buffers_and_copies_everything() {
+        let big = with_hp(&[("a1", 2), ("b2", 1), ("c3", 3), ("d4", 4)]);
+        let small = with_hp(&[("h8", 5)]);
+        let mut scratch = big.clone();
+        scratch.clone_from(&small);
+        assert_eq!(scratch, small);
+        scratch.clone_from(&big);
+        assert_eq!(scratch, big);
+        assert_eq!(scratch.attributes().len(), 4);
+    }
+
+    #[test]
+    fn moving_attributes_keeps_others_and_drops_the_target_square() {
+        let mut p = with_hp(&[("a1", 2), ("b2", 1), ("c3", 3)]);
+        p.move_attributes(sq("a1"), sq("b2"));
+        assert_eq!(p.attribute(sq("b2"), attr::HP), Some(2));
+        assert_eq!(p.attribute(sq("a1"), attr::HP), None);
+        assert_eq!(p.attribute(sq("c3"), attr::HP), Some(3));
+        assert_eq!(p.attributes().len(), 2);
+    }
 }
