@@ -358,6 +358,7 @@ impl Fairy {
             walls: SquareSet::EMPTY,
             ends_early: spec.connect_n > 0
                 || spec.connect.any()
+                || spec.castling_wins.contains(&true)
                 || spec.check_counting
                 || spec.pass_on_stalemate.contains(&true)
                 || spec.extinction_value.is_some()
@@ -890,6 +891,14 @@ impl Fairy {
                     return Some(Outcome::win(them, "flag"));
                 }
             }
+        }
+        if let Some(winner) = sp
+            .castling_wins
+            .contains(&true)
+            .then(|| crate::castling_rules::winner(pos, &sp.castling_wins))
+            .flatten()
+        {
+            return Some(Outcome::win(winner, "castling"));
         }
         if self.spec.pass_on_stalemate.contains(&true) && crate::pass::double_pass(pos) {
             return Some(Outcome::draw("double-pass"));
@@ -1665,6 +1674,11 @@ impl VariantRules for Fairy {
         }
         if self.spec.pass_on_stalemate.contains(&true) {
             crate::pass::count(pos, &mv);
+        }
+        if self.spec.castling_wins.contains(&true) || self.spec.opposite_castling {
+            let wins = &self.spec.castling_wins;
+            let opposite = self.spec.opposite_castling;
+            crate::castling_rules::after_move(pos, &mv, Color::from_index(mover), wins, opposite);
         }
     }
 

@@ -463,6 +463,10 @@ pub struct Spec {
     pub connect_value: Value,
     /// Draws decided by material (see `crate::material`).
     pub material_counting: Option<crate::material::MaterialCounting>,
+    /// Castling slots whose castling wins (see `crate::castling_rules`).
+    pub castling_wins: [bool; 4],
+    /// Castling takes the opponent's right on that side.
+    pub opposite_castling: bool,
     /// Last location of each key (inherited ones included), for compile-time errors.
     pub locs: HashMap<String, Loc>,
 }
@@ -540,6 +544,8 @@ impl Spec {
             connect: Default::default(),
             connect_value: Value::Win,
             material_counting: None,
+            castling_wins: [false; 4],
+            opposite_castling: false,
             locs: HashMap::new(),
         }
     }
@@ -921,6 +927,15 @@ impl Spec {
             "connectNxN" => self.connect.nxn = count(v)?,
             "collinearN" => self.connect.collinear = count(v)?,
             "connectValue" => self.connect_value = value(v)?,
+            "castlingWins" => self.castling_wins = crate::castling_rules::parse_rights(v)?,
+            "oppositeCastling" => self.opposite_castling = boolean(v)?,
+            // Chess960 castling (the king and rooks anywhere on the castling rank) is not
+            // implemented; `false` is the default.
+            "chess960" => {
+                if boolean(v)? {
+                    return Err("chess960 = true is not supported".into());
+                }
+            }
             "materialCounting" => self.material_counting = crate::material::parse(v)?,
             "promotionLimit" => self.promotion_limit = self.parse_promotion_limit(v)?,
             "passOnStalemate" => self.pass_on_stalemate = [boolean(v)?; 2],
