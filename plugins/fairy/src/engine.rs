@@ -90,7 +90,7 @@ pub struct Fairy {
     /// Kinds that count for connect-N (bit mask).
     connect_kinds: u64,
     /// Castling: the castling kind and its partner kinds (what the FEN's rights refer to).
-    pub(crate) castle: Option<(u8, Vec<u8>)>,
+    castle: Option<(u8, Vec<u8>)>,
     /// For the kinds whose moves reset the n-move counter: where each moves quietly on an
     /// empty board, by colour and square (index `color * 256 + square`). A move the piece
     /// could not reverse resets the counter (Fairy-Stockfish: a pawn step does, a custom
@@ -365,7 +365,6 @@ impl Fairy {
                 || spec.flag_region.iter().any(|r| !r.is_empty()),
             filters: spec.must_capture
                 || !spec.promotion_limit.is_empty()
-                || spec.drop_opposite_colored_bishop
                 || spec.must_drop
                 || !spec.checking
                 || !spec.drop_checks
@@ -470,9 +469,6 @@ impl Fairy {
         let mut moves: Vec<Move> = out[start..].to_vec();
         if !sp.promotion_limit.is_empty() {
             moves.retain(|&m| self.within_promotion_limit(pos, m));
-        }
-        if sp.drop_opposite_colored_bishop {
-            moves.retain(|m| self.opposite_bishops_allow(pos, m));
         }
         if self.pseudo_royal {
             let us = pos.side_to_move;
@@ -778,7 +774,7 @@ impl Fairy {
     }
 
     /// Pieces of `color` of type `ty` (`ALL_PIECES`: any) on the board and in hand.
-    pub(crate) fn count_with_hand(&self, pos: &Position, color: Color, ty: u16) -> u32 {
+    fn count_with_hand(&self, pos: &Position, color: Color, ty: u16) -> u32 {
         let hand: u32 = (0..self.n_base)
             .filter(|&k| self.of_type(k as u8, ty))
             .map(|k| pos.hands[color.index()][k] as u32)
@@ -786,7 +782,7 @@ impl Fairy {
         self.count_board(pos, color, ty) + hand
     }
 
-    pub(crate) fn board_squares(&self) -> impl Iterator<Item = Square> + '_ {
+    fn board_squares(&self) -> impl Iterator<Item = Square> + '_ {
         (0..self.ranks).flat_map(move |r| (0..self.files).map(move |f| Square::new(f, r)))
     }
 
@@ -1164,7 +1160,7 @@ impl Fairy {
     }
 
     /// The castling rank of `color`.
-    pub(crate) fn castling_rank(&self, color: usize) -> u8 {
+    fn castling_rank(&self, color: usize) -> u8 {
         let r = self.spec.castling_rank.min(self.ranks - 1);
         if color == 0 {
             r
@@ -1678,9 +1674,6 @@ impl VariantRules for Fairy {
         }
         if self.spec.pass_on_stalemate.contains(&true) {
             crate::pass::count(pos, &mv);
-        }
-        if self.spec.castling_dropped_piece && mv.is_drop() {
-            self.castling_rights_of_drop(pos, &mv, Color::from_index(mover));
         }
         if self.spec.castling_wins.contains(&true) || self.spec.opposite_castling {
             let wins = &self.spec.castling_wins;

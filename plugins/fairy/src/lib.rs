@@ -14,7 +14,6 @@ pub mod eval;
 pub mod ini;
 pub mod material;
 pub mod pass;
-pub mod placement;
 pub mod promotion_limit;
 pub mod spec;
 

@@ -29,8 +29,6 @@ pub const PAWN: u16 = 1;
 pub const SHOGI_PAWN: u16 = 19;
 /// The royal king.
 pub const KING: u16 = 200;
-/// The bishop (`dropOppositeColoredBishop`).
-pub const BISHOP: u16 = 3;
 /// The rook (castling partner).
 pub const ROOK: u16 = 4;
 /// "Every piece type" in a piece list (`*`), as Fairy-Stockfish's `ALL_PIECES`.
@@ -469,10 +467,6 @@ pub struct Spec {
     pub castling_wins: [bool; 4],
     /// Castling takes the opponent's right on that side.
     pub opposite_castling: bool,
-    /// Bishops must be dropped on both colours (see `crate::placement`).
-    pub drop_opposite_colored_bishop: bool,
-    /// A king or rook dropped on its castling square gains the castling right.
-    pub castling_dropped_piece: bool,
     /// Last location of each key (inherited ones included), for compile-time errors.
     pub locs: HashMap<String, Loc>,
 }
@@ -552,8 +546,6 @@ impl Spec {
             material_counting: None,
             castling_wins: [false; 4],
             opposite_castling: false,
-            drop_opposite_colored_bishop: false,
-            castling_dropped_piece: false,
             locs: HashMap::new(),
         }
     }
@@ -936,8 +928,6 @@ impl Spec {
             "collinearN" => self.connect.collinear = count(v)?,
             "connectValue" => self.connect_value = value(v)?,
             "castlingWins" => self.castling_wins = crate::castling_rules::parse_rights(v)?,
-            "dropOppositeColoredBishop" => self.drop_opposite_colored_bishop = boolean(v)?,
-            "castlingDroppedPiece" => self.castling_dropped_piece = boolean(v)?,
             "oppositeCastling" => self.opposite_castling = boolean(v)?,
             // Chess960 castling (the king and rooks anywhere on the castling rank) is not
             // implemented; `false` is the default.
