@@ -183,6 +183,9 @@ impl Fairy {
             kind_of_ty.insert(ty, idx);
             let letter = p.letter.to_ascii_uppercase();
             let value = named.map(|n| n.value).unwrap_or_else(|| betza_value(&mv));
+            let own_targets = spec
+                .promotion_choices(ty)
+                .map_err(|e| err_at(header, crate::colours::loc(spec), "promotionPieceTypes", e))?;
             kinds.push(Kind {
                 ty,
                 letter,
@@ -192,14 +195,14 @@ impl Fairy {
                 promo: None,
                 royal: ty == KING,
                 pawn: ty == spec::PAWN,
-                pawn_type: spec.promotion_pawn_types.contains(&ty),
+                pawn_type: spec.pawn_type_colours(ty).contains(&true),
                 // With no promotion choices (`promotionPieceTypes = -`) and no shogi-style
                 // promoted type, the pawn still has its promotion zone: a compulsory
                 // promotion to nothing forbids the step onto it, as in Fairy-Stockfish.
-                chess_promo: spec.promotion_pawn_types.contains(&ty)
-                    && (!chess_promo_targets.is_empty()
+                chess_promo: spec.pawn_type_colours(ty).contains(&true)
+                    && (!own_targets.is_empty()
                         || !spec.promoted_piece_type.iter().any(|&(f, _)| f == ty)),
-                n_move_reset: spec.n_move_rule_types.contains(&ty),
+                n_move_reset: (0..2).any(|c| spec.n_move_types_of(c).contains(&ty)),
                 connect: spec
                     .connect_piece_types
                     .as_ref()
@@ -314,6 +317,8 @@ impl Fairy {
         let castle = castling(spec, &kind_of_ty);
         let pseudo_royal = spec.extinction_pseudo_royal && spec.extinction_value.is_some();
         let mut model = public_model(spec, &kinds, &pieces, &promo_targets);
+        crate::colours::adjust_model(spec, &kinds, &kind_of_ty, &mut model)
+            .map_err(|e| err_at(header, crate::colours::loc(spec), "promotionPieceTypes", e))?;
         if let Some((king, rooks)) = &castle {
             let [ks, qs] = spec.castling_king_dest;
             model.castling = ROption::RSome(CastlingModel {
@@ -352,10 +357,14 @@ impl Fairy {
             quiet_reach: Vec::new(),
             walls: SquareSet::EMPTY,
             ends_early: spec.connect_n > 0
+                || spec.connect.any()
+                || spec.castling_wins.contains(&true)
                 || spec.check_counting
+                || spec.pass_on_stalemate.contains(&true)
                 || spec.extinction_value.is_some()
                 || spec.flag_region.iter().any(|r| !r.is_empty()),
             filters: spec.must_capture
+                || !spec.promotion_limit.is_empty()
                 || spec.must_drop
                 || !spec.checking
                 || !spec.drop_checks
@@ -400,6 +409,14 @@ impl Fairy {
 
     /// Whether the side that just moved has connected N (the game is over).
     pub fn connected(&self, pos: &Position) -> bool {
+        let rules = &self.spec.connect;
+        if rules.any() || !rules.all_lines() {
+            let mover = pos.side_to_move.opposite();
+            return rules.connected(pos, self.spec.connect_n, |sq| {
+                piece_of(pos.get(sq))
+                    .is_some_and(|(k, c)| c == mover && self.connect_kinds & (1u64 << k) != 0)
+            });
+        }
         self.spec.connect_n > 0
             && self.gen.in_a_row(
                 pos,
@@ -425,6 +442,24 @@ impl Fairy {
         if self.filters {
             self.filter(pos, out, start);
         }
+        if out.len() == start && self.spec.pass_on_stalemate[pos.side_to_move.index()] {
+            out.extend(self.pass_move(pos));
+        }
+    }
+
+    /// `passOnStalemate`: the pass of a side without legal moves, not in check (see
+    /// [`crate::pass`]).
+    fn pass_move(&self, pos: &Position) -> Option<Move> {
+        let us = pos.side_to_move;
+        if self.gen.in_check(pos, us) {
+            return None;
+        }
+        let ours = |sq: &Square| pos.get(*sq).is_color(us);
+        let king = self.board_squares().filter(ours).find(|&sq| {
+            piece_of(pos.get(sq)).is_some_and(|(k, _)| self.kinds[k as usize].ty == KING)
+        });
+        king.or_else(|| self.board_squares().find(ours))
+            .map(crate::pass::pass_move)
     }
 
     /// Fairy-Stockfish's extra legality rules, in its order: no checks (`checking`,
@@ -432,6 +467,9 @@ impl Fairy {
     fn filter(&self, pos: &Position, out: &mut RVec<Move>, start: usize) {
         let sp = &self.spec;
         let mut moves: Vec<Move> = out[start..].to_vec();
+        if !sp.promotion_limit.is_empty() {
+            moves.retain(|&m| self.within_promotion_limit(pos, m));
+        }
         if self.pseudo_royal {
             let us = pos.side_to_move;
             let ours = self.pseudo_royals(pos, us);
@@ -549,10 +587,14 @@ impl Fairy {
         if mv.is_promotion() {
             return true;
         }
-        self.quiet_reach
-            .get(kind as usize)
-            .and_then(Option::as_ref)
-            .is_some_and(|t| !t[color.index() * 256 + mv.to.index()].contains(mv.from))
+        // Per colour (`nMoveRuleTypesWhite/Black`): the table holds either colour's types.
+        let ty = self.kinds[kind as usize].ty;
+        self.spec.n_move_types_of(color.index()).contains(&ty)
+            && self
+                .quiet_reach
+                .get(kind as usize)
+                .and_then(Option::as_ref)
+                .is_some_and(|t| !t[color.index() * 256 + mv.to.index()].contains(mv.from))
     }
 
     /// Perft: the number of move paths of length `depth` from `pos`.
@@ -684,6 +726,19 @@ impl Fairy {
             .all(|&s| self.touches(s, theirs) || !self.gen.is_attacked(&after, s, them))
     }
 
+    /// `promotionLimit`: whether a promotion `m` stays within its type's limit.
+    fn within_promotion_limit(&self, pos: &Position, m: Move) -> bool {
+        if !m.is_promotion() || m.is_drop() {
+            return true;
+        }
+        let Some(ty) = self.kinds.get(m.piece as usize).map(|k| k.ty) else {
+            return true;
+        };
+        self.spec
+            .promotion_limit_of(ty)
+            .is_none_or(|n| self.count_board(pos, pos.side_to_move, ty) < n)
+    }
+
     /// Pieces of `color` of type `ty` on the board.
     fn count_board(&self, pos: &Position, color: Color, ty: u16) -> u32 {
         self.board_squares()
@@ -700,6 +755,10 @@ impl Fairy {
 
     /// The move on the board: the generator's, then explosions.
     fn apply_move(&self, pos: &mut Position, mv: Move, fx: &mut MoveEffects) {
+        if crate::pass::is_pass(&mv) {
+            crate::pass::play(pos);
+            return;
+        }
         self.gen.apply(pos, mv, fx);
         if self.spec.blast_on_capture && mv.is_capture() {
             self.blast(pos, mv.to);
@@ -833,12 +892,24 @@ impl Fairy {
                 }
             }
         }
+        if let Some(winner) = sp
+            .castling_wins
+            .contains(&true)
+            .then(|| crate::castling_rules::winner(pos, &sp.castling_wins))
+            .flatten()
+        {
+            return Some(Outcome::win(winner, "castling"));
+        }
+        if self.spec.pass_on_stalemate.contains(&true) && crate::pass::double_pass(pos) {
+            return Some(Outcome::draw("double-pass"));
+        }
         // Check counting: the side that just gave its last check wins.
         if sp.check_counting && pos.variant_state[stm.opposite().index()] == 0 {
             return Some(Outcome::win(stm.opposite(), "check-count"));
         }
         if self.connected(pos) {
-            return Some(Outcome::win(
+            return Some(self.value_outcome(
+                sp.connect_value,
                 stm.opposite(),
                 &format!("connect-{}", sp.connect_n),
             ));
@@ -1578,7 +1649,7 @@ impl VariantRules for Fairy {
         if self.game_over(pos).is_some() {
             return 0;
         }
-        if self.filters {
+        if self.filters || self.spec.pass_on_stalemate.contains(&true) {
             let mut moves = RVec::new();
             self.moves_of(pos, &mut moves);
             return moves.len() as u64;
@@ -1601,6 +1672,14 @@ impl VariantRules for Fairy {
         if self.spec.check_counting && self.gen.in_check(pos, pos.side_to_move) {
             pos.variant_state[mover] = pos.variant_state[mover].saturating_sub(1);
         }
+        if self.spec.pass_on_stalemate.contains(&true) {
+            crate::pass::count(pos, &mv);
+        }
+        if self.spec.castling_wins.contains(&true) || self.spec.opposite_castling {
+            let wins = &self.spec.castling_wins;
+            let opposite = self.spec.opposite_castling;
+            crate::castling_rules::after_move(pos, &mv, Color::from_index(mover), wins, opposite);
+        }
     }
 
     fn is_attacked(&self, pos: &Position, sq: Square, by: Color) -> bool {
@@ -1608,46 +1687,11 @@ impl VariantRules for Fairy {
     }
 
     fn outcome(&self, pos: &Position, ctx: &OutcomeContext) -> Option<Outcome> {
-        let stm = pos.side_to_move;
-        if let Some(o) = self.game_over(pos) {
-            return Some(o);
+        let o = self.rule_outcome(pos, ctx);
+        match self.spec.material_counting {
+            Some(mc) => self.material_adjudication(mc, pos, ctx, o),
+            None => o,
         }
-        if !ctx.has_legal_moves {
-            return Some(if ctx.in_check {
-                self.value_outcome(self.spec.checkmate_value, stm, "checkmate")
-            } else {
-                let mut v = self.spec.stalemate_value;
-                if self.spec.stalemate_piece_count {
-                    // Fewer pieces: the stalemate value; more: its opposite; as many: a draw.
-                    let ours = self.count_board(pos, stm, ALL_PIECES);
-                    let theirs = self.count_board(pos, stm.opposite(), ALL_PIECES);
-                    v = match ours.cmp(&theirs) {
-                        std::cmp::Ordering::Equal => Value::Draw,
-                        std::cmp::Ordering::Less => v,
-                        std::cmp::Ordering::Greater => v.negate(),
-                    };
-                }
-                self.value_outcome(v, stm, "stalemate")
-            });
-        }
-        let n = self.spec.n_fold_rule;
-        if !ctx.counting && n > 0 && ctx.repetitions >= n {
-            let us = ctx.checks_in_cycle[stm.index()];
-            let them = ctx.checks_in_cycle[stm.opposite().index()];
-            if self.spec.perpetual_check_illegal && (us || them) {
-                return Some(match (us, them) {
-                    (false, true) => Outcome::win(stm, "perpetual-check"),
-                    (true, false) => Outcome::win(stm.opposite(), "perpetual-check"),
-                    _ => Outcome::draw("perpetual-check"),
-                });
-            }
-            let mut v = self.spec.n_fold_value;
-            if self.spec.n_fold_value_absolute && stm == Color::Black {
-                v = v.negate();
-            }
-            return Some(self.value_outcome(v, stm, "n-fold-repetition"));
-        }
-        None
     }
 
     fn special_san(&self, pos: &Position, mv: Move) -> Option<String> {
@@ -1688,6 +1732,9 @@ impl VariantRules for Fairy {
     }
 
     fn special_coordinate(&self, pos: &Position, mv: Move) -> Option<String> {
+        if crate::pass::is_pass(&mv) {
+            return Some(format!("{}{}", mv.from, mv.to));
+        }
         // Castling: king origin and destination, or king takes rook where a plain king
         // move has that destination (Fairy-Stockfish's UCI).
         if mv.is_castle() {
@@ -1708,5 +1755,83 @@ impl VariantRules for Fairy {
                 .to_ascii_lowercase();
             format!("{}{}{l}", mv.from, mv.to)
         })
+    }
+}
+
+impl Fairy {
+    /// `materialCounting` (see [`crate::material`]): draws by the n-move rule, repetition,
+    /// stalemate or double passing decided by material.
+    fn material_adjudication(
+        &self,
+        mc: crate::material::MaterialCounting,
+        pos: &Position,
+        ctx: &OutcomeContext,
+        o: Option<Outcome>,
+    ) -> Option<Outcome> {
+        let pieces = [Color::White, Color::Black].map(|c| self.count_board(pos, c, ALL_PIECES));
+        let n = self.spec.n_move_rule;
+        let by_n_move = !ctx.counting
+            && n > 0
+            && pos.halfmove_clock as u32 >= 2 * n
+            && (ctx.has_legal_moves || !ctx.in_check);
+        match o {
+            Some(o) if o.winner == houserules_plugin_api::Winner::DRAW => {
+                let reason = o.reason.to_string();
+                if ["stalemate", "n-fold-repetition", "double-pass"].contains(&reason.as_str()) {
+                    Some(mc.outcome(pieces, &reason))
+                } else {
+                    Some(o)
+                }
+            }
+            Some(o) if by_n_move && o.reason.as_str() == "n-fold-repetition" => {
+                Some(mc.outcome(pieces, "n-move-rule"))
+            }
+            None if by_n_move => Some(mc.outcome(pieces, "n-move-rule")),
+            o => o,
+        }
+    }
+
+    /// The result by the variant's rules before material counting.
+    fn rule_outcome(&self, pos: &Position, ctx: &OutcomeContext) -> Option<Outcome> {
+        let stm = pos.side_to_move;
+        if let Some(o) = self.game_over(pos) {
+            return Some(o);
+        }
+        if !ctx.has_legal_moves {
+            return Some(if ctx.in_check {
+                self.value_outcome(self.spec.checkmate_value, stm, "checkmate")
+            } else {
+                let mut v = self.spec.stalemate_value;
+                if self.spec.stalemate_piece_count {
+                    // Fewer pieces: the stalemate value; more: its opposite; as many: a draw.
+                    let ours = self.count_board(pos, stm, ALL_PIECES);
+                    let theirs = self.count_board(pos, stm.opposite(), ALL_PIECES);
+                    v = match ours.cmp(&theirs) {
+                        std::cmp::Ordering::Equal => Value::Draw,
+                        std::cmp::Ordering::Less => v,
+                        std::cmp::Ordering::Greater => v.negate(),
+                    };
+                }
+                self.value_outcome(v, stm, "stalemate")
+            });
+        }
+        let n = self.spec.n_fold_rule;
+        if !ctx.counting && n > 0 && ctx.repetitions >= n {
+            let us = ctx.checks_in_cycle[stm.index()];
+            let them = ctx.checks_in_cycle[stm.opposite().index()];
+            if self.spec.perpetual_check_illegal && (us || them) {
+                return Some(match (us, them) {
+                    (false, true) => Outcome::win(stm, "perpetual-check"),
+                    (true, false) => Outcome::win(stm.opposite(), "perpetual-check"),
+                    _ => Outcome::draw("perpetual-check"),
+                });
+            }
+            let mut v = self.spec.n_fold_value;
+            if self.spec.n_fold_value_absolute && stm == Color::Black {
+                v = v.negate();
+            }
+            return Some(self.value_outcome(v, stm, "n-fold-repetition"));
+        }
+        None
     }
 }

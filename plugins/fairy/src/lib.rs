@@ -6,9 +6,15 @@
 //! variable `HOUSERULES_VARIANTS_PATH`. A section with an error still appears in the manifest;
 //! creating it fails with the message (file, line, key, why). See `docs/fairy.md`.
 
+pub mod castling_rules;
+pub mod colours;
+pub mod connect;
 pub mod engine;
 pub mod eval;
 pub mod ini;
+pub mod material;
+pub mod pass;
+pub mod promotion_limit;
 pub mod spec;
 
 use houserules_plugin_api::abi_stable::std_types::RVec;
@@ -263,6 +269,8 @@ impl Plugin for FairyPlugin {
 
 export_plugin!(FairyPlugin);
 
+#[cfg(test)]
+mod key_tests;
 #[cfg(test)]
 mod rule_tests;
 #[cfg(test)]

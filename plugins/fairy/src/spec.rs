@@ -450,6 +450,23 @@ pub struct Spec {
     /// Checks are counted (the FEN's `3+3` field: checks each side still has to give);
     /// giving the last one wins.
     pub check_counting: bool,
+    /// A side without legal moves, not in check, passes (per colour; see `crate::pass`).
+    pub pass_on_stalemate: [bool; 2],
+    /// Per-colour promotion and n-move piece sets (see `crate::colours`).
+    pub by_colour: crate::colours::ByColour,
+    /// Most pieces of a type a side may have for a promotion to it (see
+    /// `crate::promotion_limit`).
+    pub promotion_limit: Vec<(u16, u32)>,
+    /// Connection rules besides `connect_n` (see `crate::connect`).
+    pub connect: crate::connect::ConnectRules,
+    /// Value of connecting for the side that connects.
+    pub connect_value: Value,
+    /// Draws decided by material (see `crate::material`).
+    pub material_counting: Option<crate::material::MaterialCounting>,
+    /// Castling slots whose castling wins (see `crate::castling_rules`).
+    pub castling_wins: [bool; 4],
+    /// Castling takes the opponent's right on that side.
+    pub opposite_castling: bool,
     /// Last location of each key (inherited ones included), for compile-time errors.
     pub locs: HashMap<String, Loc>,
 }
@@ -521,6 +538,14 @@ impl Spec {
             check_counting: false,
             blast_on_capture: false,
             blast_immune_types: Vec::new(),
+            pass_on_stalemate: [false; 2],
+            by_colour: Default::default(),
+            promotion_limit: Vec::new(),
+            connect: Default::default(),
+            connect_value: Value::Win,
+            material_counting: None,
+            castling_wins: [false; 4],
+            opposite_castling: false,
             locs: HashMap::new(),
         }
     }
@@ -577,6 +602,7 @@ impl Spec {
     fn remove_piece(&mut self, ty: u16) {
         self.pieces.remove(&ty);
         self.promotion_piece_types.retain(|t| *t != ty);
+        self.by_colour.remove(ty);
     }
 
     /// Applies a section's entries on top of these settings. Every problem is reported, one
@@ -649,19 +675,18 @@ impl Spec {
         if !first.is_ascii_alphabetic() {
             return Err(format!("`{v}` does not start with a piece letter"));
         }
-        let betza = if (CUSTOM..KING).contains(&ty) {
+        // `king = k:BETZA`: a royal king with its own moves (Fairy-Stockfish's custom royal
+        // piece); it castles and is checked like the king.
+        let custom_king = ty == KING && v.len() > 1;
+        let betza = if (CUSTOM..KING).contains(&ty) || custom_king {
             let Some(b) = v.get(1..).and_then(|r| r.strip_prefix(':')) else {
-                return Err("a custom piece needs `letter:betza`".into());
+                return Err("expected `letter:betza`".into());
             };
             crate::engine::movement(ty, b, self)?;
             b.to_string()
         } else {
             if v.len() > 1 {
-                return Err(if ty == KING {
-                    "a king with its own Betza moves is not supported".into()
-                } else {
-                    format!("expected one letter, found `{v}`")
-                });
+                return Err(format!("expected one letter, found `{v}`"));
             }
             named(ty).map(|n| n.betza).unwrap_or("").to_string()
         };
@@ -773,10 +798,27 @@ impl Spec {
                 let s = self.piece_set(v)?;
                 self.promotion_pawn_types = s.clone();
                 self.n_move_rule_types = s;
+                self.by_colour.pawn_types = [None, None];
+                self.by_colour.n_move_types = [None, None];
             }
-            "promotionPawnTypes" => self.promotion_pawn_types = self.piece_set(v)?,
-            "promotionPieceTypes" => self.promotion_piece_types = self.piece_set(v)?,
-            "nMoveRuleTypes" => self.n_move_rule_types = self.piece_set(v)?,
+            "promotionPawnTypes" => {
+                self.promotion_pawn_types = self.piece_set(v)?;
+                self.by_colour.pawn_types = [None, None];
+            }
+            "promotionPieceTypes" => {
+                self.promotion_piece_types = self.piece_set(v)?;
+                self.by_colour.piece_types = [None, None];
+            }
+            "nMoveRuleTypes" => {
+                self.n_move_rule_types = self.piece_set(v)?;
+                self.by_colour.n_move_types = [None, None];
+            }
+            "promotionPawnTypesWhite" => self.by_colour.pawn_types[0] = Some(self.piece_set(v)?),
+            "promotionPawnTypesBlack" => self.by_colour.pawn_types[1] = Some(self.piece_set(v)?),
+            "promotionPieceTypesWhite" => self.by_colour.piece_types[0] = Some(self.piece_set(v)?),
+            "promotionPieceTypesBlack" => self.by_colour.piece_types[1] = Some(self.piece_set(v)?),
+            "nMoveRuleTypesWhite" => self.by_colour.n_move_types[0] = Some(self.piece_set(v)?),
+            "nMoveRuleTypesBlack" => self.by_colour.n_move_types[1] = Some(self.piece_set(v)?),
             "connectPieceTypes" => self.connect_piece_types = Some(self.piece_set(v)?),
             "doubleStep" => self.double_step = boolean(v)?,
             "doubleStepRegionWhite" => self.double_step_region[0] = region(v)?,
@@ -879,6 +921,26 @@ impl Spec {
             "checkCounting" => self.check_counting = boolean(v)?,
             "blastOnCapture" => self.blast_on_capture = boolean(v)?,
             "blastImmuneTypes" => self.blast_immune_types = self.piece_set(v)?,
+            "connectHorizontal" => self.connect.horizontal = boolean(v)?,
+            "connectVertical" => self.connect.vertical = boolean(v)?,
+            "connectDiagonal" => self.connect.diagonal = boolean(v)?,
+            "connectNxN" => self.connect.nxn = count(v)?,
+            "collinearN" => self.connect.collinear = count(v)?,
+            "connectValue" => self.connect_value = value(v)?,
+            "castlingWins" => self.castling_wins = crate::castling_rules::parse_rights(v)?,
+            "oppositeCastling" => self.opposite_castling = boolean(v)?,
+            // Chess960 castling (the king and rooks anywhere on the castling rank) is not
+            // implemented; `false` is the default.
+            "chess960" => {
+                if boolean(v)? {
+                    return Err("chess960 = true is not supported".into());
+                }
+            }
+            "materialCounting" => self.material_counting = crate::material::parse(v)?,
+            "promotionLimit" => self.promotion_limit = self.parse_promotion_limit(v)?,
+            "passOnStalemate" => self.pass_on_stalemate = [boolean(v)?; 2],
+            "passOnStalemateWhite" => self.pass_on_stalemate[0] = boolean(v)?,
+            "passOnStalemateBlack" => self.pass_on_stalemate[1] = boolean(v)?,
             _ => return Err("unsupported key (this plugin does not implement it)".into()),
         }
         Ok(())

@@ -292,8 +292,8 @@ fn error_messages_name_file_line_and_key() {
             "key `promotionRegionWhite`",
         ),
         (
-            "[x]\nking = k:KN\n",
-            "key `king`: a king with its own Betza",
+            "[x]\nking = kKN\n",
+            "test.ini:2: key `king`: expected `letter:betza`",
         ),
     ];
     for (text, want) in cases {

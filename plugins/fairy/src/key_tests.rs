@@ -1,0 +1,352 @@
+//! Scenarios of the keys added for the small sections of Fairy-Stockfish's variants.ini
+//! (issue #13): every expected answer is Fairy-Stockfish's (pyffish 0.0.90: `legal_moves`,
+//! `get_fen`, `get_san`, `game_result`, `is_immediate_game_end` on the same section, FEN and
+//! moves).
+
+use crate::tests::{coord, ctx};
+use crate::{Fairy, Registry, BUILTIN};
+use houserules_plugin_api::abi_stable::std_types::RVec;
+use houserules_plugin_api::{MoveEffects, Position, VariantRules, Winner};
+use std::sync::Arc;
+
+/// Test sections, and sections of Fairy-Stockfish's variants.ini (comments left out).
+const SECTIONS: &str = "
+[tictactoe]
+maxRank = 3
+maxFile = 3
+immobile = p
+startFen = 3/3/3[PPPPPpppp] w - - 0 1
+pieceDrops = true
+doubleStep = false
+castling = false
+stalemateValue = draw
+immobilityIllegal = false
+connectN = 3
+[khans:chess]
+pieceToCharTable = -
+centaur = h
+knibis = a
+kniroo = l
+customPiece1 = t:mNcK
+customPiece2 = s:mfhNcfW
+promotionPawnTypesBlack = s
+promotionPieceTypesBlack = t
+stalemateValue = loss
+nMoveRuleTypesBlack = s
+flagPiece = k
+flagRegionWhite = *8
+flagRegionBlack = *1
+startFen = lhatkahl/ssssssss/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1
+[centaurking:chess]
+king = k:KN
+[picaria:tictactoe]
+customPiece1 = p:mKmNmAmD
+startFen = 3/3/3[PPPppp] w - - 0 1
+mustDrop = true
+nMoveRule = 0
+nFoldRule = 0
+[nineholes:picaria]
+connectDiagonal = false
+[teeko:picaria]
+maxRank = 5
+maxFile = 5
+connectN = 4
+connectNxN = 2
+customPiece1 = p:mK
+startFen = 5/5/5/5/5[PPPPpppp] w - - 0 1
+[three-musketeers]
+pieceToCharTable = P......M..............p......m..............
+startFen = ppppM/ppppp/ppMpp/ppppp/Mpppp
+maxRank = 5
+maxFile = 5
+collinearN = 3
+connectDiagonal = false
+customPiece1 = m:cW
+customPiece2 = p:mW
+connectValue = loss
+stalemateValue = win
+connectPieceTypes = m
+[capturethequeen]
+startFen = 3q4/8/8/8/8/8/8/1QQ1QQ2
+queen = q
+extinctionPieceTypes = q
+nFoldRule = 0
+materialCounting = blackdrawodds
+[castle:chess]
+castlingWins = q
+[opposite-castling:chess]
+oppositeCastling = true
+[andersanti:antichess]
+passOnStalemate = true
+[whitepass:antichess]
+passOnStalemateWhite = true
+[passchess:chess]
+passOnStalemate = true
+[limitq:chess]
+promotionLimit = q:1 n:3
+[unweighted:chess]
+materialCounting = unweighted
+nMoveRule = 2
+";
+
+/// A section of [`SECTIONS`], over the built-in sections.
+fn section(id: &str) -> Arc<Fairy> {
+    let mut sources: Vec<(String, String)> = BUILTIN
+        .iter()
+        .map(|(n, t)| (n.to_string(), t.to_string()))
+        .collect();
+    sources.push(("keys.ini".into(), SECTIONS.into()));
+    Registry::from_sources(&sources)
+        .get(id)
+        .unwrap_or_else(|| panic!("{id} is not defined"))
+        .unwrap_or_else(|e| panic!("{id}: {e}"))
+}
+
+/// The position after `moves` (coordinate form) from `fen`.
+fn after(v: &Fairy, fen: &str, moves: &[&str]) -> Position {
+    let mut pos = v.parse(fen).expect("fen");
+    for text in moves {
+        let mut legal = RVec::new();
+        v.legal(&pos, &mut legal);
+        let m = *legal
+            .iter()
+            .find(|&&m| coord(v, &pos, m) == *text)
+            .unwrap_or_else(|| panic!("{text} is not legal in {}", v.fen(&pos)));
+        let mut fx = MoveEffects::new(pos.side_to_move, false);
+        v.apply(&mut pos, m, &mut fx);
+    }
+    pos
+}
+
+/// The answer after `moves`: legal moves (sorted) with their SAN, FEN, result.
+struct Answer {
+    moves: Vec<String>,
+    sans: Vec<String>,
+    fen: String,
+    result: Option<Winner>,
+}
+
+fn answer(id: &str, fen: &str, moves: &[&str]) -> Answer {
+    let v = section(id);
+    let pos = after(&v, fen, moves);
+    let mut legal = RVec::new();
+    v.legal(&pos, &mut legal);
+    let mut rows: Vec<(String, String)> = legal
+        .iter()
+        .map(|&m| (coord(&v, &pos, m), v.san(&pos, m)))
+        .collect();
+    rows.sort();
+    let check = v.gen.in_check(&pos, pos.side_to_move);
+    let result = v
+        .outcome(&pos, &ctx(!rows.is_empty(), check, 1, [false; 2]))
+        .map(|o| o.winner);
+    Answer {
+        moves: rows.iter().map(|r| r.0.clone()).collect(),
+        sans: rows.iter().map(|r| r.1.clone()).collect(),
+        fen: v.fen(&pos),
+        result,
+    }
+}
+
+#[test]
+fn a_stalemated_side_passes_with_its_lowest_piece() {
+    let fen = "8/8/8/8/1p6/1Pp5/2P5/N7 w - - 7 10";
+    let a = answer("andersanti", fen, &[]);
+    assert_eq!((a.moves, a.sans), (vec!["a1a1".into()], vec!["Na1".into()]));
+    // A knight's pass counts for the n-move rule; Black's lowest piece is on c3, not b4.
+    let a = answer("andersanti", fen, &["a1a1"]);
+    assert_eq!(a.fen, "8/8/8/8/1p6/1Pp5/2P5/N7 b - - 8 10");
+    assert_eq!((a.moves, a.sans), (vec!["c3c3".into()], vec!["c3".into()]));
+    assert_eq!(a.result, None);
+    // A pawn's pass resets the clock (it could not step back), and two passes draw.
+    let a = answer("andersanti", fen, &["a1a1", "c3c3"]);
+    assert_eq!(a.fen, "8/8/8/8/1p6/1Pp5/2P5/N7 w - - 0 11");
+    assert!(a.moves.is_empty());
+    assert_eq!(a.result, Some(Winner::DRAW));
+    // Without the key stalemate is antichess's win.
+    let a = answer("antichess", fen, &[]);
+    assert!(a.moves.is_empty());
+    assert_eq!(a.result, Some(Winner::WHITE));
+}
+
+#[test]
+fn passing_is_per_colour() {
+    let fen = "8/8/8/8/1p6/1Pp5/2P5/N7 w - - 7 10";
+    assert_eq!(answer("whitepass", fen, &[]).moves, ["a1a1"]);
+    let a = answer("whitepass", "8/8/8/8/1p6/1Pp5/2P5/N7 b - - 7 10", &[]);
+    assert!(a.moves.is_empty());
+    assert_eq!(a.result, Some(Winner::BLACK));
+}
+
+#[test]
+fn a_king_passes_unless_in_check() {
+    let a = answer("passchess", "k7/8/1Q6/8/8/8/8/K7 b - - 0 1", &[]);
+    assert_eq!((a.moves, a.sans), (vec!["a8a8".into()], vec!["Ka8".into()]));
+    let a = answer("passchess", "k7/8/1Q6/8/8/8/8/K7 b - - 0 1", &["a8a8"]);
+    assert_eq!(a.fen, "k7/8/1Q6/8/8/8/8/K7 w - - 1 2");
+    assert_eq!(a.moves.len(), 26);
+    // Only without a legal move: here the king takes.
+    assert_eq!(
+        answer("passchess", "k7/1Q6/8/8/8/8/8/K7 b - - 0 1", &[]).moves,
+        ["a8b7"]
+    );
+    // Checkmate stays checkmate.
+    let a = answer("passchess", "k7/1Q6/1K6/8/8/8/8/8 b - - 0 1", &[]);
+    assert!(a.moves.is_empty());
+    assert_eq!(a.result, Some(Winner::WHITE));
+}
+
+#[test]
+fn promotion_piece_sets_are_per_colour() {
+    // khans: White's pawns promote to n b r q, Black's `s` (customPiece2) to `t`.
+    let fen = "4k3/1P6/8/8/8/8/3s4/4K3 w - - 0 1";
+    assert_eq!(
+        answer("khans", fen, &[]).moves,
+        ["b7b8b", "b7b8n", "b7b8q", "b7b8r", "e1d2", "e1e2", "e1f1", "e1f2"]
+    );
+    let black = "4k3/1P6/8/8/8/8/3s4/4K3 b - - 0 1";
+    assert_eq!(
+        answer("khans", black, &[]).moves,
+        ["d2b1t", "d2f1t", "e8d7", "e8d8", "e8e7", "e8f7", "e8f8"]
+    );
+    // A White `s` is no pawn type: it reaches the last rank without promoting.
+    assert_eq!(
+        answer("khans", "4k3/8/1S6/8/8/8/8/4K3 w - - 5 9", &[]).moves,
+        ["b6a8", "b6c8", "b6d7", "e1d1", "e1d2", "e1e2", "e1f1", "e1f2"]
+    );
+}
+
+#[test]
+fn n_move_piece_sets_are_per_colour() {
+    // nMoveRuleTypesBlack = s: Black's `s` resets the counter, White's does not; White's
+    // pawn still does.
+    let a = answer("khans", "4k3/1P6/8/s7/8/8/8/4K3 b - - 5 9", &["a5b3"]);
+    assert_eq!(a.fen, "4k3/1P6/8/8/8/1s6/8/4K3 w - - 0 10");
+    let a = answer("khans", "4k3/8/8/8/8/1S6/8/4K3 w - - 5 9", &["b3c5"]);
+    assert_eq!(a.fen, "4k3/8/8/2S5/8/8/8/4K3 b - - 6 9");
+    let a = answer("khans", "4k3/8/1P6/s7/8/8/8/4K3 w - - 5 9", &["b6b7"]);
+    assert_eq!(a.fen, "4k3/1P6/8/s7/8/8/8/4K3 b - - 0 9");
+}
+
+#[test]
+fn promotion_limits_count_the_pieces_on_the_board() {
+    // One queen on the board: no promotion to a queen (q:1); knights are not near theirs.
+    let a = answer("limitq", "4k3/P7/8/8/8/8/8/Q3K3 w - - 0 1", &[]);
+    assert_eq!(a.moves.len(), 23);
+    assert!(a.moves.contains(&"a7a8n".to_string()) && !a.moves.contains(&"a7a8q".to_string()));
+    assert!(answer("limitq", "4k3/P7/8/8/8/8/8/4K3 w - - 0 1", &[])
+        .moves
+        .contains(&"a7a8q".to_string()));
+    // grand: promotion is optional on ranks 8 and 9 (the pawn may stay a pawn), compulsory on
+    // the last; a queen and an archbishop on the board take those choices away.
+    let a = answer("grand", "4k5/10/P9/10/10/10/10/10/10/4K5 w - - 0 1", &[]);
+    assert_eq!(
+        a.moves[..7],
+        ["a8a9", "a8a9a", "a8a9b", "a8a9c", "a8a9n", "a8a9q", "a8a9r"]
+    );
+    let a = answer("grand", "4k5/10/P9/10/10/10/10/10/10/QA2K5 w - - 0 1", &[]);
+    assert_eq!(a.moves.len(), 37);
+    let promotions: Vec<&String> = a.moves.iter().filter(|m| m.starts_with("a8a9")).collect();
+    assert_eq!(promotions, ["a8a9", "a8a9b", "a8a9c", "a8a9n", "a8a9r"]);
+    assert_eq!(
+        answer("grand", "4k5/P9/10/10/10/10/10/10/10/4K5 w - - 0 1", &[]).moves[..6],
+        ["a9a10a", "a9a10b", "a9a10c", "a9a10n", "a9a10q", "a9a10r"]
+    );
+}
+
+#[test]
+fn a_king_with_its_own_moves_still_castles_and_is_checked() {
+    let a = answer("centaurking", "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1", &[]);
+    assert_eq!(a.moves.len(), 30);
+    for m in ["e1c1", "e1g1", "e1c2", "e1d3", "e1f3", "e1g2"] {
+        assert!(a.moves.contains(&m.to_string()), "{m}: {:?}", a.moves);
+    }
+    // The knight on d2 checks; the king may take it or step off its lines, knight moves too.
+    assert_eq!(
+        answer("centaurking", "4k3/8/8/8/8/8/3n4/4K3 w - - 0 1", &[]).moves,
+        ["e1c2", "e1d1", "e1d2", "e1d3", "e1e2", "e1f2", "e1g2"]
+    );
+}
+
+#[test]
+fn connection_lines_squares_and_collinear_pieces() {
+    // nineholes: no diagonals (picaria, its parent, has them).
+    let fen = "P2/1P1/p2[Ppp] w - - 0 1";
+    let a = answer("nineholes", fen, &["P@c1"]);
+    assert_eq!((a.moves.len(), a.result), (5, None));
+    let a = answer("picaria", fen, &["P@c1"]);
+    assert_eq!((a.moves.len(), a.result), (0, Some(Winner::WHITE)));
+    let a = answer("nineholes", "PP1/3/p1p[Ppp] w - - 0 1", &["P@c3"]);
+    assert_eq!((a.moves.len(), a.result), (0, Some(Winner::WHITE)));
+    // teeko: four in a row or a 2 x 2 square.
+    let fen = "5/5/5/1PP2/1P3[Pppp] w - - 0 1";
+    assert_eq!(answer("teeko", fen, &["P@c1"]).result, Some(Winner::WHITE));
+    let a = answer("teeko", fen, &["P@d1"]);
+    assert_eq!((a.moves.len(), a.result), (21, None));
+    let fen = "5/5/5/1PPP1/5[Pppp] w - - 0 1";
+    assert_eq!(answer("teeko", fen, &["P@a2"]).result, Some(Winner::WHITE));
+    // three-musketeers: three musketeers on a file, gaps between, lose for their side
+    // (connectValue = loss); on a diagonal they do not count.
+    let a = answer("three-musketeers", "M4/5/pM3/5/M4 w - - 0 1", &["b3a3"]);
+    assert_eq!((a.moves.len(), a.result), (0, Some(Winner::BLACK)));
+    let a = answer("three-musketeers", "3Mp/5/2M2/5/M3p w - - 0 1", &["d5e5"]);
+    assert_eq!(
+        (a.moves, a.result),
+        (vec!["e1d1".into(), "e1e2".into()], None)
+    );
+}
+
+#[test]
+fn material_counting_decides_draws() {
+    // capturethequeen (blackdrawodds): the n-move rule's draw is Black's win.
+    let fen = "3q4/8/8/8/8/8/8/1QQ1QQ2 w - - 99 60";
+    assert_eq!(answer("capturethequeen", fen, &[]).result, None);
+    let a = answer("capturethequeen", fen, &["b1b2"]);
+    assert_eq!(a.fen, "3q4/8/8/8/8/8/1Q6/2Q1QQ2 b - - 100 60");
+    assert_eq!(a.result, Some(Winner::BLACK));
+    // unweighted: more pieces win, as many draw; stalemate too.
+    let fen = "4k3/8/8/8/8/8/8/R3K3 w - - 3 60";
+    assert_eq!(
+        answer("unweighted", fen, &["a1a2"]).result,
+        Some(Winner::WHITE)
+    );
+    let fen = "4k3/r7/8/8/8/8/8/4K3 w - - 3 60";
+    assert_eq!(
+        answer("unweighted", fen, &["e1e2"]).result,
+        Some(Winner::BLACK)
+    );
+    let fen = "4k3/8/8/8/8/8/8/4K3 w - - 3 60";
+    assert_eq!(
+        answer("unweighted", fen, &["e1e2"]).result,
+        Some(Winner::DRAW)
+    );
+    let fen = "k7/2Q5/1K6/8/8/8/8/8 b - - 0 60";
+    assert_eq!(answer("unweighted", fen, &[]).result, Some(Winner::WHITE));
+}
+
+#[test]
+fn castling_wins_and_opposite_castling() {
+    // castle (castlingWins = q): Black's queenside castling wins, losing that right loses;
+    // White's castling decides nothing.
+    let fen = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1";
+    let a = answer("castle", fen, &["e1g1"]);
+    assert_eq!((a.moves.len(), a.result), (25, None));
+    assert_eq!(a.fen, "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R4RK1 b kq - 1 1");
+    let a = answer("castle", fen, &["e1g1", "e8c8"]);
+    assert_eq!((a.moves.len(), a.result), (0, Some(Winner::BLACK)));
+    assert_eq!(
+        answer("castle", fen, &["e1g1", "e8g8"]).result,
+        Some(Winner::WHITE)
+    );
+    assert_eq!(
+        answer("castle", fen, &["a1b1", "a8b8"]).result,
+        Some(Winner::WHITE)
+    );
+    assert_eq!(answer("castle", fen, &["a1b1", "h8g8"]).moves.len(), 24);
+    // opposite-castling: castling takes the opponent's right on that side.
+    let a = answer("opposite-castling", fen, &["e1g1"]);
+    assert_eq!(a.fen, "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R4RK1 b q - 1 1");
+    assert_eq!(a.moves.len(), 24);
+    let a = answer("opposite-castling", fen, &["e1c1", "e8g8"]);
+    assert_eq!(a.fen, "r4rk1/pppppppp/8/8/8/8/PPPPPPPP/2KR3R w - - 2 2");
+}
