@@ -657,7 +657,19 @@ impl<B: Bits> Compiled<B> {
                     _ => &p.movement,
                 };
                 let mv = limit_slides(mv, rules.slide_limit);
-                let t = c.kind_tables(&mv, p.bounce, p.ep_capture, &p.initial_region, color);
+                let region = p.region.as_ref().map(|r| c.geo.set(&r[color]));
+                let zone = p
+                    .zone_leaps
+                    .as_ref()
+                    .map(|(m, z)| (m, c.geo.set(&z[color])));
+                let t = c.kind_tables(
+                    &mv,
+                    p.bounce,
+                    p.ep_capture,
+                    &p.initial_region,
+                    color,
+                    (region, zone),
+                );
                 let cap = &t.capture;
                 if cap.leap.iter().any(|b| !b.is_empty()) {
                     c.leapers[color].push(k as u8);
@@ -1039,17 +1051,43 @@ impl<B: Bits> Compiled<B> {
         ep: EnPassantCapture,
         initial_region: &[SquareSet; 2],
         color: usize,
+        (region, zone): (Option<B>, Option<(&Movement, B)>),
     ) -> KindTables<B> {
         let n = self.geo.n;
-        let quiet = self.mode(m, 0, QUIET, bounce, color);
-        let capture = self.mode(m, 0, CAPTURE, bounce, color);
-        let same = quiet.leap == capture.leap
-            && quiet.pseudo == capture.pseudo
-            && quiet.families == capture.families;
-        let initial = {
+        let mut quiet = self.mode(m, 0, QUIET, bounce, color);
+        let mut capture = self.mode(m, 0, CAPTURE, bounce, color);
+        let mut initial = {
             let i = self.mode(m, 1, QUIET, bounce, color);
             (!i.is_empty()).then_some(i)
         };
+        // Zone leaps join the plain leaps of the zone's squares.
+        if let Some((zm, zone)) = zone {
+            for (mode, md) in [(&mut quiet, QUIET), (&mut capture, CAPTURE)] {
+                let z = self.mode(zm, 0, md, bounce, color);
+                for s in zone.squares() {
+                    mode.leap[s] |= z.leap[s];
+                    mode.pseudo[s] |= z.leap[s];
+                }
+            }
+        }
+        // Fairy-Stockfish's immobility test ignores the mobility region.
+        let reach: Vec<bool> = (0..n)
+            .map(|s| !(quiet.pseudo[s] | capture.pseudo[s]).is_empty())
+            .collect();
+        if let Some(region) = region {
+            for mode in [&mut quiet, &mut capture]
+                .into_iter()
+                .chain(initial.as_mut())
+            {
+                for s in 0..n {
+                    mode.leap[s] &= region;
+                    mode.pseudo[s] &= region;
+                }
+            }
+        }
+        let same = quiet.leap == capture.leap
+            && quiet.pseudo == capture.pseudo
+            && quiet.families == capture.families;
         let mut doubles = Vec::new();
         for d in &m.double_leaps {
             let mut t = DoubleTable {
@@ -1073,7 +1111,11 @@ impl<B: Bits> Compiled<B> {
                 }
                 for &v in &d.second {
                     let (df, dr) = adjust(v, color);
-                    if let Some(to) = self.geo.step(s, df, dr) {
+                    if let Some(to) = self
+                        .geo
+                        .step(s, df, dr)
+                        .filter(|&to| region.is_none_or(|r| r.has(to)))
+                    {
                         t.land[s] |= B::bit(to);
                         t.rev_mid[to] |= B::bit(s);
                     }
@@ -1117,7 +1159,7 @@ impl<B: Bits> Compiled<B> {
                     while let Some(nx) = plain(land, -df, -dr) {
                         land = nx;
                     }
-                    if land != s {
+                    if land != s && region.is_none_or(|r| r.has(land)) {
                         t.path[s] = path;
                         t.land[s] = land as u8;
                         t.reverse[land].push((s as u8, path));
@@ -1147,6 +1189,9 @@ impl<B: Bits> Compiled<B> {
                     epb[s] = capture.pseudo[s] & !quiet.pseudo[s];
                 }
             }
+            if let Some(r) = region {
+                epb[s] &= r;
+            }
         }
         let mut rev_leap = vec![B::ZERO; n];
         let mut rev_pseudo = vec![B::ZERO; n];
@@ -1158,7 +1203,7 @@ impl<B: Bits> Compiled<B> {
             for t in capture.pseudo[s].squares() {
                 rev_pseudo[t] |= B::bit(s);
             }
-            let mut any = !(quiet.pseudo[s] | capture.pseudo[s]).is_empty();
+            let mut any = reach[s];
             for &d in &doubles {
                 let dt = &self.doubles[color][d];
                 any |= dt.mid[s]
@@ -1191,15 +1236,20 @@ impl<B: Bits> Compiled<B> {
                 rev_ep[t] |= B::bit(s);
             }
         }
-        let bulk = self.bulk(
-            m,
-            &quiet,
-            &capture,
-            initial.as_ref(),
-            &doubles,
-            &warps,
-            color,
-        );
+        // Shifting whole sets knows nothing of regions and zones.
+        let bulk = if region.is_some() || zone.is_some() {
+            None
+        } else {
+            self.bulk(
+                m,
+                &quiet,
+                &capture,
+                initial.as_ref(),
+                &doubles,
+                &warps,
+                color,
+            )
+        };
         KindTables {
             shape,
             bulk,

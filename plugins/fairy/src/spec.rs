@@ -230,6 +230,13 @@ pub const NAMED: &[Named] = &[
         value: 450,
     },
     Named {
+        ty: SOLDIER,
+        key: "soldier",
+        betza: "fsW",
+        role: Role::OTHER,
+        value: 200,
+    },
+    Named {
         ty: 30,
         key: "horse",
         betza: "nN",
@@ -288,9 +295,11 @@ pub const NAMED: &[Named] = &[
 ];
 
 /// Piece keys Fairy-Stockfish has that this plugin refuses: pieces whose moves depend on
-/// more than Betza says (the janggi cannon may not jump or take cannons; the soldier's
-/// sideways step depends on `soldierPromotionRank`).
-pub const REFUSED_PIECES: &[&str] = &["janggiCannon", "soldier"];
+/// more than Betza says (the janggi cannon may not jump or take cannons).
+pub const REFUSED_PIECES: &[&str] = &["janggiCannon"];
+
+/// The xiangqi soldier: `fsW`, its sideways steps only from `soldierPromotionRank` on.
+pub const SOLDIER: u16 = 29;
 
 /// A piece of the variant.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -450,6 +459,13 @@ pub struct Spec {
     /// Checks are counted (the FEN's `3+3` field: checks each side still has to give);
     /// giving the last one wins.
     pub check_counting: bool,
+    /// Mobility regions by piece type, per colour (`mobilityRegion{White,Black}{Piece}`): the
+    /// piece moves, is dropped and attacks only there. An empty set is no restriction.
+    pub mobility_region: BTreeMap<u16, [SquareSet; 2]>,
+    /// Kings may not face each other on an open line (`flyingGeneral`).
+    pub flying_general: bool,
+    /// From this rank on (0-based, each side's own count) soldiers also step sideways.
+    pub soldier_promotion_rank: u8,
     /// Last location of each key (inherited ones included), for compile-time errors.
     pub locs: HashMap<String, Loc>,
 }
@@ -521,6 +537,9 @@ impl Spec {
             check_counting: false,
             blast_on_capture: false,
             blast_immune_types: Vec::new(),
+            mobility_region: BTreeMap::new(),
+            flying_general: false,
+            soldier_promotion_rank: 0,
             locs: HashMap::new(),
         }
     }
@@ -656,14 +675,18 @@ impl Spec {
             crate::engine::movement(ty, b, self)?;
             b.to_string()
         } else {
-            if v.len() > 1 {
-                return Err(if ty == KING {
-                    "a king with its own Betza moves is not supported".into()
-                } else {
-                    format!("expected one letter, found `{v}`")
-                });
+            if ty == KING && v.len() > 1 {
+                // Fairy-Stockfish's custom royal piece (`king = k:W`, xiangqi's general).
+                let Some(b) = v.get(1..).and_then(|r| r.strip_prefix(':')) else {
+                    return Err("a king with its own moves needs `letter:betza`".into());
+                };
+                crate::engine::movement(ty, b, self)?;
+                b.to_string()
+            } else if v.len() > 1 {
+                return Err(format!("expected one letter, found `{v}`"));
+            } else {
+                named(ty).map(|n| n.betza).unwrap_or("").to_string()
             }
-            named(ty).map(|n| n.betza).unwrap_or("").to_string()
         };
         self.add_piece(ty, first, betza, &e.key, &e.loc);
         Ok(())
@@ -879,10 +902,47 @@ impl Spec {
             "checkCounting" => self.check_counting = boolean(v)?,
             "blastOnCapture" => self.blast_on_capture = boolean(v)?,
             "blastImmuneTypes" => self.blast_immune_types = self.piece_set(v)?,
+            "flyingGeneral" => self.flying_general = boolean(v)?,
+            "soldierPromotionRank" => self.soldier_promotion_rank = rank(v)?,
+            k if k.starts_with("mobilityRegion") => {
+                let (color, ty) = mobility_key(k)?;
+                self.mobility_region
+                    .entry(ty)
+                    .or_insert([SquareSet::EMPTY; 2])[color] = region(v)?;
+            }
             _ => return Err("unsupported key (this plugin does not implement it)".into()),
         }
         Ok(())
     }
+}
+
+/// `mobilityRegion{White,Black}{Piece}`: the colour index and the piece type, named as its
+/// piece key with a capital (`King`, `Fers`, `CustomPiece3`).
+fn mobility_key(key: &str) -> Result<(usize, u16), String> {
+    let rest = key.strip_prefix("mobilityRegion").unwrap_or(key);
+    let (color, name) = if let Some(n) = rest.strip_prefix("White") {
+        (0, n)
+    } else if let Some(n) = rest.strip_prefix("Black") {
+        (1, n)
+    } else {
+        return Err("expected mobilityRegionWhite... or mobilityRegionBlack...".into());
+    };
+    let mut chars = name.chars();
+    let piece: String = match chars.next() {
+        Some(c) if c.is_ascii_uppercase() => c.to_ascii_lowercase().to_string() + chars.as_str(),
+        _ => return Err(format!("`{name}` is not a capitalized piece name")),
+    };
+    if let Some(n) = NAMED.iter().find(|n| n.key == piece) {
+        return Ok((color, n.ty));
+    }
+    if let Some(Ok(n)) = piece.strip_prefix("customPiece").map(str::parse::<u16>) {
+        if (1..=CUSTOM_COUNT).contains(&n) {
+            return Ok((color, CUSTOM + n - 1));
+        }
+    }
+    Err(format!(
+        "`{name}` is not a piece type of Fairy-Stockfish this plugin supports"
+    ))
 }
 
 /// The named piece type with this number.
