@@ -99,6 +99,9 @@ pub struct PieceRules {
     /// sideways steps across the river): `(movement, zone)`. Only the movement's plain leaps
     /// count.
     pub zone_leaps: Option<(Movement, [SquareSet; 2])>,
+    /// Its hops (`p`) may neither jump nor capture a piece of a kind with this flag (the
+    /// janggi cannon: cannons neither jump nor take cannons).
+    pub janggi_hops: bool,
 }
 
 impl PieceRules {
@@ -126,6 +129,7 @@ impl PieceRules {
             bounce: false,
             region: None,
             zone_leaps: None,
+            janggi_hops: false,
         }
     }
 }

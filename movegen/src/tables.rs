@@ -188,6 +188,9 @@ pub struct Mode<B: Bits> {
     pub rays: Vec<Ray<B>>,
     /// Rays per square.
     pub per_square: usize,
+    /// Hops neither jump nor take pieces of the janggi-hop kinds
+    /// ([`crate::PieceRules::janggi_hops`]).
+    pub janggi: bool,
 }
 
 impl<B: Bits> Mode<B> {
@@ -198,6 +201,7 @@ impl<B: Bits> Mode<B> {
             families: 0,
             rays: Vec::new(),
             per_square: 0,
+            janggi: false,
         }
     }
     /// The slider rays from `s`.
@@ -435,6 +439,8 @@ pub struct Compiled<B: Bits> {
     pub royal_kinds: u64,
     /// Immune kinds as a bit mask.
     pub immune_kinds: u64,
+    /// Kinds whose hops follow the janggi cannon's rule, as a bit mask.
+    pub janggi_kinds: u64,
     /// The rules compiled from.
     pub rules: Rules,
     /// Drop regions per kind per colour (board if unrestricted).
@@ -558,6 +564,7 @@ impl<B: Bits> Compiled<B> {
             trial_legality: false,
             royal_kinds: 0,
             immune_kinds: 0,
+            janggi_kinds: 0,
             rules: rules.clone(),
             drop_region: Vec::new(),
             any_en_passant: false,
@@ -608,6 +615,9 @@ impl<B: Bits> Compiled<B> {
             }
             if p.immune {
                 c.immune_kinds |= 1 << k;
+            }
+            if p.janggi_hops {
+                c.janggi_kinds |= 1 << k;
             }
             let promotes_to_royal = match &p.promotion {
                 Promotion::None => false,
@@ -662,7 +672,7 @@ impl<B: Bits> Compiled<B> {
                     .zone_leaps
                     .as_ref()
                     .map(|(m, z)| (m, c.geo.set(&z[color])));
-                let t = c.kind_tables(
+                let mut t = c.kind_tables(
                     &mv,
                     p.bounce,
                     p.ep_capture,
@@ -670,6 +680,13 @@ impl<B: Bits> Compiled<B> {
                     color,
                     (region, zone),
                 );
+                if p.janggi_hops {
+                    t.quiet.janggi = true;
+                    t.capture.janggi = true;
+                    if let Some(i) = &mut t.initial {
+                        i.janggi = true;
+                    }
+                }
                 let cap = &t.capture;
                 if cap.leap.iter().any(|b| !b.is_empty()) {
                     c.leapers[color].push(k as u8);

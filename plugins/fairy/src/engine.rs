@@ -329,6 +329,7 @@ impl Fairy {
         let mut extras = extras(spec, &kinds, &kind_of_ty);
         extras.regions = crate::xiangqi::mobility_regions(spec, &kinds);
         extras.zone_leaps = crate::xiangqi::zone_leaps(spec, &kinds);
+        extras.janggi_hops = kinds.iter().map(|k| k.ty == spec::JANGGI_CANNON).collect();
         if let Some(d) = &mut extras.drops {
             crate::xiangqi::restrict_drops(&mut d.region, &extras.regions, spec);
         }
@@ -1428,6 +1429,8 @@ struct Extras {
     /// Per kind: its mobility region and zone leaps (see [`crate::xiangqi`]).
     regions: Vec<Option<[SquareSet; 2]>>,
     zone_leaps: Vec<Option<(Movement, [SquareSet; 2])>>,
+    /// Per kind: whether it hops as a janggi cannon.
+    janggi_hops: Vec<bool>,
 }
 
 impl Extras {
@@ -1444,6 +1447,7 @@ impl Extras {
         for (k, p) in r.pieces.iter_mut().enumerate() {
             p.region = self.regions.get(k).cloned().flatten();
             p.zone_leaps = self.zone_leaps.get(k).cloned().flatten();
+            p.janggi_hops = self.janggi_hops.get(k).copied().unwrap_or(false);
         }
         if let Some(c) = &mut r.castling {
             c.rank = self.castling_rank;
@@ -1517,6 +1521,7 @@ fn extras(spec: &Spec, kinds: &[Kind], kind_of_ty: &std::collections::HashMap<u1
         other_rooks: Vec::new(),
         regions: Vec::new(),
         zone_leaps: Vec::new(),
+        janggi_hops: Vec::new(),
     }
 }
 

@@ -268,3 +268,5 @@ export_plugin!(FairyPlugin);
 mod rule_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod xiangqi_tests;

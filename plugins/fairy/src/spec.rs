@@ -230,6 +230,13 @@ pub const NAMED: &[Named] = &[
         value: 450,
     },
     Named {
+        ty: JANGGI_CANNON,
+        key: "janggiCannon",
+        betza: "pR",
+        role: Role::OTHER,
+        value: 500,
+    },
+    Named {
         ty: SOLDIER,
         key: "soldier",
         betza: "fsW",
@@ -294,9 +301,11 @@ pub const NAMED: &[Named] = &[
     },
 ];
 
-/// Piece keys Fairy-Stockfish has that this plugin refuses: pieces whose moves depend on
-/// more than Betza says (the janggi cannon may not jump or take cannons).
-pub const REFUSED_PIECES: &[&str] = &["janggiCannon"];
+/// Piece keys Fairy-Stockfish has that this plugin refuses (none left).
+pub const REFUSED_PIECES: &[&str] = &[];
+
+/// The janggi cannon: `pR`, but it neither jumps nor takes another janggi cannon.
+pub const JANGGI_CANNON: u16 = 28;
 
 /// The xiangqi soldier: `fsW`, its sideways steps only from `soldierPromotionRank` on.
 pub const SOLDIER: u16 = 29;
@@ -904,6 +913,22 @@ impl Spec {
             "blastImmuneTypes" => self.blast_immune_types = self.piece_set(v)?,
             "flyingGeneral" => self.flying_general = boolean(v)?,
             "soldierPromotionRank" => self.soldier_promotion_rank = rank(v)?,
+            // Xiangqi's chasing rule judges a repetition by the pieces every move of the
+            // cycle chased, which needs the game's moves since the repeated position's first
+            // occurrence: the plugin API gives a variant only the repetition count and who
+            // checked throughout (perpetualCheckIllegal).
+            "chasingRule" => match v {
+                "none" => {}
+                "axf" => {
+                    return Err(
+                        "`axf` (xiangqi's perpetual chase rule) is not supported: it \
+                                needs the moves of the repetition cycle, which the plugin API \
+                                does not give a variant"
+                            .into(),
+                    )
+                }
+                _ => return Err(format!("`{v}` is not a chasing rule (none, axf)")),
+            },
             k if k.starts_with("mobilityRegion") => {
                 let (color, ty) = mobility_key(k)?;
                 self.mobility_region

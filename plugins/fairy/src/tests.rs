@@ -276,8 +276,8 @@ fn error_messages_name_file_line_and_key() {
             "test.ini:4: key `startFen`",
         ),
         (
-            "[x]\nking = k\njanggiCannon = c\n",
-            "test.ini:3: key `janggiCannon`",
+            "[x]\nking = k\nmobilityRegionWhiteDragon = *1\n",
+            "test.ini:3: key `mobilityRegionWhiteDragon`",
         ),
         (
             "[x:nothere]\nking = k\n",
@@ -292,8 +292,8 @@ fn error_messages_name_file_line_and_key() {
             "key `promotionRegionWhite`",
         ),
         (
-            "[x]\nking = k:KN\n",
-            "key `king`: a king with its own Betza",
+            "[x]\nking = kKN\n",
+            "key `king`: a king with its own moves needs `letter:betza`",
         ),
     ];
     for (text, want) in cases {

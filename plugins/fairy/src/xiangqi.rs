@@ -14,7 +14,7 @@
 use crate::engine::{Fairy, Kind};
 use crate::spec::{self, Spec};
 use houserules_movegen::{betza, Movement};
-use houserules_plugin_api::{Color, Move, Position, Square, SquareSet};
+use houserules_plugin_api::{Color, Move, MoveFlags, Position, Square, SquareSet};
 
 /// Per kind, its type's mobility region (`None`: the whole board, as Fairy-Stockfish reads
 /// an empty region).
@@ -138,10 +138,13 @@ impl Fairy {
     }
 
     /// Fairy-Stockfish's flying general rule: whether `m` leaves the mover's king facing
-    /// the enemy king (a castling king may not pass or reach a facing square; the occupancy
-    /// is Fairy-Stockfish's: the origin emptied, the destination filled, an en passant
-    /// victim still there).
+    /// the enemy king (the origin emptied, the destination filled). A castling king may not
+    /// pass or reach a facing square (its rook still at home); en passant captures are
+    /// exempt, as Fairy-Stockfish's legality test returns before the rule for them.
     pub(crate) fn kings_face_after(&self, pos: &Position, m: Move) -> bool {
+        if m.flags.contains(MoveFlags::EN_PASSANT) {
+            return false;
+        }
         let us = pos.side_to_move;
         let them = us.opposite();
         let Some(king) = self.king_square(pos, us) else {
