@@ -475,6 +475,8 @@ pub struct Spec {
     pub flying_general: bool,
     /// From this rank on (0-based, each side's own count) soldiers also step sideways.
     pub soldier_promotion_rank: u8,
+    /// `chasingRule = axf` (xiangqi's perpetual chase rule), which this plugin refuses.
+    pub chasing_rule_axf: bool,
     /// Last location of each key (inherited ones included), for compile-time errors.
     pub locs: HashMap<String, Loc>,
 }
@@ -549,6 +551,7 @@ impl Spec {
             mobility_region: BTreeMap::new(),
             flying_general: false,
             soldier_promotion_rank: 0,
+            chasing_rule_axf: false,
             locs: HashMap::new(),
         }
     }
@@ -705,6 +708,19 @@ impl Spec {
     /// plugin reads: each is a problem of the section.
     pub fn contradictions(&self) -> Vec<(&'static str, String)> {
         let mut out = Vec::new();
+        // Xiangqi's chasing rule judges a repetition by the pieces every move of the cycle
+        // chased, which needs the game's moves since the repeated position's first
+        // occurrence: the plugin API gives a variant only the repetition count and who
+        // checked throughout (perpetualCheckIllegal).
+        if self.chasing_rule_axf {
+            out.push((
+                "chasingRule",
+                "`axf` (xiangqi's perpetual chase rule) is not supported: it needs the moves of \
+                 the repetition cycle, which the plugin API does not give a variant (`none` \
+                 plays without it)"
+                    .to_string(),
+            ));
+        }
         if self.check_counting && !self.checking {
             out.push((
                 "checkCounting",
@@ -913,22 +929,14 @@ impl Spec {
             "blastImmuneTypes" => self.blast_immune_types = self.piece_set(v)?,
             "flyingGeneral" => self.flying_general = boolean(v)?,
             "soldierPromotionRank" => self.soldier_promotion_rank = rank(v)?,
-            // Xiangqi's chasing rule judges a repetition by the pieces every move of the
-            // cycle chased, which needs the game's moves since the repeated position's first
-            // occurrence: the plugin API gives a variant only the repetition count and who
-            // checked throughout (perpetualCheckIllegal).
-            "chasingRule" => match v {
-                "none" => {}
-                "axf" => {
-                    return Err(
-                        "`axf` (xiangqi's perpetual chase rule) is not supported: it \
-                                needs the moves of the repetition cycle, which the plugin API \
-                                does not give a variant"
-                            .into(),
-                    )
+            // Refused in `contradictions` (a child may set it back to `none`).
+            "chasingRule" => {
+                self.chasing_rule_axf = match v {
+                    "none" => false,
+                    "axf" => true,
+                    _ => return Err(format!("`{v}` is not a chasing rule (none, axf)")),
                 }
-                _ => return Err(format!("`{v}` is not a chasing rule (none, axf)")),
-            },
+            }
             k if k.starts_with("mobilityRegion") => {
                 let (color, ty) = mobility_key(k)?;
                 self.mobility_region

@@ -25,6 +25,8 @@ flyingGeneral = true
 [xqjc:chess]
 janggiCannon = c
 castling = false
+[xqnochase:xiangqi]
+chasingRule = none
 ";
 
 /// A section of [`SECTIONS`], whose parents may be built-ins.
@@ -175,4 +177,34 @@ fn janggi_cannons_neither_jump_nor_take_cannons() {
     assert!(check);
     assert_eq!(moves.len(), 12);
     assert!(!moves.contains(&"e1e2".to_string()));
+}
+
+#[test]
+fn the_chasing_rule_is_refused_where_it_is_in_force() {
+    let e = crate::tests::builtin()
+        .get("xiangqi")
+        .expect("listed")
+        .expect_err("refused");
+    assert!(
+        e.contains("key `chasingRule`") && e.contains("`axf`"),
+        "{e}"
+    );
+    // A child that sets it back to `none` builds (Fairy-Stockfish's manchu).
+    let manchu = crate::tests::builtin().get("manchu").expect("listed");
+    assert!(manchu.is_ok(), "{:?}", manchu.err());
+    let e = from_ini("[x:chess]\nchasingRule = asian\n", "x").expect_err("refused");
+    assert!(e.contains("`asian` is not a chasing rule"), "{e}");
+}
+
+#[test]
+fn xiangqi_moves_agree_with_fairy_stockfish_s_perft() {
+    // Fairy-Stockfish's `go perft` of its built-in xiangqi (the chasing rule only judges
+    // repetitions, so the section without it has the same move tree).
+    let v = section("xqnochase");
+    let start = v.parse(&v.start_fen).expect("start");
+    assert_eq!(
+        v.start_fen,
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
+    );
+    assert_eq!([1, 2, 3].map(|d| perft(&v, &start, d)), [44, 1920, 79666]);
 }
