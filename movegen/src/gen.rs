@@ -110,6 +110,9 @@ pub struct Ctx<'a, B: Bits> {
     capturable: B,
     /// The all-royals check rule (weak dual king) is in force.
     all_rule: bool,
+    /// Pieces of both sides whose kinds hop as janggi cannons (they are no screens for one
+    /// another and cannot take one another).
+    janggi: B,
 }
 
 impl<'a, B: Bits> Ctx<'a, B> {
@@ -134,7 +137,15 @@ impl<'a, B: Bits> Ctx<'a, B> {
             m &= m - 1;
             immune |= st.kind[k];
         }
+        let mut janggi = B::ZERO;
+        let mut m = c.janggi_kinds;
+        while m != 0 {
+            let k = m.trailing_zeros() as usize;
+            m &= m - 1;
+            janggi |= st.kind[k];
+        }
         Ctx {
+            janggi,
             c,
             pos,
             st,
@@ -182,9 +193,10 @@ impl<'a, B: Bits> Ctx<'a, B> {
         b & self.st.color[color]
     }
 
-    /// Family rays and lame leaps of `fams` from `s` (before the pseudo mask).
+    /// Family rays and lame leaps of `fams` from `s` (before the pseudo mask); hops never
+    /// jump a piece of `no_screen`.
     #[inline(always)]
-    fn families(&self, fams: u32, s: usize, occ: B) -> B {
+    fn families(&self, fams: u32, s: usize, occ: B, no_screen: B) -> B {
         let mut acc = B::ZERO;
         let mut f = fams;
         while f != 0 {
@@ -211,6 +223,9 @@ impl<'a, B: Bits> Ctx<'a, B> {
                     let Some(screen) = list.iter().position(|&x| occ.has(x as usize)) else {
                         continue;
                     };
+                    if no_screen.has(list[screen] as usize) {
+                        continue;
+                    }
                     if grass {
                         if let Some(&t) = list.get(screen + 1) {
                             acc |= B::bit(t as usize);
@@ -239,9 +254,13 @@ impl<'a, B: Bits> Ctx<'a, B> {
             }
             let other = m.families & !family::SLIDERS;
             if other != 0 {
-                r |= self.families(other, s, occ);
+                let no_screen = if m.janggi { self.janggi } else { B::ZERO };
+                r |= self.families(other, s, occ, no_screen);
             }
             t |= r & m.pseudo[s];
+        }
+        if m.janggi {
+            t &= !self.janggi;
         }
         t
     }
@@ -280,7 +299,7 @@ impl<'a, B: Bits> Ctx<'a, B> {
         let mut passing = B::ZERO;
         let info = &self.c.info[kind];
         if info.ep_victim && kt.quiet.families & family::LAME != 0 {
-            passing |= self.families(kt.quiet.families & family::LAME, s, occ)
+            passing |= self.families(kt.quiet.families & family::LAME, s, occ, B::ZERO)
                 & kt.quiet.pseudo[s]
                 & empty;
         }
@@ -338,17 +357,27 @@ impl<'a, B: Bits> Ctx<'a, B> {
     /// The pieces of `by` that attack `sq` with occupancy `occ`, the pieces on `gone`
     /// removed.
     pub fn attackers(&self, sq: usize, occ: B, by: usize, gone: B) -> B {
-        self.attack_scan::<false>(sq, occ, by, gone)
+        self.attack_scan::<false>(sq, occ, by, gone, self.janggi)
     }
 
     /// Whether a piece of `by` attacks `sq`.
     #[inline(always)]
     pub fn attacked(&self, sq: usize, occ: B, by: usize, gone: B) -> bool {
-        !self.attack_scan::<true>(sq, occ, by, gone).is_empty()
+        !self
+            .attack_scan::<true>(sq, occ, by, gone, self.janggi)
+            .is_empty()
     }
 
+    /// The attack scan; `janggi`: where the janggi-hop pieces stand (after a trial move).
     #[inline(always)]
-    fn attack_scan<const FIRST: bool>(&self, sq: usize, occ: B, by: usize, gone: B) -> B {
+    fn attack_scan<const FIRST: bool>(
+        &self,
+        sq: usize,
+        occ: B,
+        by: usize,
+        gone: B,
+        janggi: B,
+    ) -> B {
         let c = self.c;
         let mut acc = B::ZERO;
         let keep = self.st.color[by] & !gone;
@@ -417,10 +446,12 @@ impl<'a, B: Bits> Ctx<'a, B> {
                             _ => None,
                         }
                     } else {
-                        // One screen, then the attacker.
-                        it.by_ref()
-                            .find(|&x| occ.has(x))
-                            .and_then(|_| it.find(|&x| occ.has(x)))
+                        // One screen, then the attacker; a janggi-hop attacker does not jump
+                        // another.
+                        it.by_ref().find(|&x| occ.has(x)).and_then(|screen| {
+                            it.find(|&x| occ.has(x))
+                                .filter(|&a| !(janggi.has(a) && janggi.has(screen)))
+                        })
                     };
                     if let Some(a) = attacker {
                         if cand.has(a) {
@@ -1229,11 +1260,15 @@ impl<'a, B: Bits> Ctx<'a, B> {
         let mut occ = self.st.occ;
         let mut gone = B::ZERO;
         let mut royals = self.royals_of(us);
+        let mut janggi = self.janggi;
         let Some(to) = g.compact(m.to) else {
             return false;
         };
         if m.is_drop() {
             occ |= B::bit(to);
+            if (m.piece as usize) < c.n_kinds && c.janggi_kinds & (1 << m.piece) != 0 {
+                janggi |= B::bit(to);
+            }
             if (m.piece as usize) < c.n_kinds && c.info[m.piece as usize].royal {
                 royals |= B::bit(to);
             }
@@ -1276,13 +1311,25 @@ impl<'a, B: Bits> Ctx<'a, B> {
                 if c.info[after].royal {
                     royals |= B::bit(to);
                 }
+                janggi &= !(B::bit(from) | B::bit(to));
+                if c.janggi_kinds & (1 << after) != 0 {
+                    janggi |= B::bit(to);
+                }
             }
         }
         match c.rules.check {
             CheckRule::Off => true,
-            CheckRule::Any => !royals.squares().any(|r| self.attacked(r, occ, them, gone)),
+            CheckRule::Any => !royals.squares().any(|r| {
+                !self
+                    .attack_scan::<true>(r, occ, them, gone, janggi)
+                    .is_empty()
+            }),
             CheckRule::All => {
-                royals.is_empty() || royals.squares().any(|r| !self.attacked(r, occ, them, gone))
+                royals.is_empty()
+                    || royals.squares().any(|r| {
+                        self.attack_scan::<true>(r, occ, them, gone, janggi)
+                            .is_empty()
+                    })
             }
         }
     }

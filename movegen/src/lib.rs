@@ -88,7 +88,10 @@
 //! bouncing diagonals, holes, royalty and the check rule, immunity from capture, promotion
 //! (chess or shogi style), which passing moves may be taken en passant
 //! ([`PieceRules::ep_victim`]) and when the right is recorded ([`rules::EnPassantPolicy`]),
-//! castling, drops, captures to hand, the `Moved` mark for initial moves.
+//! castling, drops, captures to hand, the `Moved` mark for initial moves, mobility regions
+//! ([`PieceRules::region`]: moves, captures and attacks only there), leaps from a zone only
+//! ([`PieceRules::zone_leaps`]: the xiangqi soldier across the river) and janggi hops
+//! ([`PieceRules::janggi_hops`]: such hoppers neither jump nor take one another).
 //!
 //! ## Legality and speed
 //!

@@ -92,6 +92,16 @@ pub struct PieceRules {
     pub hand_kind: u8,
     /// Its diagonal rays bounce (see [`Topology`]).
     pub bounce: bool,
+    /// Fairy-Stockfish's mobility region, per colour: the piece moves, captures and attacks
+    /// only onto these squares (`None`: anywhere).
+    pub region: Option<[SquareSet; 2]>,
+    /// Plain leaps the piece has only from these squares, per colour (the xiangqi soldier's
+    /// sideways steps across the river): `(movement, zone)`. Only the movement's plain leaps
+    /// count.
+    pub zone_leaps: Option<(Movement, [SquareSet; 2])>,
+    /// Its hops (`p`) may neither jump nor capture a piece of a kind with this flag (the
+    /// janggi cannon: cannons neither jump nor take cannons).
+    pub janggi_hops: bool,
 }
 
 impl PieceRules {
@@ -117,6 +127,9 @@ impl PieceRules {
             resets_clock: false,
             hand_kind: 0,
             bounce: false,
+            region: None,
+            zone_leaps: None,
+            janggi_hops: false,
         }
     }
 }

@@ -188,6 +188,9 @@ pub struct Mode<B: Bits> {
     pub rays: Vec<Ray<B>>,
     /// Rays per square.
     pub per_square: usize,
+    /// Hops neither jump nor take pieces of the janggi-hop kinds
+    /// ([`crate::PieceRules::janggi_hops`]).
+    pub janggi: bool,
 }
 
 impl<B: Bits> Mode<B> {
@@ -198,6 +201,7 @@ impl<B: Bits> Mode<B> {
             families: 0,
             rays: Vec::new(),
             per_square: 0,
+            janggi: false,
         }
     }
     /// The slider rays from `s`.
@@ -435,6 +439,8 @@ pub struct Compiled<B: Bits> {
     pub royal_kinds: u64,
     /// Immune kinds as a bit mask.
     pub immune_kinds: u64,
+    /// Kinds whose hops follow the janggi cannon's rule, as a bit mask.
+    pub janggi_kinds: u64,
     /// The rules compiled from.
     pub rules: Rules,
     /// Drop regions per kind per colour (board if unrestricted).
@@ -558,6 +564,7 @@ impl<B: Bits> Compiled<B> {
             trial_legality: false,
             royal_kinds: 0,
             immune_kinds: 0,
+            janggi_kinds: 0,
             rules: rules.clone(),
             drop_region: Vec::new(),
             any_en_passant: false,
@@ -609,6 +616,9 @@ impl<B: Bits> Compiled<B> {
             if p.immune {
                 c.immune_kinds |= 1 << k;
             }
+            if p.janggi_hops {
+                c.janggi_kinds |= 1 << k;
+            }
             let promotes_to_royal = match &p.promotion {
                 Promotion::None => false,
                 Promotion::Choice { choices, .. } => choices
@@ -657,7 +667,26 @@ impl<B: Bits> Compiled<B> {
                     _ => &p.movement,
                 };
                 let mv = limit_slides(mv, rules.slide_limit);
-                let t = c.kind_tables(&mv, p.bounce, p.ep_capture, &p.initial_region, color);
+                let region = p.region.as_ref().map(|r| c.geo.set(&r[color]));
+                let zone = p
+                    .zone_leaps
+                    .as_ref()
+                    .map(|(m, z)| (m, c.geo.set(&z[color])));
+                let mut t = c.kind_tables(
+                    &mv,
+                    p.bounce,
+                    p.ep_capture,
+                    &p.initial_region,
+                    color,
+                    (region, zone),
+                );
+                if p.janggi_hops {
+                    t.quiet.janggi = true;
+                    t.capture.janggi = true;
+                    if let Some(i) = &mut t.initial {
+                        i.janggi = true;
+                    }
+                }
                 let cap = &t.capture;
                 if cap.leap.iter().any(|b| !b.is_empty()) {
                     c.leapers[color].push(k as u8);
@@ -1039,17 +1068,43 @@ impl<B: Bits> Compiled<B> {
         ep: EnPassantCapture,
         initial_region: &[SquareSet; 2],
         color: usize,
+        (region, zone): (Option<B>, Option<(&Movement, B)>),
     ) -> KindTables<B> {
         let n = self.geo.n;
-        let quiet = self.mode(m, 0, QUIET, bounce, color);
-        let capture = self.mode(m, 0, CAPTURE, bounce, color);
-        let same = quiet.leap == capture.leap
-            && quiet.pseudo == capture.pseudo
-            && quiet.families == capture.families;
-        let initial = {
+        let mut quiet = self.mode(m, 0, QUIET, bounce, color);
+        let mut capture = self.mode(m, 0, CAPTURE, bounce, color);
+        let mut initial = {
             let i = self.mode(m, 1, QUIET, bounce, color);
             (!i.is_empty()).then_some(i)
         };
+        // Zone leaps join the plain leaps of the zone's squares.
+        if let Some((zm, zone)) = zone {
+            for (mode, md) in [(&mut quiet, QUIET), (&mut capture, CAPTURE)] {
+                let z = self.mode(zm, 0, md, bounce, color);
+                for s in zone.squares() {
+                    mode.leap[s] |= z.leap[s];
+                    mode.pseudo[s] |= z.leap[s];
+                }
+            }
+        }
+        // Fairy-Stockfish's immobility test ignores the mobility region.
+        let reach: Vec<bool> = (0..n)
+            .map(|s| !(quiet.pseudo[s] | capture.pseudo[s]).is_empty())
+            .collect();
+        if let Some(region) = region {
+            for mode in [&mut quiet, &mut capture]
+                .into_iter()
+                .chain(initial.as_mut())
+            {
+                for s in 0..n {
+                    mode.leap[s] &= region;
+                    mode.pseudo[s] &= region;
+                }
+            }
+        }
+        let same = quiet.leap == capture.leap
+            && quiet.pseudo == capture.pseudo
+            && quiet.families == capture.families;
         let mut doubles = Vec::new();
         for d in &m.double_leaps {
             let mut t = DoubleTable {
@@ -1073,7 +1128,11 @@ impl<B: Bits> Compiled<B> {
                 }
                 for &v in &d.second {
                     let (df, dr) = adjust(v, color);
-                    if let Some(to) = self.geo.step(s, df, dr) {
+                    if let Some(to) = self
+                        .geo
+                        .step(s, df, dr)
+                        .filter(|&to| region.is_none_or(|r| r.has(to)))
+                    {
                         t.land[s] |= B::bit(to);
                         t.rev_mid[to] |= B::bit(s);
                     }
@@ -1117,7 +1176,7 @@ impl<B: Bits> Compiled<B> {
                     while let Some(nx) = plain(land, -df, -dr) {
                         land = nx;
                     }
-                    if land != s {
+                    if land != s && region.is_none_or(|r| r.has(land)) {
                         t.path[s] = path;
                         t.land[s] = land as u8;
                         t.reverse[land].push((s as u8, path));
@@ -1147,6 +1206,9 @@ impl<B: Bits> Compiled<B> {
                     epb[s] = capture.pseudo[s] & !quiet.pseudo[s];
                 }
             }
+            if let Some(r) = region {
+                epb[s] &= r;
+            }
         }
         let mut rev_leap = vec![B::ZERO; n];
         let mut rev_pseudo = vec![B::ZERO; n];
@@ -1158,7 +1220,7 @@ impl<B: Bits> Compiled<B> {
             for t in capture.pseudo[s].squares() {
                 rev_pseudo[t] |= B::bit(s);
             }
-            let mut any = !(quiet.pseudo[s] | capture.pseudo[s]).is_empty();
+            let mut any = reach[s];
             for &d in &doubles {
                 let dt = &self.doubles[color][d];
                 any |= dt.mid[s]
@@ -1191,15 +1253,20 @@ impl<B: Bits> Compiled<B> {
                 rev_ep[t] |= B::bit(s);
             }
         }
-        let bulk = self.bulk(
-            m,
-            &quiet,
-            &capture,
-            initial.as_ref(),
-            &doubles,
-            &warps,
-            color,
-        );
+        // Shifting whole sets knows nothing of regions and zones.
+        let bulk = if region.is_some() || zone.is_some() {
+            None
+        } else {
+            self.bulk(
+                m,
+                &quiet,
+                &capture,
+                initial.as_ref(),
+                &doubles,
+                &warps,
+                color,
+            )
+        };
         KindTables {
             shape,
             bulk,

@@ -62,6 +62,8 @@ pub fn movement_text(ty: u16, betza_text: &str, spec: &Spec) -> String {
         } else {
             "fmWfceF".into()
         }
+    } else if ty == spec::SOLDIER {
+        crate::xiangqi::SOLDIER_BETZA.into()
     } else {
         // Fairy-Stockfish's `e` (an en passant capturer) is not the houserules dialect's.
         betza_text.replace('e', "")
@@ -330,6 +332,12 @@ impl Fairy {
             });
         }
         let mut extras = extras(spec, &kinds, &kind_of_ty);
+        extras.regions = crate::xiangqi::mobility_regions(spec, &kinds);
+        extras.zone_leaps = crate::xiangqi::zone_leaps(spec, &kinds);
+        extras.janggi_hops = kinds.iter().map(|k| k.ty == spec::JANGGI_CANNON).collect();
+        if let Some(d) = &mut extras.drops {
+            crate::xiangqi::restrict_drops(&mut d.region, &extras.regions, spec);
+        }
         if let Some((_, rooks)) = &castle {
             extras.castling_rank = spec.castling_rank;
             extras.other_rooks = rooks[1..].to_vec();
@@ -365,6 +373,7 @@ impl Fairy {
                 || spec.flag_region.iter().any(|r| !r.is_empty()),
             filters: spec.must_capture
                 || !spec.promotion_limit.is_empty()
+                || spec.flying_general
                 || spec.must_drop
                 || !spec.checking
                 || !spec.drop_checks
@@ -469,6 +478,9 @@ impl Fairy {
         let mut moves: Vec<Move> = out[start..].to_vec();
         if !sp.promotion_limit.is_empty() {
             moves.retain(|&m| self.within_promotion_limit(pos, m));
+        }
+        if sp.flying_general {
+            moves.retain(|&m| !self.kings_face_after(pos, m));
         }
         if self.pseudo_royal {
             let us = pos.side_to_move;
@@ -1485,6 +1497,11 @@ struct Extras {
     /// Castling rank and further partner kinds (when the model castles).
     castling_rank: u8,
     other_rooks: Vec<u8>,
+    /// Per kind: its mobility region and zone leaps (see [`crate::xiangqi`]).
+    regions: Vec<Option<[SquareSet; 2]>>,
+    zone_leaps: Vec<Option<(Movement, [SquareSet; 2])>>,
+    /// Per kind: whether it hops as a janggi cannon.
+    janggi_hops: Vec<bool>,
 }
 
 impl Extras {
@@ -1497,6 +1514,11 @@ impl Extras {
         // The plugin resets the n-move counter itself (`Fairy::resets_n_move_counter`).
         for p in &mut r.pieces {
             p.resets_clock = false;
+        }
+        for (k, p) in r.pieces.iter_mut().enumerate() {
+            p.region = self.regions.get(k).cloned().flatten();
+            p.zone_leaps = self.zone_leaps.get(k).cloned().flatten();
+            p.janggi_hops = self.janggi_hops.get(k).copied().unwrap_or(false);
         }
         if let Some(c) = &mut r.castling {
             c.rank = self.castling_rank;
@@ -1568,6 +1590,9 @@ fn extras(spec: &Spec, kinds: &[Kind], kind_of_ty: &std::collections::HashMap<u1
         captures_to_hand: spec.captures_to_hand,
         castling_rank: 0,
         other_rooks: Vec::new(),
+        regions: Vec::new(),
+        zone_leaps: Vec::new(),
+        janggi_hops: Vec::new(),
     }
 }
 

@@ -16,6 +16,7 @@ pub mod material;
 pub mod pass;
 pub mod promotion_limit;
 pub mod spec;
+pub mod xiangqi;
 
 use houserules_plugin_api::abi_stable::std_types::RVec;
 use houserules_plugin_api::{
@@ -275,3 +276,5 @@ mod key_tests;
 mod rule_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod xiangqi_tests;

@@ -230,6 +230,20 @@ pub const NAMED: &[Named] = &[
         value: 450,
     },
     Named {
+        ty: JANGGI_CANNON,
+        key: "janggiCannon",
+        betza: "pR",
+        role: Role::OTHER,
+        value: 500,
+    },
+    Named {
+        ty: SOLDIER,
+        key: "soldier",
+        betza: "fsW",
+        role: Role::OTHER,
+        value: 200,
+    },
+    Named {
         ty: 30,
         key: "horse",
         betza: "nN",
@@ -287,10 +301,14 @@ pub const NAMED: &[Named] = &[
     },
 ];
 
-/// Piece keys Fairy-Stockfish has that this plugin refuses: pieces whose moves depend on
-/// more than Betza says (the janggi cannon may not jump or take cannons; the soldier's
-/// sideways step depends on `soldierPromotionRank`).
-pub const REFUSED_PIECES: &[&str] = &["janggiCannon", "soldier"];
+/// Piece keys Fairy-Stockfish has that this plugin refuses (none left).
+pub const REFUSED_PIECES: &[&str] = &[];
+
+/// The janggi cannon: `pR`, but it neither jumps nor takes another janggi cannon.
+pub const JANGGI_CANNON: u16 = 28;
+
+/// The xiangqi soldier: `fsW`, its sideways steps only from `soldierPromotionRank` on.
+pub const SOLDIER: u16 = 29;
 
 /// A piece of the variant.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -467,6 +485,15 @@ pub struct Spec {
     pub castling_wins: [bool; 4],
     /// Castling takes the opponent's right on that side.
     pub opposite_castling: bool,
+    /// Mobility regions by piece type, per colour (`mobilityRegion{White,Black}{Piece}`): the
+    /// piece moves, is dropped and attacks only there. An empty set is no restriction.
+    pub mobility_region: BTreeMap<u16, [SquareSet; 2]>,
+    /// Kings may not face each other on an open line (`flyingGeneral`).
+    pub flying_general: bool,
+    /// From this rank on (0-based, each side's own count) soldiers also step sideways.
+    pub soldier_promotion_rank: u8,
+    /// `chasingRule = axf` (xiangqi's perpetual chase rule), which this plugin refuses.
+    pub chasing_rule_axf: bool,
     /// Last location of each key (inherited ones included), for compile-time errors.
     pub locs: HashMap<String, Loc>,
 }
@@ -546,6 +573,10 @@ impl Spec {
             material_counting: None,
             castling_wins: [false; 4],
             opposite_castling: false,
+            mobility_region: BTreeMap::new(),
+            flying_general: false,
+            soldier_promotion_rank: 0,
+            chasing_rule_axf: false,
             locs: HashMap::new(),
         }
     }
@@ -698,6 +729,19 @@ impl Spec {
     /// plugin reads: each is a problem of the section.
     pub fn contradictions(&self) -> Vec<(&'static str, String)> {
         let mut out = Vec::new();
+        // Xiangqi's chasing rule judges a repetition by the pieces every move of the cycle
+        // chased, which needs the game's moves since the repeated position's first
+        // occurrence: the plugin API gives a variant only the repetition count and who
+        // checked throughout (perpetualCheckIllegal).
+        if self.chasing_rule_axf {
+            out.push((
+                "chasingRule",
+                "`axf` (xiangqi's perpetual chase rule) is not supported: it needs the moves of \
+                 the repetition cycle, which the plugin API does not give a variant (`none` \
+                 plays without it)"
+                    .to_string(),
+            ));
+        }
         if self.check_counting && !self.checking {
             out.push((
                 "checkCounting",
@@ -941,10 +985,55 @@ impl Spec {
             "passOnStalemate" => self.pass_on_stalemate = [boolean(v)?; 2],
             "passOnStalemateWhite" => self.pass_on_stalemate[0] = boolean(v)?,
             "passOnStalemateBlack" => self.pass_on_stalemate[1] = boolean(v)?,
+            "flyingGeneral" => self.flying_general = boolean(v)?,
+            "soldierPromotionRank" => self.soldier_promotion_rank = rank(v)?,
+            // Refused in `contradictions` (a child may set it back to `none`).
+            "chasingRule" => {
+                self.chasing_rule_axf = match v {
+                    "none" => false,
+                    "axf" => true,
+                    _ => return Err(format!("`{v}` is not a chasing rule (none, axf)")),
+                }
+            }
+            k if k.starts_with("mobilityRegion") => {
+                let (color, ty) = mobility_key(k)?;
+                self.mobility_region
+                    .entry(ty)
+                    .or_insert([SquareSet::EMPTY; 2])[color] = region(v)?;
+            }
             _ => return Err("unsupported key (this plugin does not implement it)".into()),
         }
         Ok(())
     }
+}
+
+/// `mobilityRegion{White,Black}{Piece}`: the colour index and the piece type, named as its
+/// piece key with a capital (`King`, `Fers`, `CustomPiece3`).
+fn mobility_key(key: &str) -> Result<(usize, u16), String> {
+    let rest = key.strip_prefix("mobilityRegion").unwrap_or(key);
+    let (color, name) = if let Some(n) = rest.strip_prefix("White") {
+        (0, n)
+    } else if let Some(n) = rest.strip_prefix("Black") {
+        (1, n)
+    } else {
+        return Err("expected mobilityRegionWhite... or mobilityRegionBlack...".into());
+    };
+    let mut chars = name.chars();
+    let piece: String = match chars.next() {
+        Some(c) if c.is_ascii_uppercase() => c.to_ascii_lowercase().to_string() + chars.as_str(),
+        _ => return Err(format!("`{name}` is not a capitalized piece name")),
+    };
+    if let Some(n) = NAMED.iter().find(|n| n.key == piece) {
+        return Ok((color, n.ty));
+    }
+    if let Some(Ok(n)) = piece.strip_prefix("customPiece").map(str::parse::<u16>) {
+        if (1..=CUSTOM_COUNT).contains(&n) {
+            return Ok((color, CUSTOM + n - 1));
+        }
+    }
+    Err(format!(
+        "`{name}` is not a piece type of Fairy-Stockfish this plugin supports"
+    ))
 }
 
 /// The named piece type with this number.

@@ -276,8 +276,8 @@ fn error_messages_name_file_line_and_key() {
             "test.ini:4: key `startFen`",
         ),
         (
-            "[x]\nking = k\njanggiCannon = c\n",
-            "test.ini:3: key `janggiCannon`",
+            "[x]\nking = k\nmobilityRegionWhiteDragon = *1\n",
+            "test.ini:3: key `mobilityRegionWhiteDragon`",
         ),
         (
             "[x:nothere]\nking = k\n",

@@ -1,0 +1,210 @@
+//! The xiangqi keys (`soldier` and `soldierPromotionRank`, `mobilityRegion...`,
+//! `flyingGeneral`, `king = k:W`, `janggiCannon`): every expected answer is Fairy-Stockfish's (pyffish
+//! 0.0.90 `legal_moves` and `gives_check` on the same sections and positions).
+
+use crate::tests::{builtin, from_ini, legal, perft};
+use crate::Fairy;
+use std::sync::Arc;
+
+const SECTIONS: &str = "
+[xqsold:minixiangqi]
+soldierPromotionRank = 5
+[xqregion:chess]
+king = k:W
+castling = false
+customPiece1 = a:R
+mobilityRegionWhiteKing = c1 d1 e1 c2 d2 e2
+mobilityRegionBlackKing = c8 d8 e8 c7 d7 e7
+mobilityRegionWhiteCustomPiece1 = *1 *2 *3 *4
+mobilityRegionBlackCustomPiece1 = *5 *6 *7 *8
+[xqdrop:crazyhouse]
+mobilityRegionWhiteKnight = *1 *2
+mobilityRegionBlackKnight = *7 *8
+[xqfly:chess]
+flyingGeneral = true
+[xqjc:chess]
+janggiCannon = c
+castling = false
+[xqnochase:xiangqi]
+chasingRule = none
+";
+
+/// A section of [`SECTIONS`], whose parents may be built-ins.
+fn section(id: &str) -> Arc<Fairy> {
+    let mut sources: Vec<(String, String)> = crate::BUILTIN
+        .iter()
+        .map(|(n, t)| (n.to_string(), t.to_string()))
+        .collect();
+    sources.push(("test.ini".into(), SECTIONS.into()));
+    crate::Registry::from_sources(&sources)
+        .get(id)
+        .expect("section exists")
+        .unwrap_or_else(|e| panic!("{id}: {e}"))
+}
+
+/// Sorted legal moves (coordinate form) and whether the side to move is in check.
+fn answer(id: &str, fen: &str) -> (Vec<String>, bool) {
+    let v = section(id);
+    let mut moves = legal(&v, fen);
+    moves.sort();
+    let pos = v.parse(fen).expect("fen");
+    (moves, v.gen.in_check(&pos, pos.side_to_move))
+}
+
+fn strings(list: &[&str]) -> Vec<String> {
+    list.iter().map(|s| s.to_string()).collect()
+}
+
+#[test]
+fn soldiers_step_sideways_only_from_their_promotion_rank() {
+    // Rank 5 of 7 is White's fourth: no sideways step yet.
+    let (moves, _) = answer("xqsold", "3k3/7/7/2P4/7/7/3K3 w - - 0 1");
+    assert_eq!(moves, strings(&["d1c1", "d1e1"]));
+    // On its fifth rank it steps sideways (the d-file stays closed: d5 faces nothing).
+    let (moves, _) = answer("xqsold", "3k3/7/2P4/7/7/7/3K3 w - - 0 1");
+    assert_eq!(moves, strings(&["c5d5", "d1c1", "d1e1"]));
+    // Minixiangqi keeps the default rank 1: sideways from the start (but not forward
+    // into the d-file facing of the kings).
+    let v = builtin()
+        .get("minixiangqi")
+        .expect("known")
+        .expect("builds");
+    let mut moves = legal(&v, "3k3/7/7/2P4/7/7/3K3 w - - 0 1");
+    moves.sort();
+    assert_eq!(moves, strings(&["c4d4", "d1c1", "d1e1"]));
+    // From the start position: 15 moves, the soldiers only forward.
+    let v = section("xqsold");
+    let start = v.parse(&v.start_fen).expect("start");
+    assert_eq!(legal(&v, &v.start_fen).len(), 15);
+    assert_eq!(perft(&v, &start, 1), 15);
+}
+
+#[test]
+fn unpromoted_soldiers_attack_only_forward() {
+    // Black's soldier on d4 (its third rank from home, before its promotion rank) gives
+    // check forward; c3 and e3 beside it are safe.
+    let (moves, check) = answer("xqsold", "3k3/7/7/3p3/3K3/7/7 w - - 0 1");
+    assert!(check);
+    assert_eq!(moves, strings(&["d3c3", "d3d2", "d3e3"]));
+    // Across the river it checks sideways too; d1 would face the black general.
+    let (moves, check) = answer("xqsold", "3k3/7/7/7/7/2p4/2K4 w - - 0 1");
+    assert!(check);
+    assert_eq!(moves, strings(&["c1c2"]));
+}
+
+#[test]
+fn mobility_regions_confine_moves_and_attacks() {
+    // The king (a wazir here) stays in c1-e2; the rook-like piece in ranks 1-4.
+    let (moves, _) = answer("xqregion", "8/8/3k4/8/8/8/3AK3/8 w - - 0 1");
+    assert_eq!(
+        moves,
+        strings(&["d2a2", "d2b2", "d2c2", "d2d1", "d2d3", "d2d4", "e2e1"])
+    );
+    // Black's king outside its region has no move back into it but by its own steps.
+    let (moves, _) = answer("xqregion", "3k4/8/8/8/8/8/3AK3/8 b - - 0 1");
+    assert_eq!(moves, strings(&["d8c8", "d8d7", "d8e8"]));
+    // Black's piece on d4 may not go below rank 5 and so does not attack d2.
+    let (moves, check) = answer("xqregion", "8/3k4/8/8/3a4/8/4K3/8 w - - 0 1");
+    assert!(!check);
+    assert_eq!(moves, strings(&["e2d2", "e2e1"]));
+}
+
+#[test]
+fn drops_stay_in_the_mobility_region() {
+    let (moves, _) = answer("xqdrop", "4k3/8/8/8/8/8/8/4K3[Nn] w - - 0 1");
+    let drops: Vec<&String> = moves.iter().filter(|m| m.contains('@')).collect();
+    assert_eq!(drops.len(), 15);
+    assert!(drops.iter().all(|m| m.ends_with('1') || m.ends_with('2')));
+    assert_eq!(moves.len(), 20);
+}
+
+#[test]
+fn kings_may_not_face_each_other() {
+    // e1 and e2 would face the king on e8.
+    let (moves, _) = answer("xqfly", "4k3/8/8/8/8/8/8/3K4 w - - 0 1");
+    assert_eq!(moves, strings(&["d1c1", "d1c2", "d1d2"]));
+    // The rook between them stays on the file.
+    let (moves, _) = answer("xqfly", "4k3/8/8/8/4R3/8/8/4K3 w - - 0 1");
+    assert_eq!(moves.len(), 11);
+    assert!(moves
+        .iter()
+        .all(|m| !m.starts_with("e4") || m.as_bytes()[2] == b'e'));
+    // On a rank too (Fairy-Stockfish tests a rook's line from the king): the knight
+    // between them is held.
+    let (moves, _) = answer("xqfly", "8/8/8/k4N1K/8/8/8/8 w - - 0 1");
+    assert_eq!(moves, strings(&["h5g4", "h5g5", "h5g6", "h5h4", "h5h6"]));
+    // Castling may not pass a facing square (f8 faces the king on f1).
+    let (moves, _) = answer("xqfly", "r3k2r/8/8/8/8/8/8/R4K2 b kq - 0 1");
+    assert_eq!(moves.len(), 23);
+    assert!(moves.contains(&"e8c8".to_string()) && !moves.contains(&"e8g8".to_string()));
+    // En passant is exempt: Fairy-Stockfish lets exd6 open the file.
+    let (moves, _) = answer("xqfly", "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1");
+    assert_eq!(
+        moves,
+        strings(&["e1d1", "e1d2", "e1e2", "e1f1", "e1f2", "e5d6", "e5e6"])
+    );
+}
+
+#[test]
+fn mobility_keys_name_pieces_fairy_stockfish_knows() {
+    let bad = "[x:chess]\nmobilityRegionWhiteDragon = *1\nmobilityRegionRedKing = *1\n";
+    let e = from_ini(bad, "x").expect_err("refused");
+    assert!(
+        e.contains("mobilityRegionWhiteDragon") && e.contains("`Dragon`"),
+        "{e}"
+    );
+    assert!(e.contains("mobilityRegionRedKing"), "{e}");
+}
+
+#[test]
+fn janggi_cannons_neither_jump_nor_take_cannons() {
+    // A pawn screens the black cannon's check; the pawn's steps keep it screening.
+    let (moves, check) = answer("xqjc", "4k3/8/8/4c3/8/8/4P3/C3K3 w - - 0 1");
+    assert!(check);
+    assert_eq!(moves, strings(&["e1d1", "e1d2", "e1f1", "e1f2"]));
+    // The a1 cannon jumps its pawn to a3 but may not take the cannon on a4, nor jump it.
+    let (moves, _) = answer("xqjc", "c3k3/8/8/8/c7/8/P7/C3K3 w - - 0 1");
+    assert_eq!(
+        moves,
+        strings(&["a1a3", "a1f1", "a1g1", "a1h1", "a2a3", "e1d1", "e1d2", "e1e2", "e1f1", "e1f2"])
+    );
+    // A cannon is no screen for a cannon: no check through e3.
+    let (moves, check) = answer("xqjc", "4k3/8/8/4c3/8/4C3/8/4K3 w - - 0 1");
+    assert!(!check);
+    assert_eq!(moves.len(), 5);
+    // A knight is: every knight move answers the check, the king may not stay on the file.
+    let (moves, check) = answer("xqjc", "4k3/8/8/4c3/4N3/8/8/4K3 w - - 0 1");
+    assert!(check);
+    assert_eq!(moves.len(), 12);
+    assert!(!moves.contains(&"e1e2".to_string()));
+}
+
+#[test]
+fn the_chasing_rule_is_refused_where_it_is_in_force() {
+    let e = crate::tests::builtin()
+        .get("xiangqi")
+        .expect("listed")
+        .expect_err("refused");
+    assert!(
+        e.contains("key `chasingRule`") && e.contains("`axf`"),
+        "{e}"
+    );
+    // A child that sets it back to `none` builds (Fairy-Stockfish's manchu).
+    let manchu = crate::tests::builtin().get("manchu").expect("listed");
+    assert!(manchu.is_ok(), "{:?}", manchu.err());
+    let e = from_ini("[x:chess]\nchasingRule = asian\n", "x").expect_err("refused");
+    assert!(e.contains("`asian` is not a chasing rule"), "{e}");
+}
+
+#[test]
+fn xiangqi_moves_agree_with_fairy_stockfish_s_perft() {
+    // Fairy-Stockfish's `go perft` of its built-in xiangqi (the chasing rule only judges
+    // repetitions, so the section without it has the same move tree).
+    let v = section("xqnochase");
+    let start = v.parse(&v.start_fen).expect("start");
+    assert_eq!(
+        v.start_fen,
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
+    );
+    assert_eq!([1, 2, 3].map(|d| perft(&v, &start, d)), [44, 1920, 79666]);
+}
