@@ -140,6 +140,14 @@ const FAIRY_KNOWN_FAILURES: &[(&str, &str, &str)] = &[
     ("minishogi", "legality", "a pawn drop may not mate"),
     ("mini", "legality", "a pawn drop may not mate"),
     ("gorogoro", "legality", "a pawn drop may not mate"),
+    // flyingGeneral: a move may not leave the kings facing each other, which is not an
+    // attack (Fairy-Stockfish's rule; perft agrees, tests/builtins.rs).
+    (
+        "minixiangqi",
+        "legality",
+        "the kings may not face each other",
+    ),
+    ("manchu", "legality", "the kings may not face each other"),
     // Fairy-Stockfish's legality rules that are not "leave no royal attacked" (docs/fairy.md):
     // the check's model compares legal moves with pseudo-legal moves minus those leaving a
     // royal attacked, which these rules are not. Each variant agrees with Fairy-Stockfish's
