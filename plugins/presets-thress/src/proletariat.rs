@@ -42,6 +42,8 @@ const BELOW_KING: i32 = 12;
 /// Per square the enemy king can walk to through squares not attacked (and not held by its own
 /// side): a checkmate by pawn-movers needs the king boxed in.
 const KING_BOX: i32 = 10;
+/// Per square the kings are nearer each other, for the side with more pieces.
+const KING_NEAR: i32 = 10;
 /// The eight steps of a king.
 const NEIGHBOURS: [(i32, i32); 8] = [
     (-1, -1),
@@ -172,8 +174,23 @@ impl PresetRules for Proletariat {
     fn evaluate(&self, pos: &Position) -> i32 {
         let white_kings = self.kings_of(pos, Color::White);
         let black_kings = self.kings_of(pos, Color::Black);
-        self.side_terms(pos, Color::White, &black_kings)
-            - self.side_terms(pos, Color::Black, &white_kings)
+        let mut score = self.side_terms(pos, Color::White, &black_kings)
+            - self.side_terms(pos, Color::Black, &white_kings);
+        // The side with more pieces brings its king to the enemy king: pawn-movers cover
+        // only the squares ahead of them, the king covers the rest of a mating net.
+        if let (Some(w), Some(b)) = (white_kings.first(), black_kings.first()) {
+            let distance = (w.file() as i32 - b.file() as i32)
+                .abs()
+                .max((w.rank() as i32 - b.rank() as i32).abs());
+            let near = KING_NEAR * (pos.files().max(pos.ranks()) as i32 - distance);
+            let movers = |c| {
+                pos.pieces_of(c)
+                    .filter(|&(_, k)| !self.is(&self.king, k))
+                    .count()
+            };
+            score += near * (movers(Color::White) as i32 - movers(Color::Black) as i32).signum();
+        }
+        score
     }
 }
 
