@@ -234,4 +234,49 @@ mod tests {
             .royal_attacked(&pos(&p, g), houserules_plugin_api::Color::Black)
             .unwrap());
     }
+
+    /// The hook's terms plus the values the host counts for the pieces (its material term
+    /// without centrality).
+    fn worth(p: &houserules_host::Pipeline, f: &str) -> i32 {
+        let position = pos(p, f);
+        let declared: i32 = position
+            .squares()
+            .filter_map(|s| {
+                let c = position.get(s);
+                let (kind, color) = (c.kind()?, c.color()?);
+                let t = &p.info.pieces[kind as usize];
+                let v = if t.royal { 0 } else { t.value };
+                Some(if color == houserules_plugin_api::Color::White { v } else { -v })
+            })
+            .sum();
+        p.evaluation_terms(&position).unwrap() + declared
+    }
+
+    #[test]
+    fn proletariat_evaluation_counts_every_piece_as_a_pawn_mover() {
+        let p = pipe(&["proletariat"]);
+        assert!(p.has_evaluation_terms());
+        // A queen and a knight on the same square are worth the same.
+        let queen = worth(&p, "7k/8/8/8/3Q4/8/8/K7 w - - 0 1");
+        let knight = worth(&p, "7k/8/8/8/3N4/8/8/K7 w - - 0 1");
+        assert_eq!(queen, knight);
+        // Promoting is no gain: a pawn on the 7th is worth more than a queen on the 8th,
+        // which can neither move nor capture.
+        let pawn = worth(&p, "7k/3P4/8/8/8/8/8/K7 w - - 0 1");
+        let promoted = worth(&p, "3Q3k/8/8/8/8/8/8/K7 w - - 0 1");
+        assert!(pawn > promoted + 50, "{pawn} {promoted}");
+    }
+
+    #[test]
+    fn proletariat_evaluation_boxes_the_enemy_king() {
+        let p = pipe(&["proletariat"]);
+        // The same three knights: covering the squares below the king, or far from it.
+        let boxing = worth(&p, "7k/8/4NNN1/8/8/8/8/K7 w - - 0 1");
+        let away = worth(&p, "7k/8/8/8/8/4NNN1/8/K7 w - - 0 1");
+        assert!(boxing > away, "{boxing} {away}");
+        // The terms are the same for either colour (the board turned round).
+        let white = worth(&p, "7k/8/4NNN1/8/8/8/8/K7 w - - 0 1");
+        let black = worth(&p, "k7/8/8/8/8/4nnn1/8/7K b - - 0 1");
+        assert_eq!(white, -black);
+    }
 }
