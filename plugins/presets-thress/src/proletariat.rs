@@ -246,7 +246,11 @@ mod tests {
                 let (kind, color) = (c.kind()?, c.color()?);
                 let t = &p.info.pieces[kind as usize];
                 let v = if t.royal { 0 } else { t.value };
-                Some(if color == houserules_plugin_api::Color::White { v } else { -v })
+                Some(if color == houserules_plugin_api::Color::White {
+                    v
+                } else {
+                    -v
+                })
             })
             .sum();
         p.evaluation_terms(&position).unwrap() + declared

@@ -173,7 +173,11 @@ impl VariantRules for RookMania {
         if material.abs() < MOP_UP_LEAD {
             return 0;
         }
-        let (weak, strong_sign) = if material > 0 { (black, 1) } else { (white, -1) };
+        let (weak, strong_sign) = if material > 0 {
+            (black, 1)
+        } else {
+            (white, -1)
+        };
         let from_waist = (weak.rank() as i32 - engine::WAIST_RANK).abs();
         let apart = (white.file() as i32 - black.file() as i32).abs()
             + (white.rank() as i32 - black.rank() as i32).abs();
