@@ -44,9 +44,6 @@ pub mod kind {
 /// `Move::special` code of a pistol shot.
 pub const SHOT: u16 = 1;
 
-/// The rank (0-based) of the hourglass's waist (rank 5, three squares wide, the middle of the board).
-pub const WAIST_RANK: i32 = 4;
-
 /// Half-width of each rank of the hourglass (rank 1 first): rank r spans files
 /// `3 - HALF[r] ..= 3 + HALF[r]`.
 const HALF: [i32; 9] = [1, 2, 3, 2, 1, 2, 3, 2, 1];

@@ -22,13 +22,6 @@ use houserules_plugin_api::{
     Square, VariantBox, VariantFlags, VariantInfo, VariantRules, VariantSummary, API_VERSION,
 };
 
-/// Material lead (centipawns) from which the evaluation helps the stronger side mate.
-const MOP_UP_LEAD: i32 = 400;
-/// Per rank the weaker king stands away from the waist.
-const MOP_UP_EDGE: i32 = 20;
-/// Per step (orthogonal distance) the kings are nearer each other.
-const MOP_UP_NEAR: i32 = 8;
-
 /// The start position (RULINGS.md).
 pub const START_FEN: &str =
     "**bkh**/*ctrst*/ppppppp/*5*/**3**/*5*/PPPPPPP/*CTRST*/**BKH** w 22 0 1";
@@ -143,45 +136,9 @@ impl VariantRules for RookMania {
             n_move_automatic: 75,
             n_fold_rule: 3,
             n_fold_automatic: 5,
-            flags: VariantFlags(VariantFlags::CUSTOM_SAN.0 | VariantFlags::EVALUATES.0),
+            flags: VariantFlags::CUSTOM_SAN,
             extra: words::extra(),
         }
-    }
-
-    /// For the engine: a side well ahead in material drives the enemy king away from the
-    /// waist (rank 5) towards an end of the hourglass, where the narrow first and last ranks leave it
-    /// little room, and brings its own king close — the host's terms (material, mobility)
-    /// do not say how to convert: depth 4 against depth 2 drew 28 of 40 games by the ply limit.
-    fn evaluate(&self, pos: &Position) -> i32 {
-        let mut material = 0;
-        let mut kings = [None, None];
-        for s in pos.squares() {
-            let c = pos.get(s);
-            let (Some(k), Some(color)) = (c.kind(), c.color()) else {
-                continue;
-            };
-            if k == kind::KING {
-                kings[ci(color)] = Some(s);
-                continue;
-            }
-            let v = self.pieces.get(k as usize).map_or(0, |p| p.value);
-            material += if color == Color::White { v } else { -v };
-        }
-        let (Some(white), Some(black)) = (kings[0], kings[1]) else {
-            return 0;
-        };
-        if material.abs() < MOP_UP_LEAD {
-            return 0;
-        }
-        let (weak, strong_sign) = if material > 0 {
-            (black, 1)
-        } else {
-            (white, -1)
-        };
-        let from_waist = (weak.rank() as i32 - engine::WAIST_RANK).abs();
-        let apart = (white.file() as i32 - black.file() as i32).abs()
-            + (white.rank() as i32 - black.rank() as i32).abs();
-        strong_sign * (MOP_UP_EDGE * from_waist + MOP_UP_NEAR * (12 - apart))
     }
 
     fn parse_fen(&self, text: &str) -> Result<Position, FenError> {
