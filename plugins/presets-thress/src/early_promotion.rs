@@ -30,6 +30,7 @@ pub(crate) const META: Meta = Meta {
                   the last, with the variant's promotion choices.",
     incompatible: &[],
     options,
+    evaluates: false,
 };
 
 /// The `rank` option (1-based, from the owner's side).

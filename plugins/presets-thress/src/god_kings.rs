@@ -20,6 +20,7 @@ pub(crate) const META: Meta = Meta {
                   empty to go two). Castling is unchanged.",
     incompatible: &["capture-all", "last-piece-standing"],
     options: crate::no_options,
+    evaluates: false,
 };
 
 /// The preset.

@@ -26,6 +26,8 @@ pub(crate) struct Meta {
     pub description: &'static str,
     pub incompatible: &'static [&'static str],
     pub options: fn() -> Vec<OptionSpec>,
+    /// It implements `evaluate` (terms for the engine).
+    pub evaluates: bool,
 }
 
 fn no_options() -> Vec<OptionSpec> {
@@ -42,7 +44,11 @@ impl Meta {
             description: self.description.into(),
             incompatible_with: self.incompatible.iter().map(|s| (*s).into()).collect(),
             options: (self.options)().into_iter().collect(),
-            hooks: HookSet::TRANSFORM_MODEL,
+            hooks: if self.evaluates {
+                HookSet(HookSet::TRANSFORM_MODEL.0 | HookSet::EVALUATE.0)
+            } else {
+                HookSet::TRANSFORM_MODEL
+            },
             ..Default::default()
         }
     }
@@ -99,7 +105,10 @@ impl Plugin for PresetsThress {
                     preset_object(early_promotion::EarlyPromotion { rank })
                 }))
             }
-            "proletariat" => obj(Box::new(|| preset_object(proletariat::Proletariat))),
+            "proletariat" => {
+                let p = proletariat::Proletariat::new(variant);
+                obj(Box::new(move || preset_object(p)))
+            }
             "short-stop" => obj(Box::new(|| preset_object(short_stop::ShortStop))),
             "trans-rights" => {
                 require(variant, id, Role::KING)?;

@@ -17,6 +17,7 @@ pub(crate) const META: Meta = Meta {
                   kings); pawns lose the double step; no castling; leaps are unchanged.",
     incompatible: &["double-pawn-sprint"],
     options: crate::no_options,
+    evaluates: false,
 };
 
 /// The preset.

@@ -15,6 +15,7 @@ pub(crate) const META: Meta = Meta {
                   castles as usual.",
     incompatible: &[],
     options: crate::no_options,
+    evaluates: false,
 };
 
 /// The preset.
