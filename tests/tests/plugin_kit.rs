@@ -148,6 +148,10 @@ const FAIRY_KNOWN_FAILURES: &[(&str, &str, &str)] = &[
         "the kings may not face each other",
     ),
     ("manchu", "legality", "the kings may not face each other"),
+    // promotionLimit: a promotion to a type whose count is reached is not legal, although it
+    // leaves no royal attacked (Fairy-Stockfish's rule; perft agrees, tests/builtins.rs).
+    ("grand", "legality", "promotionLimit"),
+    ("opulent", "legality", "promotionLimit"),
     // Fairy-Stockfish's legality rules that are not "leave no royal attacked" (docs/fairy.md):
     // the check's model compares legal moves with pseudo-legal moves minus those leaving a
     // royal attacked, which these rules are not. Each variant agrees with Fairy-Stockfish's
