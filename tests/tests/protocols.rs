@@ -107,7 +107,22 @@ fn assert_valid_game(tags: &str, moves: &[String]) {
     let text = String::from_utf8_lossy(&out.stdout);
     let v: serde_json::Value = serde_json::from_str(&text).expect("analyze writes JSON");
     let g = &v["games"][0];
-    assert_eq!(g["errors"], serde_json::json!([]), "{text}");
+    // The record declares `*`: a game the engines finished (checkmate before the ply limit)
+    // contradicts it, which says nothing about the moves.
+    let finished = g["result"]["computed"] != "*";
+    let errors: Vec<&serde_json::Value> = g["errors"]
+        .as_array()
+        .expect("errors")
+        .iter()
+        .filter(|e| {
+            !(finished
+                && e["ply"] == moves.len()
+                && e["message"]
+                    .as_str()
+                    .is_some_and(|m| m.starts_with("the declared result * contradicts")))
+        })
+        .collect();
+    assert!(errors.is_empty(), "{text}");
     assert_eq!(g["ply_count"], moves.len(), "{text}");
 }
 
