@@ -3,10 +3,11 @@
 //! `get_fen`, `get_san`, `game_result`, `is_immediate_game_end` on the same section, FEN and
 //! moves).
 
+use crate::rule_tests::after;
 use crate::tests::{coord, ctx};
 use crate::{Fairy, Registry, BUILTIN};
 use houserules_plugin_api::abi_stable::std_types::RVec;
-use houserules_plugin_api::{MoveEffects, Position, VariantRules, Winner};
+use houserules_plugin_api::{VariantRules, Winner};
 use std::sync::Arc;
 
 /// Test sections, and sections of Fairy-Stockfish's variants.ini (comments left out).
@@ -100,22 +101,6 @@ fn section(id: &str) -> Arc<Fairy> {
         .get(id)
         .unwrap_or_else(|| panic!("{id} is not defined"))
         .unwrap_or_else(|e| panic!("{id}: {e}"))
-}
-
-/// The position after `moves` (coordinate form) from `fen`.
-fn after(v: &Fairy, fen: &str, moves: &[&str]) -> Position {
-    let mut pos = v.parse(fen).expect("fen");
-    for text in moves {
-        let mut legal = RVec::new();
-        v.legal(&pos, &mut legal);
-        let m = *legal
-            .iter()
-            .find(|&&m| coord(v, &pos, m) == *text)
-            .unwrap_or_else(|| panic!("{text} is not legal in {}", v.fen(&pos)));
-        let mut fx = MoveEffects::new(pos.side_to_move, false);
-        v.apply(&mut pos, m, &mut fx);
-    }
-    pos
 }
 
 /// The answer after `moves`: legal moves (sorted) with their SAN, FEN, result.

@@ -53,7 +53,7 @@ fn section(id: &str) -> Arc<Fairy> {
 }
 
 /// The position after `moves` (coordinate form) from `fen`.
-fn after(v: &Fairy, fen: &str, moves: &[&str]) -> Position {
+pub(crate) fn after(v: &Fairy, fen: &str, moves: &[&str]) -> Position {
     let mut pos = v.parse(fen).expect("fen");
     for text in moves {
         let mut legal = RVec::new();
