@@ -120,9 +120,12 @@ impl Repetition {
 
 /// Pieces on the board and in both hands.
 fn material(pos: &Position) -> u32 {
-    // The used ranks only (16 cells each); a piece is a cell byte of 2 or more.
+    // The used ranks only (16 cells each): the rest of the array is always empty.
     let used = pos.ranks() as usize * 16;
-    let board = pos.cells()[..used].iter().filter(|c| c.0 >= 2).count() as u32;
+    let board = pos.cells()[..used]
+        .iter()
+        .filter(|c| c.kind().is_some())
+        .count() as u32;
     let hands: u32 = pos.hands.iter().flatten().map(|&n| n as u32).sum();
     board + hands
 }

@@ -1018,15 +1018,16 @@ impl Pipeline {
             req = req.to_square(to);
         }
         let whole_list = self.hooks.contains(HookSet::FILTER_LEGAL_MOVES);
-        if self.plain && !whole_list {
-            out.clear();
-            self.generate(pos, &req, out)?;
-        } else if !self.plain && !self.additive && !whole_list {
+        if !self.plain && !self.additive && !whole_list {
             // The generic path judges each move alone: only the asked ones are made and
             // tested (the costly part), in the order of the full list.
             self.pseudo_moves(pos, pos.side_to_move, out)?;
             keep_wanted(pos, &req, out);
-            self.keep_legal(pos, out)?;
+            return self.keep_legal(pos, out);
+        }
+        if self.plain && !whole_list {
+            out.clear();
+            self.generate(pos, &req, out)?;
         } else {
             self.legal_moves(pos, out)?;
         }
@@ -1225,8 +1226,7 @@ impl Pipeline {
             .into_option()
         } else if self.has_default_royalty {
             // This runs for every candidate move on the generic path.
-            let s = self.royal_cells.squares(pos, color);
-            Some(s)
+            Some(self.royal_cells.squares(pos, color))
         } else {
             None
         };

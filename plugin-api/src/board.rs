@@ -441,44 +441,24 @@ pub struct Position {
 impl Clone for Position {
     fn clone(&self) -> Position {
         Position {
-            cells: self.cells,
-            files: self.files,
-            ranks: self.ranks,
-            side_to_move: self.side_to_move,
-            turn_phase: self.turn_phase,
-            castling: self.castling,
-            ep_passed: self.ep_passed,
-            ep_victim: self.ep_victim,
-            halfmove_clock: self.halfmove_clock,
-            fullmove_number: self.fullmove_number,
-            hands: self.hands,
-            variant_state: self.variant_state,
-            accel_valid: self.accel_valid,
-            accel: self.accel,
             attributes: self.attributes.clone(),
             state: self.state.clone(),
+            ..*self
         }
     }
 
     /// Copies `source` into `self` reusing its attribute and state buffers: trying many
     /// moves from one position copies it once per move, without allocating.
     fn clone_from(&mut self, source: &Position) {
-        self.cells = source.cells;
-        self.files = source.files;
-        self.ranks = source.ranks;
-        self.side_to_move = source.side_to_move;
-        self.turn_phase = source.turn_phase;
-        self.castling = source.castling;
-        self.ep_passed = source.ep_passed;
-        self.ep_victim = source.ep_victim;
-        self.halfmove_clock = source.halfmove_clock;
-        self.fullmove_number = source.fullmove_number;
-        self.hands = source.hands;
-        self.variant_state = source.variant_state;
-        self.accel_valid = source.accel_valid;
-        self.accel = source.accel;
-        copy_list(&mut self.attributes, &source.attributes);
-        copy_list(&mut self.state, &source.state);
+        let mut attributes = std::mem::take(&mut self.attributes);
+        let mut state = std::mem::take(&mut self.state);
+        copy_list(&mut attributes, &source.attributes);
+        copy_list(&mut state, &source.state);
+        *self = Position {
+            attributes,
+            state,
+            ..*source
+        };
     }
 }
 
@@ -867,6 +847,7 @@ fn entry_hash(words: &[u64]) -> u64 {
     h
 }
 
+/// Attributes in a canonical order: equal positions compare equal however they were reached.
 fn sorted_attributes(a: &[Attribute]) -> Vec<(Square, &str, i32)> {
     let mut v: Vec<(Square, &str, i32)> = a
         .iter()
