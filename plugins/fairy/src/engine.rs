@@ -111,6 +111,8 @@ pub struct Fairy {
     extras: Extras,
     /// The generator that plays the variant.
     pub gen: Arc<Generator>,
+    /// Walls put after each move (`wallingRule`).
+    pub walling: Option<crate::walling::Walling>,
 }
 
 /// The movement of a piece type as Fairy-Stockfish defines it. Fairy-Stockfish's pawn moves
@@ -309,11 +311,16 @@ impl Fairy {
                 *target = idx;
             }
         }
+        let walling = crate::walling::wall_kind(spec, &mut kinds, &mut pieces)
+            .map_err(|e| err_at(header, loc("wallingRule"), "wallingRule", e))?;
         let mut hand_order: Vec<u8> = (0..n_base as u8).collect();
         hand_order.sort_by_key(|&k| std::cmp::Reverse(kinds[k as usize].ty));
         let castle = castling(spec, &kind_of_ty);
         let pseudo_royal = spec.extinction_pseudo_royal && spec.extinction_value.is_some();
         let mut model = public_model(spec, &kinds, &pieces, &promo_targets);
+        if let Some(w) = &walling {
+            model.pieces[w.kind as usize].immune = true;
+        }
         if let Some((king, rooks)) = &castle {
             let [ks, qs] = spec.castling_king_dest;
             model.castling = ROption::RSome(CastlingModel {
@@ -364,6 +371,7 @@ impl Fairy {
             model,
             extras,
             gen: Arc::new(gen),
+            walling,
         };
         let start = v
             .parse_board(&spec.start_fen)
@@ -374,7 +382,8 @@ impl Fairy {
             .board_squares()
             .filter(|&sq| start.get(sq).is_hole())
             .collect();
-        if !walls.is_empty() {
+        // With a walling rule they are walls like those the moves put (see `walling`).
+        if !walls.is_empty() && v.walling.is_none() {
             v.walls = walls;
             v.model.holes = walls;
             v.gen = Arc::new(
@@ -422,6 +431,9 @@ impl Fairy {
     fn moves_of(&self, pos: &Position, out: &mut RVec<Move>) {
         let start = out.len();
         self.gen.legal_moves(pos, out);
+        if let Some(w) = &self.walling {
+            w.expand(self, pos, out, start);
+        }
         if self.filters {
             self.filter(pos, out, start);
         }
@@ -485,7 +497,10 @@ impl Fairy {
                     continue;
                 };
                 let centre = df == 0 && dr == 0;
-                if immune(k) || (!centre && self.kinds[k as usize].ty == spec::PAWN) {
+                if self.kinds[k as usize].ty == crate::walling::WALL_TY
+                    || immune(k)
+                    || (!centre && self.kinds[k as usize].ty == spec::PAWN)
+                {
                     continue;
                 }
                 gone.push((sq, k, c));
@@ -695,11 +710,21 @@ impl Fairy {
 
     /// Whether kind `k` is of piece type `ty` (`ALL_PIECES`: any).
     fn of_type(&self, k: u8, ty: u16) -> bool {
-        ty == ALL_PIECES || self.kinds[k as usize].ty == ty
+        let kt = self.kinds[k as usize].ty;
+        (ty == ALL_PIECES && kt != crate::walling::WALL_TY) || kt == ty
     }
 
     /// The move on the board: the generator's, then explosions.
     fn apply_move(&self, pos: &mut Position, mv: Move, fx: &mut MoveEffects) {
+        if let Some(w) = &self.walling {
+            let make = |p: &mut Position, m: Move, fx: &mut MoveEffects| self.apply_base(p, m, fx);
+            return w.apply(pos, mv, fx, make, self.files, self.ranks);
+        }
+        self.apply_base(pos, mv, fx);
+    }
+
+    /// The generator's move, then explosions.
+    fn apply_base(&self, pos: &mut Position, mv: Move, fx: &mut MoveEffects) {
         self.gen.apply(pos, mv, fx);
         if self.spec.blast_on_capture && mv.is_capture() {
             self.blast(pos, mv.to);
@@ -850,6 +875,9 @@ impl Fairy {
     /// position has them (this plugin's walls are part of the board).
     pub fn parse(&self, fen: &str) -> Result<Position, FenError> {
         let pos = self.parse_board(fen)?;
+        if self.walling.is_some() {
+            return Ok(pos);
+        }
         let walls = self.board_squares().filter(|&sq| pos.get(sq).is_hole());
         if !walls.eq(self.walls.iter()) {
             return Err(FenError::new(
@@ -869,6 +897,9 @@ impl Fairy {
         }
         let board = self.generic_board(fields[0]);
         let mut pos = geometry::parse_fen_board(&board, 0, self.files, self.ranks, &self.pieces)?;
+        if let Some(w) = &self.walling {
+            w.holes_to_walls(&mut pos, self.files, self.ranks);
+        }
         // Columns count characters, as an editor shows them.
         let width = |s: &str| s.chars().count() + 1;
         let col = width(fields[0]);
@@ -1236,6 +1267,27 @@ impl Fairy {
 
     /// SAN without check marks, as Fairy-Stockfish's `get_san` writes it.
     pub fn san(&self, pos: &Position, m: Move) -> String {
+        if let Some(w) = &self.walling {
+            let base = crate::walling::base(m);
+            let mut s = if crate::walling::is_pass(m) {
+                let k = &self.kinds[pos.get(m.from).kind().unwrap_or(0) as usize];
+                let letter = if k.pawn {
+                    String::new()
+                } else {
+                    k.san_letter.to_string()
+                };
+                format!("{letter}{}", m.to)
+            } else {
+                self.san_plain(pos, base)
+            };
+            s.push_str(&w.san_suffix(m));
+            return s;
+        }
+        self.san_plain(pos, m)
+    }
+
+    /// SAN of a move without its wall.
+    fn san_plain(&self, pos: &Position, m: Move) -> String {
         if m.is_drop() {
             return format!("{}@{}", self.kinds[m.piece as usize].letter, m.to);
         }
@@ -1578,7 +1630,7 @@ impl VariantRules for Fairy {
         if self.game_over(pos).is_some() {
             return 0;
         }
-        if self.filters {
+        if self.filters || self.walling.is_some() {
             let mut moves = RVec::new();
             self.moves_of(pos, &mut moves);
             return moves.len() as u64;
@@ -1590,7 +1642,7 @@ impl VariantRules for Fairy {
         let mover = pos.side_to_move.index();
         let kind = (!mv.is_drop()).then(|| pos.get(mv.from).kind()).flatten();
         self.apply_move(pos, mv, fx);
-        if let Some(k) = kind {
+        if let Some(k) = kind.filter(|_| !crate::walling::is_pass(mv)) {
             if !mv.is_capture()
                 && !mv.is_castle()
                 && self.resets_n_move_counter(k, Color::from_index(mover), mv)
@@ -1688,6 +1740,20 @@ impl VariantRules for Fairy {
     }
 
     fn special_coordinate(&self, pos: &Position, mv: Move) -> Option<String> {
+        if let Some(w) = &self.walling {
+            let base = crate::walling::base(mv);
+            let (text, dest) = if base.is_castle() {
+                let text = self.special_coordinate(pos, base)?;
+                let dest = Square::parse(text.get(text.len() / 2..)?)?;
+                (text, dest)
+            } else if base.is_promotion() {
+                let l = self.kinds[base.piece as usize].letter.to_ascii_lowercase();
+                (format!("{}{}{l}", base.from, base.to), base.to)
+            } else {
+                (format!("{}{}", base.from, base.to), base.to)
+            };
+            return Some(w.coordinate(mv, &text, dest));
+        }
         // Castling: king origin and destination, or king takes rook where a plain king
         // move has that destination (Fairy-Stockfish's UCI).
         if mv.is_castle() {

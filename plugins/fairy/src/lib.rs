@@ -10,6 +10,7 @@ pub mod engine;
 pub mod eval;
 pub mod ini;
 pub mod spec;
+pub mod walling;
 
 use houserules_plugin_api::abi_stable::std_types::RVec;
 use houserules_plugin_api::{

@@ -450,6 +450,12 @@ pub struct Spec {
     /// Checks are counted (the FEN's `3+3` field: checks each side still has to give);
     /// giving the last one wins.
     pub check_counting: bool,
+    /// Walls put after each move (`wallingRule`; see [`crate::walling`]).
+    pub walling_rule: Option<crate::walling::WallingRule>,
+    /// Where walls may go, per colour.
+    pub walling_region: [SquareSet; 2],
+    /// A move or a wall, not both.
+    pub wall_or_move: bool,
     /// Last location of each key (inherited ones included), for compile-time errors.
     pub locs: HashMap<String, Loc>,
 }
@@ -521,6 +527,9 @@ impl Spec {
             check_counting: false,
             blast_on_capture: false,
             blast_immune_types: Vec::new(),
+            walling_rule: None,
+            walling_region: [SquareSet([u64::MAX; 4]); 2],
+            wall_or_move: false,
             locs: HashMap::new(),
         }
     }
@@ -683,6 +692,20 @@ impl Spec {
             out.push((
                 "blastOnCapture",
                 "kings cannot be used with blastOnCapture (use a commoner as the king)".to_string(),
+            ));
+        }
+        if self.walling_rule.is_some() && self.piece_drops {
+            out.push((
+                "wallingRule",
+                "pieceDrops and any walling are incompatible".to_string(),
+            ));
+        }
+        if self.walling_rule == Some(crate::walling::WallingRule::Duck)
+            && self.pieces.contains_key(&KING)
+        {
+            out.push((
+                "wallingRule",
+                "can not use kings with wallingRule = duck".to_string(),
             ));
         }
         if self.castling && self.castling_rank >= self.max_rank {
@@ -879,6 +902,11 @@ impl Spec {
             "checkCounting" => self.check_counting = boolean(v)?,
             "blastOnCapture" => self.blast_on_capture = boolean(v)?,
             "blastImmuneTypes" => self.blast_immune_types = self.piece_set(v)?,
+            "wallingRule" => self.walling_rule = crate::walling::WallingRule::parse(v)?,
+            "wallingRegion" => self.walling_region = [region(v)?; 2],
+            "wallingRegionWhite" => self.walling_region[0] = region(v)?,
+            "wallingRegionBlack" => self.walling_region[1] = region(v)?,
+            "wallOrMove" => self.wall_or_move = boolean(v)?,
             _ => return Err("unsupported key (this plugin does not implement it)".into()),
         }
         Ok(())
