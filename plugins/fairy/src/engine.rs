@@ -113,6 +113,8 @@ pub struct Fairy {
     pub gen: Arc<Generator>,
     /// Walls put after each move (`wallingRule`).
     pub walling: Option<crate::walling::Walling>,
+    /// Placement games' rules (`enclosingDrop`, `flipEnclosedPieces` ...), when set.
+    pub placement: Option<crate::placement::Placement>,
 }
 
 /// The movement of a piece type as Fairy-Stockfish defines it. Fairy-Stockfish's pawn moves
@@ -372,6 +374,7 @@ impl Fairy {
             extras,
             gen: Arc::new(gen),
             walling,
+            placement: spec.placement.active().then(|| spec.placement.clone()),
         };
         let start = v
             .parse_board(&spec.start_fen)
@@ -434,8 +437,19 @@ impl Fairy {
         if let Some(w) = &self.walling {
             w.expand(self, pos, out, start);
         }
+        if let Some(p) = &self.placement {
+            let mut moves: Vec<Move> = out[start..].to_vec();
+            p.restrict_drops(pos, &mut moves, self.files, self.ranks);
+            out.truncate(start);
+            out.extend(moves);
+        }
         if self.filters {
             self.filter(pos, out, start);
+        }
+        if let Some(p) = &self.placement {
+            if out.len() == start {
+                out.extend(p.pass_move(pos, self.files, self.ranks));
+            }
         }
     }
 
@@ -720,6 +734,19 @@ impl Fairy {
             let make = |p: &mut Position, m: Move, fx: &mut MoveEffects| self.apply_base(p, m, fx);
             return w.apply(pos, mv, fx, make, self.files, self.ranks);
         }
+        if let Some(p) = &self.placement {
+            if crate::placement::is_pass(mv) {
+                crate::placement::Placement::apply_pass(pos);
+                pos.variant_state[crate::placement::PASSES] += 1;
+                return;
+            }
+            let us = pos.side_to_move;
+            self.apply_base(pos, mv, fx);
+            p.flip(pos, mv, us, self.files, self.ranks);
+            p.fill_supply(pos, self.n_base);
+            pos.variant_state[crate::placement::PASSES] = 0;
+            return;
+        }
         self.apply_base(pos, mv, fx);
     }
 
@@ -899,6 +926,9 @@ impl Fairy {
         let mut pos = geometry::parse_fen_board(&board, 0, self.files, self.ranks, &self.pieces)?;
         if let Some(w) = &self.walling {
             w.holes_to_walls(&mut pos, self.files, self.ranks);
+        }
+        if let Some(p) = &self.placement {
+            p.fill_supply(&mut pos, self.n_base);
         }
         // Columns count characters, as an editor shows them.
         let width = |s: &str| s.chars().count() + 1;
@@ -1211,7 +1241,8 @@ impl Fairy {
     /// Writes a FEN as Fairy-Stockfish does.
     pub fn fen(&self, pos: &Position) -> String {
         let mut s = self.fsf_board(&geometry::write_fen_board(pos, &self.pieces, false));
-        if self.spec.piece_drops {
+        // An unlimited supply is not written (Fairy-Stockfish).
+        if self.spec.piece_drops && !self.spec.placement.free_drops {
             s.push('[');
             for color in [Color::White, Color::Black] {
                 for &k in &self.hand_order {
@@ -1270,13 +1301,7 @@ impl Fairy {
         if let Some(w) = &self.walling {
             let base = crate::walling::base(m);
             let mut s = if crate::walling::is_pass(m) {
-                let k = &self.kinds[pos.get(m.from).kind().unwrap_or(0) as usize];
-                let letter = if k.pawn {
-                    String::new()
-                } else {
-                    k.san_letter.to_string()
-                };
-                format!("{letter}{}", m.to)
+                self.pass_san(pos, m)
             } else {
                 self.san_plain(pos, base)
             };
@@ -1288,6 +1313,9 @@ impl Fairy {
 
     /// SAN of a move without its wall.
     fn san_plain(&self, pos: &Position, m: Move) -> String {
+        if crate::placement::is_pass(m) && self.placement.is_some() {
+            return self.pass_san(pos, m);
+        }
         if m.is_drop() {
             return format!("{}@{}", self.kinds[m.piece as usize].letter, m.to);
         }
@@ -1344,12 +1372,31 @@ impl Fairy {
         s
     }
 
+    /// SAN of a pass (Fairy-Stockfish: the piece's letter and its square).
+    fn pass_san(&self, pos: &Position, m: Move) -> String {
+        let k = &self.kinds[pos.get(m.from).kind().unwrap_or(0) as usize];
+        let letter = if k.pawn {
+            String::new()
+        } else {
+            k.san_letter.to_string()
+        };
+        format!("{letter}{}", m.to)
+    }
+
     fn value_outcome(&self, v: Value, side: Color, reason: &str) -> Outcome {
         match v {
             Value::Win => Outcome::win(side, reason),
             Value::Loss => Outcome::win(side.opposite(), reason),
             Value::Draw => Outcome::draw(reason),
         }
+    }
+}
+
+/// The end decided by material counting: `winner` (none: a draw).
+fn material_outcome(winner: Option<Color>, reason: &str) -> Outcome {
+    match winner {
+        Some(c) => Outcome::win(c, reason),
+        None => Outcome::draw(reason),
     }
 }
 
@@ -1573,7 +1620,7 @@ impl VariantRules for Fairy {
         if self.spec.piece_drops {
             flags |= VariantFlags::DROPS.0;
         }
-        if self.ends_early {
+        if self.ends_early || self.placement.as_ref().is_some_and(|p| p.ends_with_moves()) {
             flags |= VariantFlags::STATIC_RESULTS.0;
         }
         if self.pseudo_royal {
@@ -1630,7 +1677,7 @@ impl VariantRules for Fairy {
         if self.game_over(pos).is_some() {
             return 0;
         }
-        if self.filters || self.walling.is_some() {
+        if self.filters || self.walling.is_some() || self.placement.is_some() {
             let mut moves = RVec::new();
             self.moves_of(pos, &mut moves);
             return moves.len() as u64;
@@ -1679,8 +1726,21 @@ impl VariantRules for Fairy {
                         std::cmp::Ordering::Greater => v.negate(),
                     };
                 }
+                if let (Value::Draw, Some(p)) = (v, &self.placement) {
+                    if let Some(winner) = p.material_winner(pos, self.files, self.ranks) {
+                        return Some(material_outcome(winner, "stalemate"));
+                    }
+                }
                 self.value_outcome(v, stm, "stalemate")
             });
+        }
+        if let Some(p) = &self.placement {
+            if let Some(reason) = p.ends(pos, self.files, self.ranks) {
+                return Some(match p.material_winner(pos, self.files, self.ranks) {
+                    Some(winner) => material_outcome(winner, reason),
+                    None => Outcome::draw(reason),
+                });
+            }
         }
         let n = self.spec.n_fold_rule;
         if !ctx.counting && n > 0 && ctx.repetitions >= n {
@@ -1740,6 +1800,9 @@ impl VariantRules for Fairy {
     }
 
     fn special_coordinate(&self, pos: &Position, mv: Move) -> Option<String> {
+        if crate::placement::is_pass(mv) && self.placement.is_some() {
+            return Some(format!("{}{}", mv.from, mv.to));
+        }
         if let Some(w) = &self.walling {
             let base = crate::walling::base(mv);
             let (text, dest) = if base.is_castle() {

@@ -9,6 +9,7 @@
 pub mod engine;
 pub mod eval;
 pub mod ini;
+pub mod placement;
 pub mod spec;
 pub mod walling;
 

@@ -456,6 +456,8 @@ pub struct Spec {
     pub walling_region: [SquareSet; 2],
     /// A move or a wall, not both.
     pub wall_or_move: bool,
+    /// Placement games' rules (`enclosingDrop` ...; see [`crate::placement`]).
+    pub placement: crate::placement::Placement,
     /// Last location of each key (inherited ones included), for compile-time errors.
     pub locs: HashMap<String, Loc>,
 }
@@ -530,6 +532,7 @@ impl Spec {
             walling_rule: None,
             walling_region: [SquareSet([u64::MAX; 4]); 2],
             wall_or_move: false,
+            placement: crate::placement::Placement::default(),
             locs: HashMap::new(),
         }
     }
@@ -706,6 +709,12 @@ impl Spec {
             out.push((
                 "wallingRule",
                 "can not use kings with wallingRule = duck".to_string(),
+            ));
+        }
+        if self.placement.flip.is_some() && self.pieces.contains_key(&KING) {
+            out.push((
+                "flipEnclosedPieces",
+                "can not use kings with flipEnclosedPieces".to_string(),
             ));
         }
         if self.castling && self.castling_rank >= self.max_rank {
@@ -907,6 +916,18 @@ impl Spec {
             "wallingRegionWhite" => self.walling_region[0] = region(v)?,
             "wallingRegionBlack" => self.walling_region[1] = region(v)?,
             "wallOrMove" => self.wall_or_move = boolean(v)?,
+            "enclosingDrop" => self.placement.drop_rule = crate::placement::Enclosing::parse(v)?,
+            "enclosingDropStart" => self.placement.drop_start = region(v)?,
+            "flipEnclosedPieces" => self.placement.flip = crate::placement::Enclosing::parse(v)?,
+            "passOnStalemate" => self.placement.pass_on_stalemate = [boolean(v)?; 2],
+            "passOnStalemateWhite" => self.placement.pass_on_stalemate[0] = boolean(v)?,
+            "passOnStalemateBlack" => self.placement.pass_on_stalemate[1] = boolean(v)?,
+            "materialCounting" => {
+                self.placement.material_counting = crate::placement::MaterialCounting::parse(v)?
+            }
+            "adjudicateFullBoard" => self.placement.adjudicate_full_board = boolean(v)?,
+            // Not a Fairy-Stockfish key: its C++ built-in `ataxx` sets it (see `placement`).
+            "freeDrops" => self.placement.free_drops = boolean(v)?,
             _ => return Err("unsupported key (this plugin does not implement it)".into()),
         }
         Ok(())
