@@ -363,7 +363,8 @@ impl Fairy {
             ends_early: spec.connect_n > 0
                 || spec.check_counting
                 || spec.extinction_value.is_some()
-                || spec.flag_region.iter().any(|r| !r.is_empty()),
+                || spec.flag_region.iter().any(|r| !r.is_empty())
+                || spec.placement.ends_with_moves(),
             filters: spec.must_capture
                 || spec.must_drop
                 || !spec.checking
@@ -894,6 +895,15 @@ impl Fairy {
                 stm.opposite(),
                 &format!("connect-{}", sp.connect_n),
             ));
+        }
+        // Two passes in a row, a full board: material counting decides, or it is a draw.
+        if let Some(p) = &self.placement {
+            if let Some(reason) = p.ends(pos, self.files, self.ranks) {
+                return Some(match p.material_winner(pos, self.files, self.ranks) {
+                    Some(winner) => material_outcome(winner, reason),
+                    None => Outcome::draw(reason),
+                });
+            }
         }
         None
     }
@@ -1614,13 +1624,26 @@ fn castling(spec: &Spec, kind_of_ty: &std::collections::HashMap<u16, u8>) -> Opt
     (!rooks.is_empty()).then_some((king, rooks))
 }
 
+impl Fairy {
+    /// Castling in coordinate form: king origin and destination, or king takes rook where a
+    /// plain king move has that destination (Fairy-Stockfish's UCI).
+    fn castle_squares(&self, pos: &Position, mv: Move) -> (Square, Square) {
+        let mut moves = RVec::new();
+        self.pseudo(pos, pos.side_to_move, &SquareSet::EMPTY, &mut moves);
+        let plain = moves
+            .iter()
+            .any(|m| !m.is_castle() && !m.is_drop() && m.from == mv.from && m.to == mv.via);
+        (mv.from, if plain { mv.to } else { mv.via })
+    }
+}
+
 impl VariantRules for Fairy {
     fn info(&self) -> VariantInfo {
         let mut flags = VariantFlags::CUSTOM_SAN.0 | VariantFlags::OWN_REPETITION.0;
         if self.spec.piece_drops {
             flags |= VariantFlags::DROPS.0;
         }
-        if self.ends_early || self.placement.as_ref().is_some_and(|p| p.ends_with_moves()) {
+        if self.ends_early {
             flags |= VariantFlags::STATIC_RESULTS.0;
         }
         if self.pseudo_royal {
@@ -1689,7 +1712,7 @@ impl VariantRules for Fairy {
         let mover = pos.side_to_move.index();
         let kind = (!mv.is_drop()).then(|| pos.get(mv.from).kind()).flatten();
         self.apply_move(pos, mv, fx);
-        if let Some(k) = kind.filter(|_| !crate::walling::is_pass(mv)) {
+        if let Some(k) = kind {
             if !mv.is_capture()
                 && !mv.is_castle()
                 && self.resets_n_move_counter(k, Color::from_index(mover), mv)
@@ -1734,14 +1757,7 @@ impl VariantRules for Fairy {
                 self.value_outcome(v, stm, "stalemate")
             });
         }
-        if let Some(p) = &self.placement {
-            if let Some(reason) = p.ends(pos, self.files, self.ranks) {
-                return Some(match p.material_winner(pos, self.files, self.ranks) {
-                    Some(winner) => material_outcome(winner, reason),
-                    None => Outcome::draw(reason),
-                });
-            }
-        }
+
         let n = self.spec.n_fold_rule;
         if !ctx.counting && n > 0 && ctx.repetitions >= n {
             let us = ctx.checks_in_cycle[stm.index()];
@@ -1806,9 +1822,8 @@ impl VariantRules for Fairy {
         if let Some(w) = &self.walling {
             let base = crate::walling::base(mv);
             let (text, dest) = if base.is_castle() {
-                let text = self.special_coordinate(pos, base)?;
-                let dest = Square::parse(text.get(text.len() / 2..)?)?;
-                (text, dest)
+                let (from, to) = self.castle_squares(pos, base);
+                (format!("{from}{to}"), to)
             } else if base.is_promotion() {
                 let l = self.kinds[base.piece as usize].letter.to_ascii_lowercase();
                 (format!("{}{}{l}", base.from, base.to), base.to)
@@ -1820,13 +1835,8 @@ impl VariantRules for Fairy {
         // Castling: king origin and destination, or king takes rook where a plain king
         // move has that destination (Fairy-Stockfish's UCI).
         if mv.is_castle() {
-            let mut moves = RVec::new();
-            self.pseudo(pos, pos.side_to_move, &SquareSet::EMPTY, &mut moves);
-            let plain = moves
-                .iter()
-                .any(|m| !m.is_castle() && !m.is_drop() && m.from == mv.from && m.to == mv.via);
-            let to = if plain { mv.to } else { mv.via };
-            return Some(format!("{}{}", mv.from, to));
+            let (from, to) = self.castle_squares(pos, mv);
+            return Some(format!("{from}{to}"));
         }
         // Shogi-style promotions: origin, destination and the promoted type's letter
         // (`e5e6c`). Fairy-Stockfish's UCI writes `e5e6+`, which the host would read as a

@@ -266,6 +266,8 @@ impl Plugin for FairyPlugin {
 export_plugin!(FairyPlugin);
 
 #[cfg(test)]
+mod placement_tests;
+#[cfg(test)]
 mod rule_tests;
 #[cfg(test)]
 mod tests;

@@ -318,13 +318,13 @@ fn fixture_disagreements(reg: &Registry, data: &Value) -> (Vec<String>, usize, u
     let mut positions = 0;
     for s in sections {
         let v = s["variant"].as_str().expect("variant");
-        if let Some(e) = probe(&reg, v).get("error") {
+        if let Some(e) = probe(reg, v).get("error") {
             bad.push(format!("[{v}] no longer loads: {e}"));
             continue;
         }
         let recorded = s["perft"].as_array().expect("perft");
         let depths: Vec<u32> = (1..=recorded.len() as u32).collect();
-        let ours = perfts(&reg, v, s["fen"].as_str().expect("fen"), &depths);
+        let ours = perfts(reg, v, s["fen"].as_str().expect("fen"), &depths);
         if ours.get("perft") != Some(&s["perft"]) {
             bad.push(format!(
                 "[{v}] perft 1..{}: houserules {} / FSF {}",
@@ -338,7 +338,7 @@ fn fixture_disagreements(reg: &Registry, data: &Value) -> (Vec<String>, usize, u
         }
     }
     for (i, g) in games.iter().enumerate() {
-        let ours = game_answers(&reg, g);
+        let ours = game_answers(reg, g);
         let moves = g["moves"].as_array().expect("moves");
         for (ply, fsf) in g["answers"].as_array().expect("answers").iter().enumerate() {
             positions += 1;
