@@ -1309,11 +1309,10 @@ impl Fairy {
     /// SAN without check marks, as Fairy-Stockfish's `get_san` writes it.
     pub fn san(&self, pos: &Position, m: Move) -> String {
         if let Some(w) = &self.walling {
-            let base = crate::walling::base(m);
             let mut s = if crate::walling::is_pass(m) {
                 self.pass_san(pos, m)
             } else {
-                self.san_plain(pos, base)
+                self.san_plain(pos, m)
             };
             s.push_str(&w.san_suffix(m));
             return s;
@@ -1348,10 +1347,14 @@ impl Fairy {
             s.push(k.san_letter);
             let mut legal = RVec::new();
             self.legal(pos, &mut legal);
+            // With walls, only the moves putting the same wall (Fairy-Stockfish's test
+            // move differs from `m` in its origin only).
+            let wall = |x: Move| self.walling.and_then(|_| crate::walling::wall_of(x));
             let others: Vec<Square> = legal
                 .iter()
                 .filter(|o| {
                     !o.is_drop()
+                        && wall(**o) == wall(m)
                         && o.from != m.from
                         && o.to == m.to
                         && pos
