@@ -1346,15 +1346,34 @@ impl Fairy {
         } else {
             s.push(k.san_letter);
             let mut legal = RVec::new();
-            self.legal(pos, &mut legal);
-            // With walls, only the moves putting the same wall (Fairy-Stockfish's test
-            // move differs from `m` in its origin only).
-            let wall = |x: Move| self.walling.and_then(|_| crate::walling::wall_of(x));
+            if let Some(w) = &self.walling {
+                // Fairy-Stockfish's rivals differ from `m` in their origin only: the same
+                // wall (which must be legal for them). Only those are made, not every
+                // walling move (thousands in amazons).
+                self.gen.legal_moves(pos, &mut legal);
+                let wall = crate::walling::wall_of(m);
+                let mut rivals: RVec<Move> = legal
+                    .iter()
+                    .filter(|o| o.to == m.to && o.from != m.from && !o.is_drop())
+                    .filter_map(|&o| match wall {
+                        Some(sq) => w
+                            .wall_squares(self, pos, o)
+                            .contains(sq)
+                            .then(|| crate::walling::with_wall(o, sq)),
+                        None => Some(crate::walling::without_wall(o)),
+                    })
+                    .collect();
+                if self.filters {
+                    self.filter(pos, &mut rivals, 0);
+                }
+                legal = rivals;
+            } else {
+                self.legal(pos, &mut legal);
+            }
             let others: Vec<Square> = legal
                 .iter()
                 .filter(|o| {
                     !o.is_drop()
-                        && wall(**o) == wall(m)
                         && o.from != m.from
                         && o.to == m.to
                         && pos

@@ -137,7 +137,7 @@ impl Walling {
     /// `make_move_and_gating`): an empty square (after the move, counting squares left by
     /// the move only for its origin, a castling rook and an en passant victim), in the
     /// walling region, and where the rule allows.
-    fn wall_squares(&self, v: &Fairy, pos: &Position, m: Move) -> SquareSet {
+    pub(crate) fn wall_squares(&self, v: &Fairy, pos: &Position, m: Move) -> SquareSet {
         let board = Self::board(v);
         let mut occ: SquareSet = board.iter().filter(|&s| !pos.get(s).is_empty()).collect();
         if !is_pass(m) {
