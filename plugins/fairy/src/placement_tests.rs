@@ -11,6 +11,11 @@ use std::sync::Arc;
 
 /// Sections of Fairy-Stockfish's own variants.ini (`../shared/data/fsf-variants.ini`).
 const SECTIONS: &str = "
+[cowboys:amazons]
+maxRank = 7
+maxFile = g
+customPiece1 = n:mN
+startFen = 2n1n2/7/n5n/7/N5N/7/2N1N2 w - - 0 1
 [atlantis:chess]
 wallingRule = edge
 wallOrMove = true
@@ -120,6 +125,9 @@ fn amazons_shoot_an_arrow_where_the_queen_could_move_next() {
     assert!(moves.contains(&"d1d5,d5d1".to_string()));
     assert_eq!(san("amazons", &[], "d1a1,a1b1"), "Qda1,b1");
     assert_eq!(san("amazons", &[], "d1d5,d5d1"), "Qd5,d1");
+    // Rivals count only if they could put the same arrow: the e1 knight could reach c2 too,
+    // but not shoot at a3, where the other knight stands.
+    assert_eq!(san("cowboys", &[], "a3c2,c2a3"), "Nc2,a3");
     let (moves, fen, _) = answer("amazons", None, &["d1d5,d5d1"]);
     assert_eq!(fen, "3q2q3/10/10/q8q/10/3Q6/Q8Q/10/10/3*2Q3 b - - 1 1");
     assert_eq!(moves.len(), 1936);
