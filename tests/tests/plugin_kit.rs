@@ -134,6 +134,36 @@ fn scaffolded_crates_build_test_and_keep_the_contract_out_of_the_tree() {
 
 /// Checks of the fairy plugin that fail for a known reason (variant, check, why).
 const FAIRY_KNOWN_FAILURES: &[(&str, &str, &str)] = &[
+    // Walling (plugins/fairy/src/walling.rs): the wall is a piece kind written `*` (not a
+    // letter), and a walling move is the generator's move plus a wall square, made only in
+    // the legal list, so legal moves are not "pseudo-legal and safe". Each agrees with
+    // Fairy-Stockfish's perft (tests/builtins.rs).
+    ("duck", "info", "the wall kind is written `*`"),
+    ("duck", "legality", "walling moves carry a wall square"),
+    ("isolation", "info", "the wall kind is written `*`"),
+    ("isolation", "legality", "walling moves carry a wall square"),
+    ("isolation7x7", "info", "the wall kind is written `*`"),
+    (
+        "isolation7x7",
+        "legality",
+        "walling moves carry a wall square",
+    ),
+    ("snailtrail", "info", "the wall kind is written `*`"),
+    (
+        "snailtrail",
+        "legality",
+        "walling moves carry a wall square",
+    ),
+    ("joust", "info", "the wall kind is written `*`"),
+    ("joust", "legality", "walling moves carry a wall square"),
+    ("amazons", "info", "the wall kind is written `*`"),
+    ("amazons", "legality", "walling moves carry a wall square"),
+    // Placement rules (plugins/fairy/src/placement.rs): drops restricted by
+    // `enclosingDrop` and passes are not "pseudo-legal and safe".
+    ("ataxx", "legality", "enclosing drops and passes"),
+    ("flipersi", "legality", "enclosing drops and passes"),
+    ("flipello", "legality", "enclosing drops and passes"),
+    ("flipello10", "legality", "enclosing drops and passes"),
     // shogiPawnDropMateIllegal: a pawn drop that mates is not legal, although it leaves no
     // royal attacked, so legal moves are not "pseudo-legal and safe" (Fairy-Stockfish agrees
     // with the plugin's perft; the check's model has no such rule).

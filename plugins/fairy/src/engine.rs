@@ -113,6 +113,10 @@ pub struct Fairy {
     extras: Extras,
     /// The generator that plays the variant.
     pub gen: Arc<Generator>,
+    /// Walls put after each move (`wallingRule`).
+    pub walling: Option<crate::walling::Walling>,
+    /// Placement games' rules (`enclosingDrop`, `flipEnclosedPieces` ...), when set.
+    pub placement: Option<crate::placement::Placement>,
 }
 
 /// The movement of a piece type as Fairy-Stockfish defines it. Fairy-Stockfish's pawn moves
@@ -314,6 +318,8 @@ impl Fairy {
                 *target = idx;
             }
         }
+        let walling = crate::walling::wall_kind(spec, &mut kinds, &mut pieces)
+            .map_err(|e| err_at(header, loc("wallingRule"), "wallingRule", e))?;
         let mut hand_order: Vec<u8> = (0..n_base as u8).collect();
         hand_order.sort_by_key(|&k| std::cmp::Reverse(kinds[k as usize].ty));
         let castle = castling(spec, &kind_of_ty);
@@ -321,6 +327,9 @@ impl Fairy {
         let mut model = public_model(spec, &kinds, &pieces, &promo_targets);
         crate::colours::adjust_model(spec, &kinds, &kind_of_ty, &mut model)
             .map_err(|e| err_at(header, crate::colours::loc(spec), "promotionPieceTypes", e))?;
+        if let Some(w) = &walling {
+            model.pieces[w.kind as usize].immune = true;
+        }
         if let Some((king, rooks)) = &castle {
             let [ks, qs] = spec.castling_king_dest;
             model.castling = ROption::RSome(CastlingModel {
@@ -370,7 +379,8 @@ impl Fairy {
                 || spec.check_counting
                 || spec.pass_on_stalemate.contains(&true)
                 || spec.extinction_value.is_some()
-                || spec.flag_region.iter().any(|r| !r.is_empty()),
+                || spec.flag_region.iter().any(|r| !r.is_empty())
+                || spec.placement.ends_with_moves(),
             filters: spec.must_capture
                 || !spec.promotion_limit.is_empty()
                 || spec.flying_general
@@ -382,6 +392,8 @@ impl Fairy {
             model,
             extras,
             gen: Arc::new(gen),
+            walling,
+            placement: spec.placement.active().then(|| spec.placement.clone()),
         };
         let start = v
             .parse_board(&spec.start_fen)
@@ -392,7 +404,8 @@ impl Fairy {
             .board_squares()
             .filter(|&sq| start.get(sq).is_hole())
             .collect();
-        if !walls.is_empty() {
+        // With a walling rule they are walls like those the moves put (see `walling`).
+        if !walls.is_empty() && v.walling.is_none() {
             v.walls = walls;
             v.model.holes = walls;
             v.gen = Arc::new(
@@ -448,6 +461,15 @@ impl Fairy {
     fn moves_of(&self, pos: &Position, out: &mut RVec<Move>) {
         let start = out.len();
         self.gen.legal_moves(pos, out);
+        if let Some(w) = &self.walling {
+            w.expand(self, pos, out, start);
+        }
+        if let Some(p) = &self.placement {
+            let mut moves: Vec<Move> = out[start..].to_vec();
+            p.restrict_drops(pos, &mut moves, self.files, self.ranks);
+            out.truncate(start);
+            out.extend(moves);
+        }
         if self.filters {
             self.filter(pos, out, start);
         }
@@ -535,7 +557,10 @@ impl Fairy {
                     continue;
                 };
                 let centre = df == 0 && dr == 0;
-                if immune(k) || (!centre && self.kinds[k as usize].ty == spec::PAWN) {
+                if self.kinds[k as usize].ty == crate::walling::WALL_TY
+                    || immune(k)
+                    || (!centre && self.kinds[k as usize].ty == spec::PAWN)
+                {
                     continue;
                 }
                 gone.push((sq, k, c));
@@ -762,7 +787,8 @@ impl Fairy {
 
     /// Whether kind `k` is of piece type `ty` (`ALL_PIECES`: any).
     fn of_type(&self, k: u8, ty: u16) -> bool {
-        ty == ALL_PIECES || self.kinds[k as usize].ty == ty
+        let kt = self.kinds[k as usize].ty;
+        (ty == ALL_PIECES && kt != crate::walling::WALL_TY) || kt == ty
     }
 
     /// The move on the board: the generator's, then explosions.
@@ -771,6 +797,22 @@ impl Fairy {
             crate::pass::play(pos);
             return;
         }
+        if let Some(w) = &self.walling {
+            let make = |p: &mut Position, m: Move, fx: &mut MoveEffects| self.apply_base(p, m, fx);
+            return w.apply(pos, mv, fx, make, self.files, self.ranks);
+        }
+        if let Some(p) = &self.placement {
+            let us = pos.side_to_move;
+            self.apply_base(pos, mv, fx);
+            p.flip(pos, mv, us, self.files, self.ranks);
+            p.fill_supply(pos, self.n_base);
+            return;
+        }
+        self.apply_base(pos, mv, fx);
+    }
+
+    /// The generator's move, then explosions.
+    fn apply_base(&self, pos: &mut Position, mv: Move, fx: &mut MoveEffects) {
         self.gen.apply(pos, mv, fx);
         if self.spec.blast_on_capture && mv.is_capture() {
             self.blast(pos, mv.to);
@@ -926,6 +968,12 @@ impl Fairy {
                 &format!("connect-{}", sp.connect_n),
             ));
         }
+        // A full board is a draw that material counting may decide.
+        if let Some(p) = &self.placement {
+            if p.full_board(pos, self.files, self.ranks) {
+                return Some(Outcome::draw("full-board"));
+            }
+        }
         None
     }
 
@@ -933,6 +981,9 @@ impl Fairy {
     /// position has them (this plugin's walls are part of the board).
     pub fn parse(&self, fen: &str) -> Result<Position, FenError> {
         let pos = self.parse_board(fen)?;
+        if self.walling.is_some() {
+            return Ok(pos);
+        }
         let walls = self.board_squares().filter(|&sq| pos.get(sq).is_hole());
         if !walls.eq(self.walls.iter()) {
             return Err(FenError::new(
@@ -952,6 +1003,12 @@ impl Fairy {
         }
         let board = self.generic_board(fields[0]);
         let mut pos = geometry::parse_fen_board(&board, 0, self.files, self.ranks, &self.pieces)?;
+        if let Some(w) = &self.walling {
+            w.holes_to_walls(&mut pos, self.files, self.ranks);
+        }
+        if let Some(p) = &self.placement {
+            p.fill_supply(&mut pos, self.n_base);
+        }
         // Columns count characters, as an editor shows them.
         let width = |s: &str| s.chars().count() + 1;
         let col = width(fields[0]);
@@ -1263,7 +1320,8 @@ impl Fairy {
     /// Writes a FEN as Fairy-Stockfish does.
     pub fn fen(&self, pos: &Position) -> String {
         let mut s = self.fsf_board(&geometry::write_fen_board(pos, &self.pieces, false));
-        if self.spec.piece_drops {
+        // An unlimited supply is not written (Fairy-Stockfish).
+        if self.spec.piece_drops && !self.spec.placement.free_drops {
             s.push('[');
             for color in [Color::White, Color::Black] {
                 for &k in &self.hand_order {
@@ -1319,6 +1377,23 @@ impl Fairy {
 
     /// SAN without check marks, as Fairy-Stockfish's `get_san` writes it.
     pub fn san(&self, pos: &Position, m: Move) -> String {
+        if let Some(w) = &self.walling {
+            let mut s = if crate::walling::is_pass(m) {
+                self.pass_san(pos, m)
+            } else {
+                self.san_plain(pos, m)
+            };
+            s.push_str(&w.san_suffix(m));
+            return s;
+        }
+        self.san_plain(pos, m)
+    }
+
+    /// SAN of a move without its wall.
+    fn san_plain(&self, pos: &Position, m: Move) -> String {
+        if crate::pass::is_pass(&m) {
+            return self.pass_san(pos, m);
+        }
         if m.is_drop() {
             return format!("{}@{}", self.kinds[m.piece as usize].letter, m.to);
         }
@@ -1340,7 +1415,30 @@ impl Fairy {
         } else {
             s.push(k.san_letter);
             let mut legal = RVec::new();
-            self.legal(pos, &mut legal);
+            if let Some(w) = &self.walling {
+                // Fairy-Stockfish's rivals differ from `m` in their origin only: the same
+                // wall (which must be legal for them). Only those are made, not every
+                // walling move (thousands in amazons).
+                self.gen.legal_moves(pos, &mut legal);
+                let wall = crate::walling::wall_of(m);
+                let mut rivals: RVec<Move> = legal
+                    .iter()
+                    .filter(|o| o.to == m.to && o.from != m.from && !o.is_drop())
+                    .filter_map(|&o| match wall {
+                        Some(sq) => w
+                            .wall_squares(self, pos, o)
+                            .contains(sq)
+                            .then(|| crate::walling::with_wall(o, sq)),
+                        None => Some(crate::walling::without_wall(o)),
+                    })
+                    .collect();
+                if self.filters {
+                    self.filter(pos, &mut rivals, 0);
+                }
+                legal = rivals;
+            } else {
+                self.legal(pos, &mut legal);
+            }
             let others: Vec<Square> = legal
                 .iter()
                 .filter(|o| {
@@ -1373,6 +1471,17 @@ impl Fairy {
             s.push(self.kinds[m.piece as usize].san_letter);
         }
         s
+    }
+
+    /// SAN of a pass (Fairy-Stockfish: the piece's letter and its square).
+    fn pass_san(&self, pos: &Position, m: Move) -> String {
+        let k = &self.kinds[pos.get(m.from).kind().unwrap_or(0) as usize];
+        let letter = if k.pawn {
+            String::new()
+        } else {
+            k.san_letter.to_string()
+        };
+        format!("{letter}{}", m.to)
     }
 
     fn value_outcome(&self, v: Value, side: Color, reason: &str) -> Outcome {
@@ -1611,6 +1720,19 @@ fn castling(spec: &Spec, kind_of_ty: &std::collections::HashMap<u16, u8>) -> Opt
     (!rooks.is_empty()).then_some((king, rooks))
 }
 
+impl Fairy {
+    /// Castling in coordinate form: king origin and destination, or king takes rook where a
+    /// plain king move has that destination (Fairy-Stockfish's UCI).
+    fn castle_squares(&self, pos: &Position, mv: Move) -> (Square, Square) {
+        let mut moves = RVec::new();
+        self.pseudo(pos, pos.side_to_move, &SquareSet::EMPTY, &mut moves);
+        let plain = moves
+            .iter()
+            .any(|m| !m.is_castle() && !m.is_drop() && m.from == mv.from && m.to == mv.via);
+        (mv.from, if plain { mv.to } else { mv.via })
+    }
+}
+
 impl VariantRules for Fairy {
     fn info(&self) -> VariantInfo {
         let mut flags = VariantFlags::CUSTOM_SAN.0 | VariantFlags::OWN_REPETITION.0;
@@ -1674,7 +1796,11 @@ impl VariantRules for Fairy {
         if self.game_over(pos).is_some() {
             return 0;
         }
-        if self.filters || self.spec.pass_on_stalemate.contains(&true) {
+        if self.filters
+            || self.spec.pass_on_stalemate.contains(&true)
+            || self.walling.is_some()
+            || self.placement.is_some()
+        {
             let mut moves = RVec::new();
             self.moves_of(pos, &mut moves);
             return moves.len() as u64;
@@ -1760,6 +1886,19 @@ impl VariantRules for Fairy {
         if crate::pass::is_pass(&mv) {
             return Some(format!("{}{}", mv.from, mv.to));
         }
+        if let Some(w) = &self.walling {
+            let base = crate::walling::base(mv);
+            let (text, dest) = if base.is_castle() {
+                let (from, to) = self.castle_squares(pos, base);
+                (format!("{from}{to}"), to)
+            } else if base.is_promotion() {
+                let l = self.kinds[base.piece as usize].letter.to_ascii_lowercase();
+                (format!("{}{}{l}", base.from, base.to), base.to)
+            } else {
+                (format!("{}{}", base.from, base.to), base.to)
+            };
+            return Some(w.coordinate(mv, &text, dest));
+        }
         // Castling: king origin and destination, or king takes rook where a plain king
         // move has that destination (Fairy-Stockfish's UCI).
         if mv.is_castle() {
@@ -1802,7 +1941,14 @@ impl Fairy {
         match o {
             Some(o) if o.winner == houserules_plugin_api::Winner::DRAW => {
                 let reason = o.reason.to_string();
-                if ["stalemate", "n-fold-repetition", "double-pass"].contains(&reason.as_str()) {
+                if [
+                    "stalemate",
+                    "n-fold-repetition",
+                    "double-pass",
+                    "full-board",
+                ]
+                .contains(&reason.as_str())
+                {
                     Some(mc.outcome(pieces, &reason))
                 } else {
                     Some(o)
@@ -1840,6 +1986,7 @@ impl Fairy {
                 self.value_outcome(v, stm, "stalemate")
             });
         }
+
         let n = self.spec.n_fold_rule;
         if !ctx.counting && n > 0 && ctx.repetitions >= n {
             let us = ctx.checks_in_cycle[stm.index()];

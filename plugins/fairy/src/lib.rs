@@ -14,8 +14,10 @@ pub mod eval;
 pub mod ini;
 pub mod material;
 pub mod pass;
+pub mod placement;
 pub mod promotion_limit;
 pub mod spec;
+pub mod walling;
 pub mod xiangqi;
 
 use houserules_plugin_api::abi_stable::std_types::RVec;
@@ -272,6 +274,8 @@ export_plugin!(FairyPlugin);
 
 #[cfg(test)]
 mod key_tests;
+#[cfg(test)]
+mod placement_tests;
 #[cfg(test)]
 mod rule_tests;
 #[cfg(test)]

@@ -494,6 +494,14 @@ pub struct Spec {
     pub soldier_promotion_rank: u8,
     /// `chasingRule = axf` (xiangqi's perpetual chase rule), which this plugin refuses.
     pub chasing_rule_axf: bool,
+    /// Walls put after each move (`wallingRule`; see [`crate::walling`]).
+    pub walling_rule: Option<crate::walling::WallingRule>,
+    /// Where walls may go, per colour.
+    pub walling_region: [SquareSet; 2],
+    /// A move or a wall, not both.
+    pub wall_or_move: bool,
+    /// Placement games' rules (`enclosingDrop` ...; see [`crate::placement`]).
+    pub placement: crate::placement::Placement,
     /// Last location of each key (inherited ones included), for compile-time errors.
     pub locs: HashMap<String, Loc>,
 }
@@ -577,6 +585,10 @@ impl Spec {
             flying_general: false,
             soldier_promotion_rank: 0,
             chasing_rule_axf: false,
+            walling_rule: None,
+            walling_region: [SquareSet([u64::MAX; 4]); 2],
+            wall_or_move: false,
+            placement: crate::placement::Placement::default(),
             locs: HashMap::new(),
         }
     }
@@ -752,6 +764,26 @@ impl Spec {
             out.push((
                 "blastOnCapture",
                 "kings cannot be used with blastOnCapture (use a commoner as the king)".to_string(),
+            ));
+        }
+        if self.walling_rule.is_some() && self.piece_drops {
+            out.push((
+                "wallingRule",
+                "pieceDrops and any walling are incompatible".to_string(),
+            ));
+        }
+        if self.walling_rule == Some(crate::walling::WallingRule::Duck)
+            && self.pieces.contains_key(&KING)
+        {
+            out.push((
+                "wallingRule",
+                "can not use kings with wallingRule = duck".to_string(),
+            ));
+        }
+        if self.placement.flip.is_some() && self.pieces.contains_key(&KING) {
+            out.push((
+                "flipEnclosedPieces",
+                "can not use kings with flipEnclosedPieces".to_string(),
             ));
         }
         if self.castling && self.castling_rank >= self.max_rank {
@@ -1001,6 +1033,17 @@ impl Spec {
                     .entry(ty)
                     .or_insert([SquareSet::EMPTY; 2])[color] = region(v)?;
             }
+            "wallingRule" => self.walling_rule = crate::walling::WallingRule::parse(v)?,
+            "wallingRegion" => self.walling_region = [region(v)?; 2],
+            "wallingRegionWhite" => self.walling_region[0] = region(v)?,
+            "wallingRegionBlack" => self.walling_region[1] = region(v)?,
+            "wallOrMove" => self.wall_or_move = boolean(v)?,
+            "enclosingDrop" => self.placement.drop_rule = crate::placement::Enclosing::parse(v)?,
+            "enclosingDropStart" => self.placement.drop_start = region(v)?,
+            "flipEnclosedPieces" => self.placement.flip = crate::placement::Enclosing::parse(v)?,
+            "adjudicateFullBoard" => self.placement.adjudicate_full_board = boolean(v)?,
+            // Not a Fairy-Stockfish key: its C++ built-in `ataxx` sets it (see `placement`).
+            "freeDrops" => self.placement.free_drops = boolean(v)?,
             _ => return Err("unsupported key (this plugin does not implement it)".into()),
         }
         Ok(())
