@@ -41,6 +41,7 @@ pub fn hook_meaning(name: &str) -> &'static str {
         "protected_royals" => "lets some royals be left attacked",
         "on_after_move_with" => "asks about attacks and check after a move",
         "transform_model" => "changes the rules model (movement, board, royalty, promotion)",
+        "evaluate" => "adds its own terms to the engine's evaluation",
         _ => "(a hook this host does not know)",
     }
 }
@@ -1001,7 +1002,19 @@ fn list_or_none(v: &[String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use houserules_plugin_api::{OptionSpec, OptionValue, PieceType};
+    use houserules_plugin_api::{HookSet, OptionSpec, OptionValue, PieceType};
+
+    /// Every hook the API defines is explained (a new hook needs its words here).
+    #[test]
+    fn every_known_hook_has_a_meaning() {
+        for name in HookSet::KNOWN.names() {
+            assert_ne!(
+                hook_meaning(name),
+                "(a hook this host does not know)",
+                "{name}"
+            );
+        }
+    }
 
     #[test]
     fn first_sentences_skip_initials() {
