@@ -1,10 +1,11 @@
 //! Fairy-Stockfish's connection rules beyond `connectN` along every line: the lines it looks
 //! along (`connectHorizontal`, `connectVertical`, `connectDiagonal`), a tight square of N x N
 //! pieces (`connectNxN`), N pieces on one line with anything between them (`collinearN`), and
-//! the value of connecting for the side that connects (`connectValue`). Only the pieces of the
-//! side that just moved are looked at.
+//! the value of connecting for the side that connects (`connectValue`), and a chain of pieces
+//! from one region to another (`connectRegion1White` ... `connectRegion2Black`). Only the
+//! pieces of the side that just moved are looked at.
 
-use houserules_plugin_api::{Position, Square};
+use houserules_plugin_api::{Color, Position, Square, SquareSet};
 
 /// The connection settings.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -19,6 +20,9 @@ pub struct ConnectRules {
     pub nxn: u32,
     /// N pieces on one line, gaps allowed (0 = off).
     pub collinear: u32,
+    /// Per colour, the regions a chain of pieces connects (`connectRegion1*`, `connectRegion2*`;
+    /// empty = off).
+    pub regions: [[SquareSet; 2]; 2],
 }
 
 impl Default for ConnectRules {
@@ -29,6 +33,7 @@ impl Default for ConnectRules {
             diagonal: true,
             nxn: 0,
             collinear: 0,
+            regions: [[SquareSet::EMPTY; 2]; 2],
         }
     }
 }
@@ -41,7 +46,12 @@ impl ConnectRules {
 
     /// Whether a rule of this module is on.
     pub fn any(&self) -> bool {
-        self.nxn > 0 || self.collinear > 0
+        self.nxn > 0
+            || self.collinear > 0
+            || self
+                .regions
+                .iter()
+                .any(|r| !r[0].is_empty() || !r[1].is_empty())
     }
 
     /// The line directions looked along, as Fairy-Stockfish lists them.
@@ -60,9 +70,15 @@ impl ConnectRules {
         d
     }
 
-    /// Whether the pieces on the squares `mine` holds connect by any of these rules, `n`
-    /// being `connectN` (0 = off).
-    pub fn connected(&self, pos: &Position, n: u32, mine: impl Fn(Square) -> bool) -> bool {
+    /// Whether the pieces of `mover` on the squares `mine` holds connect by any of these
+    /// rules, `n` being `connectN` (0 = off).
+    pub fn connected(
+        &self,
+        pos: &Position,
+        n: u32,
+        mover: Color,
+        mine: impl Fn(Square) -> bool,
+    ) -> bool {
         let (files, ranks) = (pos.files(), pos.ranks());
         let at = |sq: Square, df: i8, dr: i8, k: i8| sq.offset_within(df * k, dr * k, files, ranks);
         let squares: Vec<Square> = (0..ranks)
@@ -96,6 +112,9 @@ impl ConnectRules {
                 return true;
             }
         }
+        if self.region_chain(pos, mover, &squares, &dirs) {
+            return true;
+        }
         // Collinear: the most pieces on one line through a piece, gaps allowed.
         if self.collinear > 0 {
             for &(df, dr) in &dirs {
@@ -115,5 +134,52 @@ impl ConnectRules {
             }
         }
         false
+    }
+
+    /// A chain of the side's pieces from its first region to its second. As in
+    /// Fairy-Stockfish, the chain grows from the pieces in the first region one step at a
+    /// time along the looked-at directions in their positive sense only (east, north,
+    /// north-east, south-east), and a piece it reaches in the second region connects.
+    fn region_chain(
+        &self,
+        pos: &Position,
+        mover: Color,
+        squares: &[Square],
+        dirs: &[(i8, i8)],
+    ) -> bool {
+        let [from, target] = self.regions[mover.index()];
+        let pieces: SquareSet = squares.iter().copied().collect();
+        let (files, ranks) = (pos.files(), pos.ranks());
+        let mut current: SquareSet = squares
+            .iter()
+            .copied()
+            .filter(|&s| from.contains(s))
+            .collect();
+        if current.is_empty() || !squares.iter().any(|&s| target.contains(s)) {
+            return false;
+        }
+        loop {
+            let mut grown = SquareSet::EMPTY;
+            for &(df, dr) in dirs {
+                let reach: Vec<Square> = current
+                    .iter()
+                    .chain(grown.iter())
+                    .filter_map(|s| s.offset_within(df, dr, files, ranks))
+                    .filter(|&s| pieces.contains(s))
+                    .collect();
+                for s in reach {
+                    grown.insert(s);
+                }
+            }
+            if grown.iter().any(|s| target.contains(s)) {
+                return true;
+            }
+            if grown.iter().all(|s| current.contains(s)) {
+                return false;
+            }
+            for s in grown.iter().collect::<Vec<_>>() {
+                current.insert(s);
+            }
+        }
     }
 }

@@ -434,7 +434,7 @@ impl Fairy {
         let rules = &self.spec.connect;
         if rules.any() || !rules.all_lines() {
             let mover = pos.side_to_move.opposite();
-            return rules.connected(pos, self.spec.connect_n, |sq| {
+            return rules.connected(pos, self.spec.connect_n, mover, |sq| {
                 piece_of(pos.get(sq))
                     .is_some_and(|(k, c)| c == mover && self.connect_kinds & (1u64 << k) != 0)
             });

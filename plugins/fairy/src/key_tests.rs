@@ -88,6 +88,25 @@ promotionLimit = q:1 n:3
 [unweighted:chess]
 materialCounting = unweighted
 nMoveRule = 2
+[snort:ataxx]
+immobile = p
+startFen = 8/8/8/8/8/8/8/8
+enclosingDrop = snort
+flipEnclosedPieces = none
+maxRank = 8
+maxFile = 8
+passOnStalemate = false
+stalematePieceCount = false
+[gale:snort]
+maxRank = 9
+maxFile = 9
+startFen = 1p1p1p1p1/P1P1P1P1P/1p1p1p1p1/P1P1P1P1P/1p1p1p1p1/P1P1P1P1P/1p1p1p1p1/P1P1P1P1P/1p1p1p1p1
+enclosingDrop = none
+connectRegion1White = a*
+connectRegion2White = i*
+connectRegion1Black = *1
+connectRegion2Black = *9
+connectDiagonal = false
 ";
 
 /// A section of [`SECTIONS`], over the built-in sections.
@@ -279,6 +298,30 @@ fn connection_lines_squares_and_collinear_pieces() {
         (a.moves, a.result),
         (vec!["e1d1".into(), "e1e2".into()], None)
     );
+}
+
+#[test]
+fn a_chain_from_region_to_region_connects() {
+    // gale: White joins the a-file to the i-file, Black the first rank to the ninth.
+    let fen = "1p1p1p1p1/PPPPPPP1P/1p1p1p1p1/P1P1P1P1P/1p1p1p1p1/P1P1P1P1P/1p1p1p1p1/P1P1P1P1P/1p1p1p1p1 w - - 0 1";
+    let a = answer("gale", fen, &["P@h8"]);
+    assert_eq!((a.moves.len(), a.result), (0, Some(Winner::WHITE)));
+    let a = answer("gale", "9/p8/p8/p8/p8/p8/p8/p8/p8 b - - 0 1", &["P@a9"]);
+    assert_eq!(
+        (a.fen.as_str(), a.result),
+        ("p8/p8/p8/p8/p8/p8/p8/p8/p8 w - - 0 2", Some(Winner::BLACK))
+    );
+    // Without diagonals a piece diagonally beside the chain does not extend it.
+    let fen = "9/P8/PPPPPPPP1/9/9/9/9/9/9 w - - 0 1";
+    assert_eq!(answer("gale", fen, &["P@i7"]).result, Some(Winner::WHITE));
+    let a = answer("gale", fen, &["P@i6"]);
+    assert_eq!((a.moves.len(), a.result), (71, None));
+    // Fairy-Stockfish grows the chain east and north only: a step north joins, a step
+    // south does not.
+    let fen = "9/9/9/9/1PPPPPPP1/PP7/9/9/9 w - - 0 1";
+    assert_eq!(answer("gale", fen, &["P@i5"]).result, Some(Winner::WHITE));
+    let a = answer("gale", "9/9/9/9/PP7/1PPPPPPP1/9/9/9 w - - 0 1", &["P@i4"]);
+    assert_eq!((a.moves.len(), a.result), (71, None));
 }
 
 #[test]
