@@ -214,6 +214,11 @@ const FAIRY_KNOWN_FAILURES: &[(&str, &str, &str)] = &[
         "legality",
         "checking = false: no move may give check",
     ),
+    (
+        "placement",
+        "legality",
+        "mustDrop: pieces in hand are dropped before any move",
+    ),
     ("losers", "legality", "mustCapture"),
     ("giveaway", "legality", "mustCapture"),
     ("antichess", "legality", "mustCapture"),

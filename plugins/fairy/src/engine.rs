@@ -92,7 +92,7 @@ pub struct Fairy {
     /// Kinds that count for connect-N (bit mask).
     connect_kinds: u64,
     /// Castling: the castling kind and its partner kinds (what the FEN's rights refer to).
-    castle: Option<(u8, Vec<u8>)>,
+    pub(crate) castle: Option<(u8, Vec<u8>)>,
     /// For the kinds whose moves reset the n-move counter: where each moves quietly on an
     /// empty board, by colour and square (index `color * 256 + square`). A move the piece
     /// could not reverse resets the counter (Fairy-Stockfish: a pawn step does, a custom
@@ -107,6 +107,8 @@ pub struct Fairy {
     filters: bool,
     /// The last pieces of the extinction types are royal (`extinctionPseudoRoyal`).
     pseudo_royal: bool,
+    /// Royal pieces start in hand (placement variants): until dropped a side has none.
+    royals_in_hand: bool,
     /// The rules model it plays (its own, or the one presets transformed).
     pub model: RulesModel,
     /// What the model does not carry: drops, immobility, captures to hand.
@@ -383,12 +385,14 @@ impl Fairy {
                 || spec.placement.ends_with_moves(),
             filters: spec.must_capture
                 || !spec.promotion_limit.is_empty()
+                || spec.drop_opposite_colored_bishop
                 || spec.flying_general
                 || spec.must_drop
                 || !spec.checking
                 || !spec.drop_checks
                 || pseudo_royal,
             pseudo_royal,
+            royals_in_hand: false,
             model,
             extras,
             gen: Arc::new(gen),
@@ -414,6 +418,9 @@ impl Fairy {
                     .map_err(|e| format!("{header}: [{id}]: {e}"))?,
             );
         }
+        v.royals_in_hand =
+            (0..v.n_base).any(|k| v.kinds[k].royal && start.hands.iter().any(|hand| hand[k] > 0));
+        v.filters |= v.royals_in_hand;
         v.start_fen = v.fen(&start);
         v.quiet_reach = v.quiet_reach_tables();
         Ok(v)
@@ -500,6 +507,12 @@ impl Fairy {
         let mut moves: Vec<Move> = out[start..].to_vec();
         if !sp.promotion_limit.is_empty() {
             moves.retain(|&m| self.within_promotion_limit(pos, m));
+        }
+        if sp.drop_opposite_colored_bishop {
+            moves.retain(|m| self.opposite_bishops_allow(pos, m));
+        }
+        if self.royals_in_hand {
+            moves.retain(|m| self.royal_drop_safe(pos, m));
         }
         if sp.flying_general {
             moves.retain(|&m| !self.kings_face_after(pos, m));
@@ -828,7 +841,7 @@ impl Fairy {
     }
 
     /// Pieces of `color` of type `ty` (`ALL_PIECES`: any) on the board and in hand.
-    fn count_with_hand(&self, pos: &Position, color: Color, ty: u16) -> u32 {
+    pub(crate) fn count_with_hand(&self, pos: &Position, color: Color, ty: u16) -> u32 {
         let hand: u32 = (0..self.n_base)
             .filter(|&k| self.of_type(k as u8, ty))
             .map(|k| pos.hands[color.index()][k] as u32)
@@ -836,7 +849,7 @@ impl Fairy {
         self.count_board(pos, color, ty) + hand
     }
 
-    fn board_squares(&self) -> impl Iterator<Item = Square> + '_ {
+    pub(crate) fn board_squares(&self) -> impl Iterator<Item = Square> + '_ {
         (0..self.ranks).flat_map(move |r| (0..self.files).map(move |f| Square::new(f, r)))
     }
 
@@ -1229,7 +1242,7 @@ impl Fairy {
     }
 
     /// The castling rank of `color`.
-    fn castling_rank(&self, color: usize) -> u8 {
+    pub(crate) fn castling_rank(&self, color: usize) -> u8 {
         let r = self.spec.castling_rank.min(self.ranks - 1);
         if color == 0 {
             r
@@ -1742,7 +1755,7 @@ impl VariantRules for Fairy {
         if self.ends_early {
             flags |= VariantFlags::STATIC_RESULTS.0;
         }
-        if self.pseudo_royal {
+        if self.pseudo_royal || self.royals_in_hand {
             flags |= VariantFlags::DYNAMIC_ROYALS.0;
         }
         if self.spec.connect_n > 0 {
@@ -1825,6 +1838,9 @@ impl VariantRules for Fairy {
         }
         if self.spec.pass_on_stalemate.contains(&true) {
             crate::pass::count(pos, &mv);
+        }
+        if self.spec.castling_dropped_piece && mv.is_drop() {
+            self.castling_rights_of_drop(pos, &mv, Color::from_index(mover));
         }
         if self.spec.castling_wins.contains(&true) || self.spec.opposite_castling {
             let wins = &self.spec.castling_wins;

@@ -107,6 +107,11 @@ connectRegion2White = i*
 connectRegion1Black = *1
 connectRegion2Black = *9
 connectDiagonal = false
+[screen:placement]
+dropNoDoubled = p
+startFen = 8/8/8/8/8/8/8/8[KQRRBBNNPPPPPPPPkqrrbbnnpppppppp] w - - 0 1
+dropRegionWhite = *1 *2 *3 *4
+dropRegionBlack = *8 *7 *6 *5
 ";
 
 /// A section of [`SECTIONS`], over the built-in sections.
@@ -377,4 +382,57 @@ fn castling_wins_and_opposite_castling() {
     assert_eq!(a.moves.len(), 24);
     let a = answer("opposite-castling", fen, &["e1c1", "e8g8"]);
     assert_eq!(a.fen, "r4rk1/pppppppp/8/8/8/8/PPPPPPPP/2KR3R w - - 2 2");
+}
+
+#[test]
+fn bishops_are_dropped_on_both_colours() {
+    // placement: the second bishop goes to the other colour ...
+    let fen = "8/pppppppp/8/8/8/8/PPPPPPPP/8[BBbb] w - - 0 1";
+    assert_eq!(
+        answer("placement", fen, &["B@a1", "B@a8"]).moves,
+        ["B@b1", "B@d1", "B@f1", "B@h1"]
+    );
+    // ... and no other drop may take the last square of a colour a bishop in hand needs.
+    let fen = "8/pppppppp/8/8/8/8/PPPPPPPP/RNBQK1NR[BNkqrrbbnn] w - - 0 1";
+    assert_eq!(answer("placement", fen, &[]).moves, ["B@f1"]);
+    let fen = "8/pppppppp/8/8/8/8/PPPPPPPP/1B1B1B2[NNbb] w - - 0 1";
+    assert_eq!(
+        answer("placement", fen, &[]).moves,
+        ["N@a1", "N@c1", "N@e1", "N@g1", "N@h1"]
+    );
+}
+
+#[test]
+fn dropped_kings_and_rooks_gain_castling_rights() {
+    let fen = "8/pppppppp/8/8/8/8/PPPPPPPP/8[KRRkr] w - - 0 1";
+    let a = answer("placement", fen, &["K@e1", "K@e8", "R@a1", "R@h8", "R@h1"]);
+    assert_eq!(a.fen, "4k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R[] b KQk - 0 3");
+    assert_eq!(a.moves.len(), 21);
+    // A rook dropped before its king gains the right when the king arrives; a king off its
+    // file gains none.
+    let a = answer("placement", fen, &["R@a1", "K@d8", "K@e1", "R@h8"]);
+    assert_eq!(a.fen, "3k3r/pppppppp/8/8/8/8/PPPPPPPP/R3K3[R] w Q - 0 3");
+}
+
+#[test]
+fn a_king_in_hand_is_not_lost_and_is_not_dropped_into_check() {
+    let fen = "8/8/8/8/8/8/8/8[KQRRBBNNPPPPPPPPkqrrbbnnpppppppp] w - - 0 1";
+    let a = answer("screen", fen, &[]);
+    assert_eq!((a.moves.len(), a.result), (184, None));
+    let a = answer("screen", fen, &["Q@b3"]);
+    let kings: Vec<&str> = a
+        .moves
+        .iter()
+        .filter(|m| m.starts_with("K@"))
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        kings,
+        [
+            "K@a5", "K@a6", "K@a7", "K@a8", "K@c5", "K@c6", "K@c7", "K@c8", "K@d6", "K@d7", "K@d8",
+            "K@e5", "K@e7", "K@e8", "K@f5", "K@f6", "K@f8", "K@g5", "K@g6", "K@g7", "K@h5", "K@h6",
+            "K@h7", "K@h8"
+        ]
+    );
+    assert_eq!((a.moves.len(), a.result), (176, None));
 }

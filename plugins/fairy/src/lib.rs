@@ -16,6 +16,7 @@ pub mod material;
 pub mod pass;
 pub mod placement;
 pub mod promotion_limit;
+pub mod setup_drops;
 pub mod spec;
 pub mod walling;
 pub mod xiangqi;

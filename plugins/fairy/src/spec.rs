@@ -29,6 +29,8 @@ pub const PAWN: u16 = 1;
 pub const SHOGI_PAWN: u16 = 19;
 /// The royal king.
 pub const KING: u16 = 200;
+/// The bishop (`dropOppositeColoredBishop`).
+pub const BISHOP: u16 = 3;
 /// The rook (castling partner).
 pub const ROOK: u16 = 4;
 /// "Every piece type" in a piece list (`*`), as Fairy-Stockfish's `ALL_PIECES`.
@@ -485,6 +487,10 @@ pub struct Spec {
     pub castling_wins: [bool; 4],
     /// Castling takes the opponent's right on that side.
     pub opposite_castling: bool,
+    /// Bishops must be dropped on both colours (see `crate::setup_drops`).
+    pub drop_opposite_colored_bishop: bool,
+    /// A king or rook dropped on its castling square gains the castling right.
+    pub castling_dropped_piece: bool,
     /// Mobility regions by piece type, per colour (`mobilityRegion{White,Black}{Piece}`): the
     /// piece moves, is dropped and attacks only there. An empty set is no restriction.
     pub mobility_region: BTreeMap<u16, [SquareSet; 2]>,
@@ -581,6 +587,8 @@ impl Spec {
             material_counting: None,
             castling_wins: [false; 4],
             opposite_castling: false,
+            drop_opposite_colored_bishop: false,
+            castling_dropped_piece: false,
             mobility_region: BTreeMap::new(),
             flying_general: false,
             soldier_promotion_rank: 0,
@@ -1009,6 +1017,8 @@ impl Spec {
             "connectValue" => self.connect_value = value(v)?,
             "castlingWins" => self.castling_wins = crate::castling_rules::parse_rights(v)?,
             "oppositeCastling" => self.opposite_castling = boolean(v)?,
+            "dropOppositeColoredBishop" => self.drop_opposite_colored_bishop = boolean(v)?,
+            "castlingDroppedPiece" => self.castling_dropped_piece = boolean(v)?,
             // Chess960 castling (the king and rooks anywhere on the castling rank) is not
             // implemented; `false` is the default.
             "chess960" => {

@@ -1,0 +1,98 @@
+//! Fairy-Stockfish's rules for placing the pieces before play (its `placement` variant):
+//! `dropOppositeColoredBishop` (a side's bishops must end up on squares of both colours) and
+//! `castlingDroppedPiece` (a king or rook dropped on its castling square gains the castling
+//! right). A side whose king is still in hand has no royal piece: it cannot be in check
+//! and has not lost it (the variant reports its royals itself while kings can be in hand).
+
+use crate::engine::Fairy;
+use crate::spec;
+use houserules_plugin_api::{Color, Move, Position, Square};
+
+/// Fairy-Stockfish's dark squares (a1 is dark).
+fn dark(sq: Square) -> bool {
+    (sq.file() + sq.rank()) % 2 == 0
+}
+
+impl Fairy {
+    /// `dropOppositeColoredBishop`: a drop of another piece must leave enough empty squares
+    /// of each colour in the bishops' drop region for the bishops in hand; a bishop may not
+    /// be dropped on the colour that already has its half of the side's bishops.
+    pub(crate) fn opposite_bishops_allow(&self, pos: &Position, m: &Move) -> bool {
+        if !m.is_drop() {
+            return true;
+        }
+        let us = pos.side_to_move;
+        let total = self.count_with_hand(pos, us, spec::BISHOP);
+        let bishops: Vec<Square> = self
+            .board_squares()
+            .filter(|&sq| {
+                pos.get(sq).is_color(us)
+                    && pos
+                        .get(sq)
+                        .kind()
+                        .is_some_and(|k| self.kinds[k as usize].ty == spec::BISHOP)
+            })
+            .collect();
+        let dropped_ty = self.kinds.get(m.piece as usize).map(|k| k.ty);
+        if dropped_ty == Some(spec::BISHOP) {
+            let same = bishops.iter().filter(|&&s| dark(s) == dark(m.to)).count() as u32;
+            return same < total.div_ceil(2);
+        }
+        let region = self.spec.drop_region[us.index()];
+        let remaining = self
+            .board_squares()
+            .filter(|&sq| sq != m.to && pos.get(sq).is_empty())
+            .filter(|&sq| region.is_none_or(|r| r.contains(sq)));
+        let (mut dark_n, mut light_n) = (0u32, 0u32);
+        for sq in remaining.chain(bishops.iter().copied()) {
+            if dark(sq) {
+                dark_n += 1;
+            } else {
+                light_n += 1;
+            }
+        }
+        dark_n >= total / 2 && light_n >= total / 2
+    }
+
+    /// A royal piece may not be dropped where the enemy attacks it (the generator's legality
+    /// knows only royals already on the board).
+    pub(crate) fn royal_drop_safe(&self, pos: &Position, m: &Move) -> bool {
+        !(m.is_drop()
+            && self.kinds.get(m.piece as usize).is_some_and(|k| k.royal)
+            && self.attacked(pos, m.to, pos.side_to_move.opposite()))
+    }
+
+    /// `castlingDroppedPiece`: after `m`, a drop by `us`, the castling rights it creates.
+    pub(crate) fn castling_rights_of_drop(&self, pos: &mut Position, m: &Move, us: Color) {
+        let Some((king, rooks)) = self.castle.clone() else {
+            return;
+        };
+        let rank = self.castling_rank(us.index());
+        if !m.is_drop() || m.to.rank() != rank {
+            return;
+        }
+        let king_sq = Square::new(self.spec.castling_king_file, rank);
+        let last = self.files - 1;
+        let rook_at = |pos: &Position, sq: Square| {
+            pos.get(sq).is_color(us) && pos.get(sq).kind().is_some_and(|k| rooks.contains(&k))
+        };
+        let set = |pos: &mut Position, rook: Square| {
+            let side = usize::from(rook.file() < king_sq.file());
+            pos.castling[us.index() * 2 + side] = rook;
+        };
+        if m.piece == king && m.to == king_sq {
+            for f in [0, last] {
+                let sq = Square::new(f, rank);
+                if rook_at(pos, sq) {
+                    set(pos, sq);
+                }
+            }
+        } else if rooks.contains(&m.piece)
+            && (m.to.file() == 0 || m.to.file() == last)
+            && pos.get(king_sq).is_color(us)
+            && pos.get(king_sq).kind() == Some(king)
+        {
+            set(pos, m.to);
+        }
+    }
+}
