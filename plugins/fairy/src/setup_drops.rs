@@ -10,7 +10,7 @@ use houserules_plugin_api::{Color, Move, Position, Square};
 
 /// Fairy-Stockfish's dark squares (a1 is dark).
 fn dark(sq: Square) -> bool {
-    (sq.file() + sq.rank()) % 2 == 0
+    (sq.file() + sq.rank()).is_multiple_of(2)
 }
 
 impl Fairy {
