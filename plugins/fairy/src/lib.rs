@@ -276,6 +276,8 @@ impl Plugin for FairyPlugin {
 export_plugin!(FairyPlugin);
 
 #[cfg(test)]
+mod demotion_tests;
+#[cfg(test)]
 mod key_tests;
 #[cfg(test)]
 mod placement_tests;
