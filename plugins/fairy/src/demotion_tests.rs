@@ -174,8 +174,8 @@ fn a_captured_promoted_piece_goes_to_hand_unpromoted_and_may_be_dropped_promoted
         rows(&[("d3c3b", "Sc3=B"), ("d3d4b", "Sxd4=B"), ("d3e3b", "Se3=B")])
     );
     // The promoted pawn (a rook) is taken: a pawn in White's hand.
-    let (fen, _) = answer("chennis", fen, &["d3d4b"], &[]);
-    assert_eq!(fen, "1fk4/7/7/3+S3/7/7/4K2[P] b - - 0 1");
+    let (taken, _) = answer("chennis", fen, &["d3d4b"], &[]);
+    assert_eq!(taken, "1fk4/7/7/3+S3/7/7/4K2[P] b - - 0 1");
     // The pawn is dropped as a pawn or as a rook (`+P@`, SAN with the rook's letter).
     let (_, moves) = answer("chennis", fen, &["d3d4b", "c7d7"], &["P@a", "+P@a"]);
     let expected: Vec<(String, String)> = (1..=7)
@@ -189,12 +189,12 @@ fn a_captured_promoted_piece_goes_to_hand_unpromoted_and_may_be_dropped_promoted
     let mut expected = expected;
     expected.sort();
     assert_eq!(moves, expected);
-    let (fen, moves) = answer("chennis", fen, &["d3d4b", "c7d7", "+P@a1"], &[]);
-    assert_eq!(fen, "1f1k3/7/7/3+S3/7/7/+P3K2[] b - - 0 2");
+    let (dropped, moves) = answer("chennis", fen, &["d3d4b", "c7d7", "+P@a1"], &[]);
+    assert_eq!(dropped, "1f1k3/7/7/3+S3/7/7/+P3K2[] b - - 0 2");
     assert_eq!(moves.len(), 7);
     // Its FEN reads back the same.
     let v = section("chennis");
-    assert_eq!(v.fen(&v.parse(&fen).expect("fen")), fen);
+    assert_eq!(v.fen(&v.parse(&dropped).expect("fen")), dropped);
 }
 
 #[test]
@@ -231,12 +231,27 @@ fn promoted_drops_ignore_the_zone_and_demote_by_moving_from_or_into_it() {
         ])
     );
     // Dropped in the zone, every move out of it may demote.
-    let (_, moves) = answer("zonedemote", "1fk4/7/7/7/7/7/4K2[P] w - - 0 1", &["+P@a6", "c7d7"], &["a6a1", "a6d6"]);
+    let (_, moves) = answer(
+        "zonedemote",
+        "1fk4/7/7/7/7/7/4K2[P] w - - 0 1",
+        &["+P@a6", "c7d7"],
+        &["a6a1", "a6d6"],
+    );
     assert_eq!(
         moves,
-        rows(&[("a6a1", "Ra1"), ("a6a1p", "Ra1=P"), ("a6d6", "Rd6"), ("a6d6p", "Rd6=P")])
+        rows(&[
+            ("a6a1", "Ra1"),
+            ("a6a1p", "Ra1=P"),
+            ("a6d6", "Rd6"),
+            ("a6d6p", "Rd6=P")
+        ])
     );
-    let (fen, _) = answer("zonedemote", "1fk4/7/7/7/7/7/4K2[P] w - - 0 1", &["+P@a1", "c7d7", "a1a6p"], &[]);
+    let (fen, _) = answer(
+        "zonedemote",
+        "1fk4/7/7/7/7/7/4K2[P] w - - 0 1",
+        &["+P@a1", "c7d7", "a1a6p"],
+        &[],
+    );
     assert_eq!(fen, "1f1k3/P6/7/7/7/7/4K2[] b - - 2 2");
 }
 
@@ -254,14 +269,24 @@ fn cetus_promotes_and_demotes_on_captures_only() {
     assert_eq!(fen2, "9/9/9/9/b8/2+O6/9/2B6/9[] w - - 1 2");
     assert_eq!(
         moves,
-        rows(&[("c4b3", "Kb3"), ("c4b5", "Kb5"), ("c4d3", "Kd3"), ("c4d5", "Kd5")])
+        rows(&[
+            ("c4b3", "Kb3"),
+            ("c4b5", "Kb5"),
+            ("c4d3", "Kd3"),
+            ("c4d5", "Kd5")
+        ])
     );
     // Capturing, it must demote.
     let fen = "9/9/9/1b7/1p7/2+O6/9/2B6/9[] w - - 0 1";
     let (_, moves) = answer("cetus", fen, &[], &["c4"]);
     assert_eq!(
         moves,
-        rows(&[("c4b3", "Kb3"), ("c4b5o", "Kxb5=O"), ("c4d3", "Kd3"), ("c4d5", "Kd5")])
+        rows(&[
+            ("c4b3", "Kb3"),
+            ("c4b5o", "Kxb5=O"),
+            ("c4d3", "Kd3"),
+            ("c4d5", "Kd5")
+        ])
     );
     let (after_capture, _) = answer("cetus", fen, &["c4b5o"], &[]);
     assert_eq!(after_capture, "9/9/9/1b7/1O7/9/9/2B6/9[] b - - 0 1");
@@ -269,12 +294,27 @@ fn cetus_promotes_and_demotes_on_captures_only() {
 
 #[test]
 fn without_compulsory_promotion_a_capture_may_promote_or_not() {
-    let (_, moves) = answer("cetusfree", "9/9/9/1b7/9/2p6/2O6/2B6/9[] w - - 0 1", &[], &["c3"]);
+    let (_, moves) = answer(
+        "cetusfree",
+        "9/9/9/1b7/9/2p6/2O6/2B6/9[] w - - 0 1",
+        &[],
+        &["c3"],
+    );
     assert_eq!(
         moves,
-        rows(&[("c3b3", "Ob3"), ("c3c4", "Oxc4"), ("c3c4k", "Oxc4=K"), ("c3d3", "Od3")])
+        rows(&[
+            ("c3b3", "Ob3"),
+            ("c3c4", "Oxc4"),
+            ("c3c4k", "Oxc4=K"),
+            ("c3d3", "Od3")
+        ])
     );
-    let (_, moves) = answer("cetusfree", "9/9/9/1b7/1p7/2+O6/9/2B6/9[] w - - 0 1", &[], &["c4"]);
+    let (_, moves) = answer(
+        "cetusfree",
+        "9/9/9/1b7/1p7/2+O6/9/2B6/9[] w - - 0 1",
+        &[],
+        &["c4"],
+    );
     assert_eq!(
         moves,
         rows(&[
