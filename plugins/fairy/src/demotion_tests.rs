@@ -326,3 +326,55 @@ fn without_compulsory_promotion_a_capture_may_promote_or_not() {
         ])
     );
 }
+
+#[test]
+fn gethenian_s_promoted_king_is_pseudo_royal_and_every_move_promotes() {
+    let start = "2ikb2/2mnm2/7/7/7/2MNM2/2B+KI2[] w - - 0 1";
+    let (fen, moves) = answer("gethenian", start, &[], &["c2", "d1", "d2"]);
+    assert_eq!(fen, start);
+    assert_eq!(
+        moves,
+        rows(&[
+            ("c2b2s", "Mb2=S"),
+            ("c2b3s", "Mb3=S"),
+            ("c2c3s", "Mc3=S"),
+            ("c2d3s", "Mcd3=S"),
+            ("d2b1t", "Nb1=T"),
+            ("d2c4t", "Nc4=T"),
+            ("d2f3t", "Nf3=T"),
+        ])
+    );
+    let (fen, moves) = answer("gethenian", start, &["d2c4t"], &["c6", "d6"]);
+    assert_eq!(fen, "2ikb2/2mnm2/7/2+N4/7/2M1M2/2B+KI2[] b - - 1 1");
+    assert_eq!(
+        moves,
+        rows(&[
+            ("c6b5s", "Mb5=S"),
+            ("c6b6s", "Mb6=S"),
+            ("c6c5s", "Mc5=S"),
+            ("c6d5s", "Mcd5=S"),
+            ("d6b5t", "Nb5=T"),
+            ("d6e4t", "Ne4=T"),
+            ("d6f7t", "Nf7=T"),
+        ])
+    );
+}
+
+#[test]
+fn what_fairy_stockfish_would_play_wrong_is_refused() {
+    let e = from_ini(
+        "[demotingpawns:chess]\npieceDemotion = true\n",
+        "demotingpawns",
+    )
+    .expect_err("refused");
+    assert!(
+        e.contains("pieceDemotion") && e.contains("chess-style"),
+        "{e}"
+    );
+    let e = from_ini(
+        "[pawncapture:chess]\npromotedPieceType = p:q\npiecePromotionOnCapture = true\n",
+        "pawncapture",
+    )
+    .expect_err("refused");
+    assert!(e.contains("piecePromotionOnCapture"), "{e}");
+}
