@@ -51,7 +51,15 @@ pub fn apply<B: Bits>(
     };
     if mv.is_drop() {
         let Some(to) = g.compact(mv.to) else { return };
-        let slot = &mut pos.hands[ui][mv.piece as usize & 31];
+        // A promoted drop (`SPECIAL`) comes from the hand of the piece's unpromoted kind.
+        let hand_kind = c
+            .rules
+            .drops
+            .as_ref()
+            .filter(|_| mv.is_special())
+            .and_then(|d| d.promoted.iter().find(|&&(_, p)| p == mv.piece))
+            .map_or(mv.piece, |&(h, _)| h);
+        let slot = &mut pos.hands[ui][hand_kind as usize & 31];
         *slot = slot.saturating_sub(1);
         let cell = Cell::piece(mv.piece, us);
         pos.drop_attributes(mv.to);

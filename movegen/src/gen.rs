@@ -11,7 +11,7 @@
 //! "all royals" check rule test every move that way ("trial legality").
 
 use crate::bitboard::Bits;
-use crate::rules::CheckRule;
+use crate::rules::{CheckRule, DropRules};
 use crate::state::State;
 use crate::tables::{family, Bulk, Compiled, CompiledPromotion, KindTables, Mode, Shape};
 use houserules_plugin_api::abi_stable::std_types::RVec;
@@ -792,7 +792,10 @@ impl<'a, B: Bits> Ctx<'a, B> {
                 mandatory,
             } => {
                 let z = zone[self.us];
-                let pz = if z.has(from) { t } else { t & z };
+                let mut pz = if z.has(from) { t } else { t & z };
+                if self.c.info[kind].promotes_on_capture {
+                    pz &= self.st.color[self.them];
+                }
                 let mut n = self.mobile_count(t & !pz, kind);
                 if !pz.is_empty() {
                     n += self.mobile_count(pz, *promoted as usize);
@@ -842,7 +845,9 @@ impl<'a, B: Bits> Ctx<'a, B> {
                 zone,
                 promoted,
                 mandatory,
-            } if zone[self.us].has(to) || zone[self.us].has(from) => {
+            } if (zone[self.us].has(to) || zone[self.us].has(from))
+                && (capture || !self.c.info[kind].promotes_on_capture) =>
+            {
                 if self.mobile_ok(*promoted as usize, to) {
                     let mut m = Move::promotion(hf, ht, *promoted, capture);
                     m.flags = m.flags | MoveFlags::SPECIAL;
@@ -1435,9 +1440,6 @@ impl<'a, B: Bits> Ctx<'a, B> {
                 continue;
             }
             let mut t = empty & self.c.drop_region[k][self.us];
-            if self.c.rules.immobility_illegal {
-                t &= self.kt(self.us, k).mobile;
-            }
             if let Some((nk, count)) = dr.no_doubled {
                 if nk as usize == k {
                     let mine = self.st.pieces(self.us, k);
@@ -1447,6 +1449,12 @@ impl<'a, B: Bits> Ctx<'a, B> {
                         }
                     }
                 }
+            }
+            if !dr.promoted.is_empty() {
+                self.promoted_drops(dr, k, t, legal, sink);
+            }
+            if self.c.rules.immobility_illegal {
+                t &= self.kt(self.us, k).mobile;
             }
             if legal && dr.mate_illegal.contains(&(k as u8)) {
                 for s in t.squares() {
@@ -1462,6 +1470,44 @@ impl<'a, B: Bits> Ctx<'a, B> {
             } else {
                 for s in t.squares() {
                     sink.push(Move::drop(k as u8, g.host(s)));
+                }
+            }
+        }
+    }
+
+    /// The drops of the piece of `kind` in hand as its promoted kinds ([`DropRules::promoted`])
+    /// on `t`, the squares where it may be dropped itself (Fairy-Stockfish's drop region of
+    /// the piece in hand); the immobility rule concerns the dropped kind.
+    #[inline(always)]
+    fn promoted_drops<S: Sink>(
+        &self,
+        dr: &DropRules,
+        kind: usize,
+        t: B,
+        legal: bool,
+        sink: &mut S,
+    ) {
+        for &(_, p) in dr.promoted.iter().filter(|&&(h, _)| h as usize == kind) {
+            let mut tp = t;
+            if self.c.rules.immobility_illegal {
+                tp &= self.kt(self.us, p as usize).mobile;
+            }
+            let drop = |s: usize| {
+                let mut m = Move::drop(p, self.c.geo.host(s));
+                m.flags = m.flags | MoveFlags::SPECIAL;
+                m
+            };
+            if legal && dr.mate_illegal.contains(&p) {
+                for s in tp.squares() {
+                    if !self.drop_mates(drop(s)) {
+                        sink.push(drop(s));
+                    }
+                }
+            } else if S::COUNT {
+                sink.add(tp.count() as u64);
+            } else {
+                for s in tp.squares() {
+                    sink.push(drop(s));
                 }
             }
         }

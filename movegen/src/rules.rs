@@ -78,6 +78,10 @@ pub struct PieceRules {
     pub immune: bool,
     /// How it promotes.
     pub promotion: Promotion,
+    /// Its shogi-style promotion applies to captures only (Fairy-Stockfish's
+    /// `piecePromotionOnCapture`): quiet moves never promote, and with a compulsory promotion
+    /// only captures must.
+    pub promotes_on_capture: bool,
     /// Its moves through a passed square (lame leaps, initial moves) may be taken en passant:
     /// such a move carries `MoveFlags::DOUBLE_STEP` and `via` = the passed square.
     pub ep_victim: bool,
@@ -121,6 +125,7 @@ impl PieceRules {
             royal: false,
             immune: false,
             promotion: Promotion::None,
+            promotes_on_capture: false,
             ep_victim: false,
             ep_capture: EnPassantCapture::None,
             initial_region: [SquareSet::EMPTY; 2],
@@ -166,6 +171,11 @@ pub struct DropRules {
     pub no_doubled: Option<(u8, u32)>,
     /// Kinds whose drop may not checkmate.
     pub mate_illegal: Vec<u8>,
+    /// `(in hand, dropped as)`: a piece of the first kind in hand may also be dropped as the
+    /// second (Fairy-Stockfish's `dropPromoted`), where the first may be dropped; the drop
+    /// (`Move::piece` = the second kind, `MoveFlags::SPECIAL` set) takes it from the first
+    /// kind's hand.
+    pub promoted: Vec<(u8, u8)>,
 }
 
 /// Which positions count as "in check", and what the self-check filter forbids.

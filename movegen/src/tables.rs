@@ -350,6 +350,8 @@ pub struct KindInfo<B: Bits> {
     pub plain_count: bool,
     /// It may promote to a royal kind (coregal): such promotions are tested one by one.
     pub promotes_to_royal: bool,
+    /// Its shogi-style promotion applies to captures only.
+    pub promotes_on_capture: bool,
 }
 
 /// A promotion rule with its zone as bitboards.
@@ -542,6 +544,19 @@ impl<B: Bits> Compiled<B> {
                 Promotion::Shogi { promoted, .. } => check(*promoted, "promoted kind")?,
             }
         }
+        if let Some(d) = &rules.drops {
+            for &(hand, dropped) in &d.promoted {
+                for k in [hand, dropped] {
+                    if k as usize >= nk {
+                        return Err(CompileError::BadKind {
+                            letter: rules.pieces.get(hand as usize).map_or('?', |p| p.letter),
+                            what: "promoted drop",
+                            kind: k,
+                        });
+                    }
+                }
+            }
+        }
         let geo: Geometry<B> =
             Geometry::new(rules.files, rules.ranks, &rules.holes, rules.topology);
         let mut c = Compiled {
@@ -631,6 +646,7 @@ impl<B: Bits> Compiled<B> {
             };
             c.info.push(KindInfo {
                 promotes_to_royal,
+                promotes_on_capture: p.promotes_on_capture,
                 plain_count: p.promotion == Promotion::None && !rules.immobility_illegal,
                 royal: p.royal,
                 immune: p.immune,

@@ -121,7 +121,7 @@ def sample_for_san(legal, cur, rng, captures=3, others=4):
         if "@" in m:
             continue
         by_dest.setdefault((board.get(m[:2]), m[2:4]), []).append(m)
-    pick = {m for m in legal if m.endswith("+") or len(m) == 5 and m[4].isalpha()}
+    pick = {m for m in legal if shogi_style(m) or m.startswith("+") or len(m) == 5 and m[4].isalpha()}
     for group in by_dest.values():
         if len({g[:2] for g in group}) > 1:
             pick.update(group)
@@ -131,9 +131,15 @@ def sample_for_san(legal, cur, rng, captures=3, others=4):
     return sorted(pick)
 
 
+def shogi_style(m):
+    """FSF's UCI `e5e6+` is a shogi-style promotion, `e5e6-` a demotion (pieceDemotion)."""
+    return m.endswith("+") or m.endswith("-")
+
+
 def to_houserules(variant, cur, m):
-    """FSF's UCI `e5e6+` (shogi-style promotion) is houserules' `e5e6c` (promoted letter)."""
-    if not m.endswith("+"):
+    """FSF's UCI `e5e6+` (shogi-style promotion) is houserules' `e5e6c` (promoted letter), a
+    demotion `e5e6-` is `e5e6p` (the unpromoted letter, which SAN writes after `=`)."""
+    if not shogi_style(m):
         return m
     san = sf.get_san(variant, cur, m, False, sf.NOTATION_SAN)
     return m[:-1] + san.split("=")[1][0].lower()
@@ -157,7 +163,7 @@ def fsf_answer(variant, fen, moves, rng, cur=None, san_sample=(3, 4)):
     # Standard SAN: houserules writes it for every variant (Fairy-Stockfish's default for
     # shogi-like variants is a shogi notation).
     sans = {m: sf.get_san(variant, cur, m, False, sf.NOTATION_SAN) for m in sample_for_san(legal, cur, rng, *san_sample)}
-    conv = {m: (m[:-1] + sans[m].split("=")[1][0].lower() if m.endswith("+") else m) for m in legal}
+    conv = {m: (m[:-1] + sans[m].split("=")[1][0].lower() if shogi_style(m) else m) for m in legal}
     return {
         "fen": cur,
         "moves": sorted(conv.values()),
@@ -490,7 +496,7 @@ def random_choice(variant, fen, moves, cur, legal, rng):
     and zones."""
     r = rng.random()
     board = board_of(cur)
-    special = [m for m in legal if m.endswith("+") or ("@" not in m and m[2:4] in board)]
+    special = [m for m in legal if shogi_style(m) or ("@" not in m and m[2:4] in board)]
     if special and r < 0.35:
         return rng.choice(special)
     return rng.choice(legal)

@@ -271,6 +271,7 @@ impl Fairy {
             pt.promoted_prefix = true;
             pieces.push(pt);
         }
+        crate::demotion::link(spec, &mut kinds);
         let mut promo_targets: Vec<u8> = chess_promo_targets
             .iter()
             .filter_map(|t| kind_of_ty.get(t).copied())
@@ -536,10 +537,12 @@ impl Fairy {
             };
             let in_hand = (0..self.n_base).any(|k| pos.hands[us][k] > 0 && wanted(k as u8));
             if in_hand {
-                let drop_exists = moves.iter().any(|m| m.is_drop() && wanted(m.piece));
+                // A promoted drop is a drop of the piece in hand (its unpromoted kind).
+                let in_hand = |m: &Move| self.kinds[m.piece as usize].demoted;
+                let drop_exists = moves.iter().any(|m| m.is_drop() && wanted(in_hand(m)));
                 moves.retain(|m| {
                     if m.is_drop() {
-                        wanted(m.piece)
+                        wanted(in_hand(m))
                     } else {
                         !drop_exists
                     }
@@ -634,7 +637,7 @@ impl Fairy {
     /// generator's), promotions, and moves of the n-move-rule types the piece could not
     /// step straight back from.
     fn resets_n_move_counter(&self, kind: u8, color: Color, mv: Move) -> bool {
-        if mv.is_promotion() {
+        if mv.is_promotion() && crate::demotion::promotion_resets_counter(&self.spec, mv) {
             return true;
         }
         // Per colour (`nMoveRuleTypesWhite/Black`): the table holds either colour's types.
@@ -778,7 +781,7 @@ impl Fairy {
 
     /// `promotionLimit`: whether a promotion `m` stays within its type's limit.
     fn within_promotion_limit(&self, pos: &Position, m: Move) -> bool {
-        if !m.is_promotion() || m.is_drop() {
+        if !m.is_promotion() || m.is_drop() || crate::demotion::is_demotion(&self.kinds, pos, m) {
             return true;
         }
         let Some(ty) = self.kinds.get(m.piece as usize).map(|k| k.ty) else {
@@ -1408,7 +1411,14 @@ impl Fairy {
             return self.pass_san(pos, m);
         }
         if m.is_drop() {
-            return format!("{}@{}", self.kinds[m.piece as usize].letter, m.to);
+            let k = &self.kinds[m.piece as usize];
+            // A promoted drop has the promoted type's letter (Fairy-Stockfish).
+            let letter = if m.is_special() {
+                k.san_letter
+            } else {
+                k.letter
+            };
+            return format!("{letter}@{}", m.to);
         }
         if m.is_castle() {
             return if m.to.file() > m.from.file() {
@@ -1624,6 +1634,8 @@ struct Extras {
     zone_leaps: Vec<Option<(Movement, [SquareSet; 2])>>,
     /// Per kind: whether it hops as a janggi cannon.
     janggi_hops: Vec<bool>,
+    /// Shogi-style promotions on captures only (see [`crate::promotion_on_capture`]).
+    promotes_on_capture: bool,
 }
 
 impl Extras {
@@ -1642,6 +1654,7 @@ impl Extras {
             p.zone_leaps = self.zone_leaps.get(k).cloned().flatten();
             p.janggi_hops = self.janggi_hops.get(k).copied().unwrap_or(false);
         }
+        crate::promotion_on_capture::apply(self.promotes_on_capture, &mut r);
         if let Some(c) = &mut r.castling {
             c.rank = self.castling_rank;
             c.other_rooks = self.other_rooks.clone();
@@ -1704,6 +1717,7 @@ fn extras(spec: &Spec, kinds: &[Kind], kind_of_ty: &std::collections::HashMap<u1
             } else {
                 Vec::new()
             },
+            promoted: crate::drop_promoted::pairs(spec, kinds),
         }
     });
     Extras {
@@ -1715,6 +1729,7 @@ fn extras(spec: &Spec, kinds: &[Kind], kind_of_ty: &std::collections::HashMap<u1
         regions: Vec::new(),
         zone_leaps: Vec::new(),
         janggi_hops: Vec::new(),
+        promotes_on_capture: spec.piece_promotion_on_capture,
     }
 }
 
@@ -1901,6 +1916,11 @@ impl VariantRules for Fairy {
     fn special_coordinate(&self, pos: &Position, mv: Move) -> Option<String> {
         if crate::pass::is_pass(&mv) {
             return Some(format!("{}{}", mv.from, mv.to));
+        }
+        if crate::drop_promoted::is_promoted_drop(&mv) {
+            let hand_kind = self.kinds[mv.piece as usize].demoted;
+            let in_hand = Move::drop(hand_kind, mv.to);
+            return Some(crate::drop_promoted::coordinate(&self.kinds, &in_hand));
         }
         if let Some(w) = &self.walling {
             let base = crate::walling::base(mv);

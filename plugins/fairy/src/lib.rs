@@ -9,6 +9,8 @@
 pub mod castling_rules;
 pub mod colours;
 pub mod connect;
+pub mod demotion;
+pub mod drop_promoted;
 pub mod engine;
 pub mod eval;
 pub mod ini;
@@ -16,6 +18,7 @@ pub mod material;
 pub mod pass;
 pub mod placement;
 pub mod promotion_limit;
+pub mod promotion_on_capture;
 pub mod setup_drops;
 pub mod spec;
 pub mod walling;
@@ -273,6 +276,8 @@ impl Plugin for FairyPlugin {
 
 export_plugin!(FairyPlugin);
 
+#[cfg(test)]
+mod demotion_tests;
 #[cfg(test)]
 mod key_tests;
 #[cfg(test)]

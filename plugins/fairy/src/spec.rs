@@ -508,6 +508,13 @@ pub struct Spec {
     pub wall_or_move: bool,
     /// Placement games' rules (`enclosingDrop` ...; see [`crate::placement`]).
     pub placement: crate::placement::Placement,
+    /// Promoted pieces demote (`pieceDemotion`; see [`crate::demotion`]).
+    pub piece_demotion: bool,
+    /// Pieces may be dropped promoted (`dropPromoted`; see [`crate::drop_promoted`]).
+    pub drop_promoted: bool,
+    /// Shogi-style promotions on captures only (`piecePromotionOnCapture`; see
+    /// [`crate::promotion_on_capture`]).
+    pub piece_promotion_on_capture: bool,
     /// Last location of each key (inherited ones included), for compile-time errors.
     pub locs: HashMap<String, Loc>,
 }
@@ -597,6 +604,9 @@ impl Spec {
             walling_region: [SquareSet([u64::MAX; 4]); 2],
             wall_or_move: false,
             placement: crate::placement::Placement::default(),
+            piece_demotion: false,
+            drop_promoted: false,
+            piece_promotion_on_capture: false,
             locs: HashMap::new(),
         }
     }
@@ -794,6 +804,8 @@ impl Spec {
                 "can not use kings with flipEnclosedPieces".to_string(),
             ));
         }
+        out.extend(crate::demotion::contradiction(self));
+        out.extend(crate::promotion_on_capture::contradiction(self));
         if self.castling && self.castling_rank >= self.max_rank {
             out.push((
                 "castlingRank",
@@ -1028,6 +1040,9 @@ impl Spec {
             }
             "materialCounting" => self.material_counting = crate::material::parse(v)?,
             "promotionLimit" => self.promotion_limit = self.parse_promotion_limit(v)?,
+            "pieceDemotion" => self.piece_demotion = boolean(v)?,
+            "dropPromoted" => self.drop_promoted = boolean(v)?,
+            "piecePromotionOnCapture" => self.piece_promotion_on_capture = boolean(v)?,
             "passOnStalemate" => self.pass_on_stalemate = [boolean(v)?; 2],
             "passOnStalemateWhite" => self.pass_on_stalemate[0] = boolean(v)?,
             "passOnStalemateBlack" => self.pass_on_stalemate[1] = boolean(v)?,

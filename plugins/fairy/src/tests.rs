@@ -33,7 +33,7 @@ pub(crate) fn legal(v: &Fairy, fen: &str) -> Vec<String> {
 }
 
 pub(crate) fn coord(v: &Fairy, pos: &Position, m: Move) -> String {
-    if m.is_drop() {
+    if m.is_drop() && !m.is_special() {
         return format!("{}@{}", v.kinds[m.piece as usize].letter, m.to);
     }
     if m.is_castle() {
