@@ -336,10 +336,20 @@ def counting_expired(fen):
     return len(fields) >= 6 and fields[3].isdigit() and int(fields[-2]) > int(fields[3])
 
 
-def counting_start(fen, rng):
+def counting_start(variant, fen, rng):
     """A start for games meant to end by `countingRule`: the start position without pawns,
     Black with its king only, White with its king, one of its rooks and up to two other pieces
-    (the pieces' honour then counts 16 moves from the pieces on the board: about 25 plies)."""
+    (the pieces' honour then counts 16 moves from the pieces on the board: about 25 plies);
+    Black's king not attacked (a few draws)."""
+    for _ in range(20):
+        start = counting_sample(fen, rng)
+        if not sf.gives_check(variant, start.replace(" w ", " b "), []):
+            break
+    return start
+
+
+def counting_sample(fen, rng):
+    """One such start (see `counting_start`), maybe with Black's king attacked."""
     placement, _, pocket = fen.split()[0].partition("[")
     rows = placement.split("/")
     board = {}
@@ -615,7 +625,7 @@ def section_games(job):
             if got >= args.finish_games or budget <= 0:
                 break
             # Counting needs a pawnless ending: such games start from one.
-            start = counting_start(fen, rng) if target == "counting" else fen
+            start = counting_start(n, fen, rng) if target == "counting" else fen
             moves, hr, fens = play_game(n, start, rng, min(args.finish_plies, budget),
                                         Finisher(target, objs, keys))
             budget -= len(moves)
