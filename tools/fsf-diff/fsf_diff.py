@@ -248,10 +248,15 @@ BUILTIN_KEYS = {
     "tictactoe": {"connectN": "3"},
     "gomoku": {"connectN": "5"},
     "janggi": {"materialCounting": "janggi"},
+    "makruk": {"countingRule": "makruk", "nMoveRule": "0"},
+    "makpong": {"countingRule": "makruk", "nMoveRule": "0"},
+    "ai-wok": {"countingRule": "makruk", "nMoveRule": "0"},
+    "cambodian": {"countingRule": "cambodian", "nMoveRule": "0"},
+    "asean": {"countingRule": "asean"},
 }
 
 # Objectives a finished game is counted under, in the order they are reported.
-OBJECTIVES = ["flag", "extinction", "check counting", "material counting", "connect",
+OBJECTIVES = ["flag", "extinction", "check counting", "material counting", "counting", "connect",
               "repetition", "stalemate", "checkmate", "n-move"]
 IMMEDIATE = ["flag", "extinction", "check counting", "connect"]
 
@@ -319,6 +324,8 @@ def objectives(keys):
         out.add("check counting")
     if on("materialCounting"):
         out.add("material counting")
+    if on("countingRule"):
+        out.add("counting")
     if on("connectN") or on("connectNxN") or any(k.startswith("connectRegion") and on(k) for k in keys):
         out.add("connect")
     if keys.get("nFoldRule", "3").strip() not in ("0",):
@@ -326,6 +333,57 @@ def objectives(keys):
     if keys.get("nMoveRule", "50").strip() not in ("0",):
         out.add("n-move")
     return out
+
+
+def counting_expired(fen):
+    """Whether a Fairy-Stockfish FEN of a `countingRule` variant shows the count past its limit
+    (the limit stands in place of en passant, the count in place of the halfmove clock)."""
+    fields = fen.split()
+    return len(fields) >= 6 and fields[3].isdigit() and int(fields[-2]) > int(fields[3])
+
+
+def counting_start(variant, fen, rng):
+    """A start for games meant to end by `countingRule`: the start position without pawns,
+    Black with its king only, White with its king, one of its rooks and up to two other pieces
+    (the pieces' honour then counts 16 moves from the pieces on the board: about 25 plies);
+    Black's king not attacked (a few draws)."""
+    for _ in range(20):
+        start = counting_sample(fen, rng)
+        if not sf.gives_check(variant, start.replace(" w ", " b "), []):
+            break
+    return start
+
+
+def counting_sample(fen, rng):
+    """One such start (see `counting_start`), maybe with Black's king attacked."""
+    placement, _, pocket = fen.split()[0].partition("[")
+    rows = placement.split("/")
+    board = {}
+    for r, row in enumerate(rows):
+        f = 0
+        for ch in re.findall(r"\d+|.", row):
+            if ch.isdigit():
+                f += int(ch)
+                continue
+            board[(r, f)] = ch
+            f += 1
+    width = max(sum(int(c) if c.isdigit() else 1 for c in re.findall(r"\d+|.", row)) for row in rows)
+    rooks = [sq for sq, ch in board.items() if ch == "R"]
+    others = [sq for sq, ch in board.items() if ch.isupper() and ch not in "KPR"]
+    keep = set(rng.sample(rooks, 1) if rooks else [])
+    keep |= set(rng.sample(others, min(len(others), rng.randint(0 if rooks else 1, 2))))
+    out = []
+    for r in range(len(rows)):
+        row, empty = "", 0
+        for f in range(width):
+            ch = board.get((r, f))
+            if ch is not None and (ch in "Kk" or (r, f) in keep):
+                row += (str(empty) if empty else "") + ch
+                empty = 0
+            else:
+                empty += 1
+        out.append(row + (str(empty) if empty else ""))
+    return "/".join(out) + ("[]" if pocket else "") + " w - - 0 1"
 
 
 def halfmove_clock(fen):
@@ -365,6 +423,8 @@ def ending(variant, fen, moves, objs, keys, cur=None):
         n_move = n_move_rule(keys)
         if n_move > 0 and halfmove_clock(cur) >= 2 * n_move:
             return "material counting" if "material counting" in objs else "n-move"
+        if "counting" in objs and counting_expired(cur):
+            return "counting"
         return "repetition"
     return None
 
@@ -418,7 +478,7 @@ class Finisher:
                     return back[0]
             quiet = [m for m in legal if m not in captures and "@" not in m]
             return rng.choice(quiet or legal)
-        if self.target in ("material counting", "n-move"):
+        if self.target in ("material counting", "n-move", "counting"):
             back = tuple(reversed(split_move(moves[-2]))) if len(moves) >= 2 else None
             quiet = [m for m in legal if m not in captures and "@" not in m
                      and board.get(split_move(m)[0]) not in ("p", "P") and split_move(m) != back]
@@ -559,10 +619,10 @@ def section_games(job):
     rng = random.Random("%d:%s" % (args.seed, n))
     objs = objectives(keys)
     fen = sf.start_fen(n)
-    played = []  # (fsf moves, houserules moves, FENs, objective sought or None)
+    played = []  # (fsf moves, houserules moves, FENs, objective sought or None, start FEN)
     tries = {}
     for _ in range(args.games):
-        played.append(play_game(n, fen, rng, args.max_plies, random_choice) + (None,))
+        played.append(play_game(n, fen, rng, args.max_plies, random_choice) + (None, fen))
     # The n-move rule is no objective of its own: it ends long random games anyway.
     budget = args.finish_budget
     for target in [o for o in OBJECTIVES if o in objs and o != "n-move"]:
@@ -570,18 +630,20 @@ def section_games(job):
         for _ in range(args.finish_tries):
             if got >= args.finish_games or budget <= 0:
                 break
-            moves, hr, fens = play_game(n, fen, rng, min(args.finish_plies, budget),
+            # Counting needs a pawnless ending: such games start from one.
+            start = counting_start(n, fen, rng) if target == "counting" else fen
+            moves, hr, fens = play_game(n, start, rng, min(args.finish_plies, budget),
                                         Finisher(target, objs, keys))
             budget -= len(moves)
             tries[(n, target)] = tries.get((n, target), 0) + 1
-            if ending(n, fen, moves, objs, keys, fens[-1]) == target:
+            if ending(n, start, moves, objs, keys, fens[-1]) == target:
                 got += 1
-                played.append((moves, hr, fens, target))
+                played.append((moves, hr, fens, target, start))
     games, answers, ends = [], [], []
-    for moves, hr, fens, target in played:
-        answers.append([fsf_answer(n, fen, moves[:i], rng, fens[i], (1, 2)) for i in range(len(moves) + 1)])
-        ends.append(ending(n, fen, moves, objs, keys, fens[-1]) or "unfinished")
-        games.append((n, fen, moves, hr, target, ends[-1]))
+    for moves, hr, fens, target, start in played:
+        answers.append([fsf_answer(n, start, moves[:i], rng, fens[i], (1, 2)) for i in range(len(moves) + 1)])
+        ends.append(ending(n, start, moves, objs, keys, fens[-1]) or "unfinished")
+        games.append((n, start, moves, hr, target, ends[-1]))
     print("  [%s] %d games, %d positions" % (n, len(games), sum(map(len, answers))), flush=True)
     return games, answers, ends, tries
 

@@ -119,6 +119,10 @@ pub struct Fairy {
     pub walling: Option<crate::walling::Walling>,
     /// Placement games' rules (`enclosingDrop`, `flipEnclosedPieces` ...), when set.
     pub placement: Option<crate::placement::Placement>,
+    /// The walls capturers turn into (`petrifyOnCaptureTypes`, see `crate::petrify`).
+    stone: Option<u8>,
+    /// Pawns' triple steps (`tripleStepRegionWhite/Black`).
+    triple: Option<crate::triple_step::TripleStep>,
 }
 
 /// The movement of a piece type as Fairy-Stockfish defines it. Fairy-Stockfish's pawn moves
@@ -323,6 +327,31 @@ impl Fairy {
         }
         let walling = crate::walling::wall_kind(spec, &mut kinds, &mut pieces)
             .map_err(|e| err_at(header, loc("wallingRule"), "wallingRule", e))?;
+        let petrify_key = "petrifyOnCaptureTypes";
+        let stone = crate::petrify::stone_kind(
+            spec,
+            &mut kinds,
+            &mut pieces,
+            walling.as_ref().map(|w| w.kind),
+        )
+        .map_err(|e| err_at(header, loc(petrify_key), petrify_key, e))?;
+        crate::en_passant_region::check(&spec.en_passant_region, &kinds, files, ranks)
+            .map_err(|e| err_at(header, loc("enPassantRegion"), "enPassantRegion", e))?;
+        let triple = crate::triple_step::TripleStep::new(
+            spec.triple_step_region,
+            spec.en_passant_region,
+            spec.walling_rule.is_some(),
+            spec.promotion_region,
+            ranks,
+        )
+        .map_err(|e| {
+            err_at(
+                header,
+                loc("tripleStepRegionWhite"),
+                "tripleStepRegionWhite",
+                e,
+            )
+        })?;
         let mut hand_order: Vec<u8> = (0..n_base as u8).collect();
         hand_order.sort_by_key(|&k| std::cmp::Reverse(kinds[k as usize].ty));
         let castle = castling(spec, &kind_of_ty);
@@ -332,6 +361,9 @@ impl Fairy {
             .map_err(|e| err_at(header, crate::colours::loc(spec), "promotionPieceTypes", e))?;
         if let Some(w) = &walling {
             model.pieces[w.kind as usize].immune = true;
+        }
+        if let Some(s) = stone {
+            model.pieces[s as usize].immune = true;
         }
         if let Some((king, rooks)) = &castle {
             let [ks, qs] = spec.castling_king_dest;
@@ -399,6 +431,8 @@ impl Fairy {
             gen: Arc::new(gen),
             walling,
             placement: spec.placement.active().then(|| spec.placement.clone()),
+            stone,
+            triple,
         };
         let start = v
             .parse_board(&spec.start_fen)
@@ -469,6 +503,9 @@ impl Fairy {
     fn moves_of(&self, pos: &Position, out: &mut RVec<Move>) {
         let start = out.len();
         self.gen.legal_moves(pos, out);
+        if let Some(t) = &self.triple {
+            t.moves(self, pos, out);
+        }
         if let Some(w) = &self.walling {
             w.expand(self, pos, out, start);
         }
@@ -743,6 +780,16 @@ impl Fairy {
         }
         let mut after = pos.clone();
         self.apply_move(&mut after, m, &mut MoveEffects::new(us, false));
+        // Fairy-Stockfish's test sees the square of an exploding capture empty, also where
+        // the capturer turns to stone (`crate::petrify`).
+        if self.spec.blast_on_capture
+            && m.is_capture()
+            && self
+                .stone
+                .is_some_and(|s| after.get(m.to).kind() == Some(s))
+        {
+            after.clear(m.to);
+        }
         let mut expected: Vec<Square> = ours
             .iter()
             .map(|&s| if !m.is_drop() && s == m.from { dest } else { s })
@@ -827,11 +874,35 @@ impl Fairy {
         self.apply_base(pos, mv, fx);
     }
 
-    /// The generator's move, then explosions.
+    /// The generator's move, then explosions and petrification.
     fn apply_base(&self, pos: &mut Position, mv: Move, fx: &mut MoveEffects) {
+        let mover = pos.side_to_move;
+        let triple = self.triple.as_ref().filter(|t| t.is_triple(self, pos, &mv));
         self.gen.apply(pos, mv, fx);
+        if let Some(t) = triple {
+            t.after_step(self, pos, mover, mv.to);
+        }
+        let stone = self
+            .stone
+            .filter(|_| mv.is_capture() && !mv.is_castle())
+            .filter(|_| {
+                piece_of(pos.get(mv.to)).is_some_and(|(k, _)| {
+                    let ty = self.kinds[k as usize].ty;
+                    self.spec.petrify_on_capture_types.contains(&ty)
+                })
+            });
         if self.spec.blast_on_capture && mv.is_capture() {
             self.blast(pos, mv.to);
+        }
+        if let Some(stone) = stone {
+            // An exploded capturer is gone already (and in hand); an immune one stays.
+            let stays = self.spec.blast_on_capture && !pos.get(mv.to).is_empty();
+            if !stays {
+                let k = pos.get(mv.to).kind();
+                let hand = k.filter(|_| self.spec.captures_to_hand);
+                let hand = hand.map(|k| self.kinds[k as usize].demoted);
+                crate::petrify::petrify(pos, mv.to, stone, hand);
+            }
         }
     }
 
@@ -997,7 +1068,7 @@ impl Fairy {
     /// position has them (this plugin's walls are part of the board).
     pub fn parse(&self, fen: &str) -> Result<Position, FenError> {
         let pos = self.parse_board(fen)?;
-        if self.walling.is_some() {
+        if self.walling.is_some() || self.stone.is_some() {
             return Ok(pos);
         }
         let walls = self.board_squares().filter(|&sq| pos.get(sq).is_hole());
@@ -1021,6 +1092,8 @@ impl Fairy {
         let mut pos = geometry::parse_fen_board(&board, 0, self.files, self.ranks, &self.pieces)?;
         if let Some(w) = &self.walling {
             w.holes_to_walls(&mut pos, self.files, self.ranks);
+        } else if let Some(stone) = self.stone {
+            crate::petrify::holes_to_stones(&mut pos, stone, self.files, self.ranks);
         }
         if let Some(p) = &self.placement {
             p.fill_supply(&mut pos, self.n_base);
@@ -1107,13 +1180,24 @@ impl Fairy {
             ));
         }
         let at = |i: Option<usize>| i.map(|i| (fields[i], i as u32, starts[i]));
-        let ep_field = at((lead >= 2).then_some(3));
+        let mut ep_field = at((lead >= 2).then_some(3));
         let mut half_field = at((numbers >= 1).then_some(2 + lead));
         let mut full_field = at((numbers == 2).then_some(3 + lead));
+        // `countingRule`: Fairy-Stockfish reads a number after the castling field as the
+        // counting limit, the clocks after it (`w - 16 8 40`, `w - 17 9`: move 1).
+        let mut counting_limit = None;
+        if self.spec.counting_rule.is_some() {
+            if lead == 1 && numbers >= 1 {
+                counting_limit = half_field.take();
+                half_field = full_field.take();
+            } else if ep_field.is_some_and(|f| crate::counting::is_limit(f.0)) {
+                counting_limit = ep_field.take();
+            }
+        }
         // With a castling field and no en passant field (`w - 0 1`), Fairy-Stockfish reads
         // the first character of the next field as the en passant file, and the clocks from
         // what follows: `w - 0 1` has halfmove clock 1 and move number 1, `w - 17 9` 7 and 9.
-        if lead == 1 {
+        if lead == 1 && counting_limit.is_none() {
             if let Some((h, field, col)) = half_field {
                 let rest = &h[1..];
                 if rest.is_empty() {
@@ -1165,6 +1249,11 @@ impl Fairy {
                 };
                 pos.ep_passed = passed;
                 pos.ep_victim = victim;
+                if let Some(t) = &self.triple {
+                    t.fix_parsed(self, &mut pos, ep)
+                        .map_err(|e| FenError::new(field, col as u32, e))?;
+                }
+                crate::en_passant_region::restrict(&mut pos, &self.spec.en_passant_region);
             }
         }
         if let Some((h, field, col)) = half_field {
@@ -1179,6 +1268,10 @@ impl Fairy {
                     FenError::new(field, col as u32, format!("`{fm}` is not a move number"))
                 })?
                 .max(1);
+        }
+        if let Some((limit, field, col)) = counting_limit {
+            crate::counting::read_fen(&mut pos, limit)
+                .map_err(|e| FenError::new(field, col as u32, e))?;
         }
         Ok(pos)
     }
@@ -1365,7 +1458,14 @@ impl Fairy {
             .collect();
         s.push_str(if rights.is_empty() { "-" } else { &rights });
         s.push(' ');
-        if pos.ep_passed.is_none() {
+        let counting = crate::counting::count(pos);
+        let triple = self.triple.as_ref().and_then(|t| t.fen_field(self, pos));
+        if let Some((limit, _)) = counting {
+            // `countingRule`: the limit in place of en passant (see `crate::counting`).
+            s.push_str(&limit.to_string());
+        } else if let Some(squares) = triple {
+            s.push_str(&squares);
+        } else if pos.ep_passed.is_none() {
             s.push('-');
         } else if self.custom_double_step(pos) {
             // Fairy-Stockfish records the squares a custom piece's initial move passed and
@@ -1387,7 +1487,8 @@ impl Fairy {
                 pos.variant_state[0], pos.variant_state[1]
             ));
         }
-        s.push_str(&format!(" {} {}", pos.halfmove_clock, pos.fullmove_number));
+        let clock = counting.map_or(i64::from(pos.halfmove_clock), |(_, ply)| ply);
+        s.push_str(&format!(" {clock} {}", pos.fullmove_number));
         s
     }
 
@@ -1828,6 +1929,7 @@ impl VariantRules for Fairy {
             || self.spec.pass_on_stalemate.contains(&true)
             || self.walling.is_some()
             || self.placement.is_some()
+            || self.triple.is_some()
         {
             let mut moves = RVec::new();
             self.moves_of(pos, &mut moves);
@@ -1839,7 +1941,21 @@ impl VariantRules for Fairy {
     fn apply(&self, pos: &mut Position, mv: Move, fx: &mut MoveEffects) {
         let mover = pos.side_to_move.index();
         let kind = (!mv.is_drop()).then(|| pos.get(mv.from).kind()).flatten();
+        let took_pawn = self.spec.counting_rule.is_some() && self.takes_pawn(pos, mv);
         self.apply_move(pos, mv, fx);
+        crate::en_passant_region::restrict(pos, &self.spec.en_passant_region);
+        if let Some(rule) = self.spec.counting_rule {
+            let capture_or_promotion =
+                (mv.is_capture() && !mv.is_castle()) || (mv.is_promotion() && !mv.is_special());
+            let m = self.counting_material(pos);
+            rule.after_move(
+                pos,
+                Color::from_index(mover),
+                &m,
+                took_pawn,
+                capture_or_promotion,
+            );
+        }
         if let Some(k) = kind {
             if !mv.is_capture()
                 && !mv.is_castle()
@@ -2040,6 +2156,37 @@ impl Fairy {
             }
             return Some(self.value_outcome(v, stm, "n-fold-repetition"));
         }
+        // `countingRule`: the count ran out (not when mated; no moves was decided above).
+        if !ctx.counting && self.spec.counting_rule.is_some() && crate::counting::expired(pos) {
+            return Some(Outcome::draw("counting"));
+        }
         None
+    }
+
+    /// Whether `mv` takes a piece of the type `pawn` (for `countingRule`).
+    fn takes_pawn(&self, pos: &Position, mv: Move) -> bool {
+        if !mv.is_capture() || mv.is_castle() {
+            return false;
+        }
+        let at = if pos.get(mv.to).is_empty() {
+            pos.ep_victim
+        } else {
+            mv.to
+        };
+        piece_of(pos.get(at)).is_some_and(|(k, _)| self.kinds[k as usize].ty == spec::PAWN)
+    }
+
+    /// The pieces `countingRule` counts, on the board.
+    fn counting_material(&self, pos: &Position) -> crate::counting::Material {
+        let mut m = crate::counting::Material::default();
+        for sq in self.board_squares() {
+            if let Some((k, c)) = piece_of(pos.get(sq)) {
+                let ty = self.kinds[k as usize].ty;
+                if ty != crate::walling::WALL_TY {
+                    m.add(ty, c);
+                }
+            }
+        }
+        m
     }
 }

@@ -9,18 +9,22 @@
 pub mod castling_rules;
 pub mod colours;
 pub mod connect;
+pub mod counting;
 pub mod demotion;
 pub mod drop_promoted;
+pub mod en_passant_region;
 pub mod engine;
 pub mod eval;
 pub mod ini;
 pub mod material;
 pub mod pass;
+pub mod petrify;
 pub mod placement;
 pub mod promotion_limit;
 pub mod promotion_on_capture;
 pub mod setup_drops;
 pub mod spec;
+pub mod triple_step;
 pub mod walling;
 pub mod xiangqi;
 
@@ -277,14 +281,20 @@ impl Plugin for FairyPlugin {
 export_plugin!(FairyPlugin);
 
 #[cfg(test)]
+mod counting_tests;
+#[cfg(test)]
 mod demotion_tests;
 #[cfg(test)]
 mod key_tests;
+#[cfg(test)]
+mod petrify_tests;
 #[cfg(test)]
 mod placement_tests;
 #[cfg(test)]
 mod rule_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod triple_step_tests;
 #[cfg(test)]
 mod xiangqi_tests;

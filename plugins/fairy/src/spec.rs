@@ -483,6 +483,14 @@ pub struct Spec {
     pub connect_value: Value,
     /// Draws decided by material (see `crate::material`).
     pub material_counting: Option<crate::material::MaterialCounting>,
+    /// South-east Asian counting (see `crate::counting`).
+    pub counting_rule: Option<crate::counting::CountingRule>,
+    /// Piece types that turn to stone when they capture (see `crate::petrify`).
+    pub petrify_on_capture_types: Vec<u16>,
+    /// Where en passant rights may be, by the colour that may take (`None`: everywhere).
+    pub en_passant_region: [Option<SquareSet>; 2],
+    /// Where pawns may step three squares (see `crate::triple_step`).
+    pub triple_step_region: [SquareSet; 2],
     /// Castling slots whose castling wins (see `crate::castling_rules`).
     pub castling_wins: [bool; 4],
     /// Castling takes the opponent's right on that side.
@@ -592,6 +600,10 @@ impl Spec {
             connect: Default::default(),
             connect_value: Value::Win,
             material_counting: None,
+            counting_rule: None,
+            petrify_on_capture_types: Vec::new(),
+            en_passant_region: [None; 2],
+            triple_step_region: [SquareSet::EMPTY; 2],
             castling_wins: [false; 4],
             opposite_castling: false,
             drop_opposite_colored_bishop: false,
@@ -806,6 +818,14 @@ impl Spec {
         }
         out.extend(crate::demotion::contradiction(self));
         out.extend(crate::promotion_on_capture::contradiction(self));
+        if self.counting_rule.is_some() && self.castling_wins.contains(&true) {
+            out.push((
+                "countingRule",
+                "countingRule with castlingWins is not supported (both keep their state in \
+                 the same slot of the position)"
+                    .to_string(),
+            ));
+        }
         if self.castling && self.castling_rank >= self.max_rank {
             out.push((
                 "castlingRank",
@@ -1039,6 +1059,13 @@ impl Spec {
                 }
             }
             "materialCounting" => self.material_counting = crate::material::parse(v)?,
+            "countingRule" => self.counting_rule = crate::counting::parse(v)?,
+            "petrifyOnCaptureTypes" => self.petrify_on_capture_types = self.piece_set(v)?,
+            "enPassantRegion" => self.en_passant_region = [Some(region(v)?); 2],
+            "enPassantRegionWhite" => self.en_passant_region[0] = Some(region(v)?),
+            "enPassantRegionBlack" => self.en_passant_region[1] = Some(region(v)?),
+            "tripleStepRegionWhite" => self.triple_step_region[0] = region(v)?,
+            "tripleStepRegionBlack" => self.triple_step_region[1] = region(v)?,
             "promotionLimit" => self.promotion_limit = self.parse_promotion_limit(v)?,
             "pieceDemotion" => self.piece_demotion = boolean(v)?,
             "dropPromoted" => self.drop_promoted = boolean(v)?,
