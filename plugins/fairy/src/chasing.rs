@@ -13,8 +13,9 @@
 //! that side, by both a draw; perpetual check comes first. The n-move rule waits two plies
 //! for every check beyond the tenth of either side since the clock's reset.
 //!
-//! Attacks are Fairy-Stockfish's: a piece's own attacks ignore mobility regions, but what
-//! defends a square counts only the types that may stand there. Only xiangqi's pieces are
+//! Attacks are Fairy-Stockfish's: the moved or uncovered piece attacks only inside its
+//! mobility region, what defends a square counts only the types that may stand there, but
+//! the raw patterns (the uncovered attacks, a pinned defender's reach) ignore regions. Only xiangqi's pieces are
 //! known to the rule (the C++ names them), so a section with other pieces or with drops is
 //! refused (for a drop Fairy-Stockfish's chase reads its tables at the "no square" index).
 
@@ -295,10 +296,10 @@ impl Chasing {
             .fold(0, |b, n| b | bit(n))
     }
 
-    /// Fairy-Stockfish's `attacks_from`: [`Chasing::attacks`] with an unpromoted soldier's
-    /// sideways steps removed.
+    /// Fairy-Stockfish's `attacks_from`: [`Chasing::attacks`] within the type's mobility
+    /// region, an unpromoted soldier's sideways steps removed.
     fn attacks_from(&self, c: usize, t: usize, s: usize, occ: Bb) -> Bb {
-        let b = self.attacks(c, t, s, occ);
+        let b = self.attacks(c, t, s, occ) & self.regions[t][c];
         if t == SOLDIER && self.promoted_zone[c] & bit(s) == 0 {
             let fwd = if c == 0 { 1 } else { -1 };
             return b & self.step(s, 0, fwd).map_or(0, bit);
