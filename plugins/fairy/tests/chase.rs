@@ -100,10 +100,16 @@ fn chased_pieces_agree() {
     );
 }
 
-/// Plays `moves` from the start of `variant`; the status at the end.
-fn end_of(reg: &Registry, variant: &str, moves: &str) -> (Option<String>, Option<String>) {
+/// Plays `moves` from `fen` in `variant`; the status at the end (the game must not end
+/// before).
+fn end_of(
+    reg: &Registry,
+    variant: &str,
+    fen: &str,
+    moves: &str,
+) -> (Option<String>, Option<String>) {
     let p = Pipeline::build(reg, variant, None, &[]).expect("variant loads");
-    let mut game = Game::new(&p, p.start_position().expect("start"));
+    let mut game = Game::new(&p, p.parse_fen(fen).expect("fen"));
     let list: Vec<&str> = moves.split_whitespace().collect();
     for (i, m) in list.iter().enumerate() {
         let st = game.status().expect("status");
@@ -128,7 +134,12 @@ fn repetitions_end_as_fairy_stockfish_says() {
     for case in fixture()["repetitions"].as_array().expect("repetitions") {
         let variant = case["variant"].as_str().expect("variant");
         let name = case["name"].as_str().expect("name");
-        let (result, reason) = end_of(&reg, variant, case["moves"].as_str().expect("moves"));
+        let (result, reason) = end_of(
+            &reg,
+            variant,
+            case["fen"].as_str().expect("fen"),
+            case["moves"].as_str().expect("moves"),
+        );
         let want = case["result"].as_str().map(str::to_string);
         assert_eq!(result, want, "{name}: result ({reason:?})");
         if let Some(r) = case["reason"].as_str() {
