@@ -325,9 +325,12 @@ impl SearchGame for PipelineGame<'_> {
 
     fn terminal(&mut self, has_legal_moves: bool) -> Result<Option<Terminal>, HostError> {
         let reps = self.repetitions();
-        let out =
-            self.pipeline
-                .outcome_in_game(&self.pos, has_legal_moves, false, &self.history_facts())?;
+        let out = self.pipeline.outcome_in_game(
+            &self.pos,
+            has_legal_moves,
+            false,
+            &self.history_facts(),
+        )?;
         let side = self.pos.side_to_move;
         if let Some(o) = out {
             return Ok(Some(match o.winner {

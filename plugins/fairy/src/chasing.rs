@@ -261,7 +261,11 @@ impl Chasing {
                         continue;
                     }
                     for side in [-1, 1] {
-                        let (tf, tr) = if df != 0 { (2 * df, side) } else { (side, 2 * dr) };
+                        let (tf, tr) = if df != 0 {
+                            (2 * df, side)
+                        } else {
+                            (side, 2 * dr)
+                        };
                         if let Some(to) = self.step(s, tf, tr) {
                             b |= bit(to);
                         }
@@ -342,7 +346,16 @@ impl Chasing {
 
     fn knight_pattern(&self, s: usize) -> Bb {
         let mut b = 0;
-        for (df, dr) in [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)] {
+        for (df, dr) in [
+            (1, 2),
+            (2, 1),
+            (2, -1),
+            (1, -2),
+            (-1, -2),
+            (-2, -1),
+            (-2, 1),
+            (-1, 2),
+        ] {
             b |= self.step(s, df, dr).map_or(0, bit);
         }
         b
@@ -384,9 +397,7 @@ impl Chasing {
             let hopper = b.types[CANNON] & bit(sn) != 0;
             let between = self.between(k, sn, b.type_at(sn) == Some(HORSE))
                 & if hopper { b.occ ^ bit(sn) } else { occupancy };
-            if between != 0
-                && (!more_than_one(between) || (hopper && between.count_ones() == 2))
-            {
+            if between != 0 && (!more_than_one(between) || (hopper && between.count_ones() == 2)) {
                 blockers |= between;
             }
         }
@@ -457,7 +468,8 @@ impl Chasing {
                 *chased |= attacks & a.pieces(stm, ROOK);
             }
             if t == ELEPHANT || t == FERS {
-                *chased |= attacks & (a.pieces(stm, ROOK) | a.pieces(stm, CANNON) | a.pieces(stm, HORSE));
+                *chased |=
+                    attacks & (a.pieces(stm, ROOK) | a.pieces(stm, CANNON) | a.pieces(stm, HORSE));
             }
             if t == HORSE && self.steps(attacker, &DIAG) & a.occ != 0 {
                 for s in squares(attacks & a.pieces(stm, HORSE)) {
@@ -475,8 +487,7 @@ impl Chasing {
                 let king_only_facing = self.flying_general
                     && roots != 0
                     && roots == a.pieces(stm, KING)
-                    && their_king
-                        .is_some_and(|k| self.attacks(stm, ROOK, k, occ) & bit(s) != 0);
+                    && their_king.is_some_and(|k| self.attacks(stm, ROOK, k, occ) & bit(s) != 0);
                 if roots == 0 || king_only_facing {
                     *chased |= bit(s);
                 }
@@ -573,12 +584,7 @@ impl Chasing {
     /// of the side that checked more since the clock's reset, once 20 plies were played.
     /// `checks`: per colour, as the host counts them; `start_in_check`: the window's first
     /// position (Fairy-Stockfish counts it when the window is odd).
-    pub fn n_move_offset(
-        stm: Color,
-        checks: [u32; 2],
-        window: u32,
-        start_in_check: bool,
-    ) -> u32 {
+    pub fn n_move_offset(stm: Color, checks: [u32; 2], window: u32, start_in_check: bool) -> u32 {
         if window < 20 {
             return 0;
         }
@@ -598,8 +604,7 @@ impl Chasing {
 /// unless the side to move is checkmated.
 pub fn n_move_draw(pos: &Position, ctx: &OutcomeContext, n_move: u32) -> Option<Outcome> {
     let clock = pos.halfmove_clock as u32;
-    if ctx.counting || n_move == 0 || clock < 2 * n_move || (ctx.in_check && !ctx.has_legal_moves)
-    {
+    if ctx.counting || n_move == 0 || clock < 2 * n_move || (ctx.in_check && !ctx.has_legal_moves) {
         return None;
     }
     let offset = Chasing::n_move_offset(

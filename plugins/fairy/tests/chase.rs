@@ -17,7 +17,10 @@ use std::sync::OnceLock;
 fn fixture() -> &'static Value {
     static DATA: OnceLock<Value> = OnceLock::new();
     DATA.get_or_init(|| {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/xiangqi_chased.json");
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/xiangqi_chased.json"
+        );
         let text = std::fs::read_to_string(path).expect("xiangqi_chased.json");
         serde_json::from_str(&text).expect("json")
     })
