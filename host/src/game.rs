@@ -370,3 +370,60 @@ pub(crate) fn pass_position(pos: &mut Position) {
     pos.halfmove_clock = pos.halfmove_clock.saturating_add(1);
     pos.invalidate_accel();
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use houserules_plugin_api::MoveFlags;
+
+    fn ply(mover: Color, from: u8, to: u8, mark: &[u8]) -> MarkedPly {
+        MarkedPly {
+            mover,
+            mv: Some(Move::new(Square(from), Square(to), MoveFlags::NONE)),
+            mark: mark.iter().map(|&s| Square(s)).collect(),
+        }
+    }
+
+    /// A history of hashes 1, 2, 3, 4, 1, 2, 3, 4, 1 (a cycle of four plies, twice) whose
+    /// White moves check at plies 1 and 5 only, with marks on one black piece (square 40,
+    /// moving to 41 and back) by every White move.
+    fn cycle() -> Repetition {
+        let mut r = Repetition::default();
+        r.restart(1, None, Some(false));
+        for (i, h) in [2u64, 3, 4, 1, 2, 3, 4, 1].into_iter().enumerate() {
+            let mover = if i % 2 == 0 { Color::White } else { Color::Black };
+            let check = mover == Color::White && i % 4 == 0;
+            let m = match i % 4 {
+                0 => ply(Color::White, 0, 1, &[40]),
+                1 => ply(Color::Black, 40, 41, &[]),
+                2 => ply(Color::White, 1, 0, &[41]),
+                _ => ply(Color::Black, 41, 40, &[]),
+            };
+            r.record(h, mover, check, Some(m));
+        }
+        r
+    }
+
+    #[test]
+    fn marks_follow_the_chased_piece_through_the_cycle() {
+        let r = cycle();
+        assert_eq!(r.count(), 3);
+        assert_eq!(r.marked_in_cycle(), [true, false]);
+        // Not every White move checked.
+        assert_eq!(r.checks_in_cycle(), [false, false]);
+    }
+
+    #[test]
+    fn checks_since_the_clock_reset_count_the_window() {
+        let r = cycle();
+        // The last 8 plies: White checked twice, Black never; the window starts at the
+        // clearing point (not in check).
+        assert_eq!(r.checks_since(8), ([2, 0], 8, Some(false)));
+        // A clock larger than the history: the history's length.
+        assert_eq!(r.checks_since(50), ([2, 0], 8, Some(false)));
+        // The last 4 plies start after ply 4 (a quiet Black move).
+        assert_eq!(r.checks_since(4), ([1, 0], 4, Some(false)));
+        // The last 3 plies start at the position after ply 5, White's check.
+        assert_eq!(r.checks_since(3), ([0, 0], 3, Some(true)));
+    }
+}
