@@ -391,7 +391,11 @@ mod tests {
         let mut r = Repetition::default();
         r.restart(1, None, Some(false));
         for (i, h) in [2u64, 3, 4, 1, 2, 3, 4, 1].into_iter().enumerate() {
-            let mover = if i % 2 == 0 { Color::White } else { Color::Black };
+            let mover = if i % 2 == 0 {
+                Color::White
+            } else {
+                Color::Black
+            };
             let check = mover == Color::White && i % 4 == 0;
             let m = match i % 4 {
                 0 => ply(Color::White, 0, 1, &[40]),

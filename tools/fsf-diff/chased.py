@@ -87,7 +87,11 @@ def main():
         pyffish.load_variant_config(ini_text)
     eng = Engine(a.engine, a.ini)
     rng = random.Random(a.seed)
-    out = {"ini": ini_text if any(v != "xiangqi" for v in a.variants) else "", "games": []}
+    # Only the sections played (their parents are built-ins of both programs).
+    sections = [m.group(0).strip() for v in a.variants
+                for m in [re.search(rf"^\[{re.escape(v)}(:[^\]]*)?\]\n(?:[^\[\n#][^\n]*\n|\n)*",
+                                    ini_text, re.M)] if m]
+    out = {"ini": "\n\n".join(sections) + "\n" if sections else "", "games": []}
     chases = 0
     for v in a.variants:
         eng.variant(v)
