@@ -12,10 +12,11 @@
 //! a count kept too long costs memory, never a wrong answer.
 
 use crate::error::HostError;
+use crate::history::{self, HistoryFacts, MarkedPly};
 use crate::pipeline::Pipeline;
 use abi_stable::std_types::RVec;
 use houserules_plugin_api::{
-    Color, Event, Move, MoveEffects, Outcome, Position, Square, VariantFlags,
+    Color, Event, Move, MoveEffects, Outcome, Position, Square, SquareSet, VariantFlags,
 };
 use std::collections::HashMap;
 
@@ -47,6 +48,8 @@ pub struct Game<'p> {
     track_checks: bool,
     /// Whether the counts may be cleared after a move that loses material (no presets).
     may_clear: bool,
+    /// Whether the variant marks its moves (API 1.5): the history keeps the marks.
+    marks_moves: bool,
 }
 
 /// Occurrence counts of positions, and running move and check counts per colour.
@@ -62,6 +65,14 @@ struct Repetition {
     marks: Vec<[u32; 4]>,
     /// Pieces on the board and in the hands now (clearing points are where this drops).
     material: u32,
+    /// The move that led to the clearing point (`None`: the game's start), with its mark.
+    incoming: Option<MarkedPly>,
+    /// Whether the side to move is in check at the clearing point (`None`: not known, the
+    /// game's start).
+    start_check: Option<bool>,
+    /// Per ply since the clearing point, the move and its mark (`marked[k - 1]` led to the
+    /// position `marks[k]`), kept for variants that mark their moves.
+    marked: Vec<MarkedPly>,
 }
 
 impl Repetition {
@@ -70,19 +81,23 @@ impl Repetition {
             material: material(pos),
             ..Repetition::default()
         };
-        r.restart(pos.repetition_hash());
+        r.restart(pos.repetition_hash(), None, None);
         r
     }
 
-    fn restart(&mut self, h: u64) {
+    fn restart(&mut self, h: u64, incoming: Option<MarkedPly>, start_check: Option<bool>) {
         self.seen.clear();
         self.marks.clear();
+        self.marked.clear();
+        self.incoming = incoming;
+        self.start_check = start_check;
         self.marks.push([0; 4]);
         self.seen.insert(h, (1, 0));
         self.current = h;
     }
 
-    fn record(&mut self, h: u64, mover: Color, check: bool) {
+    fn record(&mut self, h: u64, mover: Color, check: bool, marked: Option<MarkedPly>) {
+        self.marked.extend(marked);
         let mut m = *self.marks.last().unwrap_or(&[0; 4]);
         m[mover.index()] += 1;
         if !check {
@@ -116,6 +131,43 @@ impl Repetition {
         }
         out
     }
+
+    /// See [`houserules_plugin_api::OutcomeContext::marked_in_cycle`]: the moves that led to
+    /// the positions from the current one's first occurrence on.
+    fn marked_in_cycle(&self) -> [bool; 2] {
+        let Some(&(count, first)) = self.seen.get(&self.current) else {
+            return [false; 2];
+        };
+        if count < 2 {
+            return [false; 2];
+        }
+        let first = first as usize;
+        let newest = self.marked[first.saturating_sub(1)..].iter().rev();
+        if first == 0 {
+            history::marked_in_cycle(newest.chain(self.incoming.iter()))
+        } else {
+            history::marked_in_cycle(newest)
+        }
+    }
+
+    /// Checking moves per colour in the last `window` plies (at most the plies recorded),
+    /// the window, and whether the position it starts from is in check (`None`: the game's
+    /// start, which the caller asks the rules about).
+    fn checks_since(&self, window: usize) -> ([u32; 2], u32, Option<bool>) {
+        let n = self.marks.len() - 1;
+        let w = window.min(n);
+        let (a, b) = (self.marks[n - w], self.marks[n]);
+        let checks = [0, 1].map(|c| (b[c] - b[2 + c]) - (a[c] - a[2 + c]));
+        let k = n - w;
+        let start_check = if k == 0 {
+            self.start_check
+        } else {
+            let (p, q) = (self.marks[k - 1], self.marks[k]);
+            // The move into `k`: its mover's move count rose and its quiet count did not.
+            Some((0..2).any(|c| q[c] > p[c] && q[2 + c] == p[2 + c]))
+        };
+        (checks, w as u32, start_check)
+    }
 }
 
 /// Pieces on the board and in both hands.
@@ -142,6 +194,7 @@ impl<'p> Game<'p> {
             track_checks: pipeline.info.flags.contains(VariantFlags::OWN_REPETITION)
                 || pipeline.results_need_check(),
             may_clear: pipeline.presets.is_empty(),
+            marks_moves: pipeline.marks_moves(),
         }
     }
 
@@ -166,23 +219,32 @@ impl<'p> Game<'p> {
     pub fn play_recording(&mut self, m: Move, events: bool) -> Result<Vec<Event>, HostError> {
         let mover = self.position.side_to_move;
         let mut fx = MoveEffects::new(mover, events);
+        let before = self.marks_moves.then(|| self.position.clone());
         self.pipeline.apply(&mut self.position, m, &mut fx)?;
         let check = self.track_checks
             && self
                 .pipeline
                 .royal_attacked(&self.position, mover.opposite())?;
+        let marked = match &before {
+            Some(before) => Some(MarkedPly {
+                mover,
+                mv: Some(m),
+                mark: self.pipeline.move_mark(before, m, &self.position)?,
+            }),
+            None => None,
+        };
         self.moves.push(Some(m));
         let h = self.position.repetition_hash();
         if self.may_clear && m.is_capture() {
             let now = material(&self.position);
             if now < self.repetition.material {
                 self.repetition.material = now;
-                self.repetition.restart(h);
+                self.repetition.restart(h, marked, Some(check));
                 return Ok(fx.events.into_vec());
             }
             self.repetition.material = now;
         }
-        self.repetition.record(h, mover, check);
+        self.repetition.record(h, mover, check, marked);
         Ok(fx.events.into_vec())
     }
 
@@ -191,8 +253,13 @@ impl<'p> Game<'p> {
         let mover = self.position.side_to_move;
         pass_position(&mut self.position);
         self.moves.push(None);
+        let marked = self.marks_moves.then_some(MarkedPly {
+            mover,
+            mv: None,
+            mark: SquareSet::EMPTY,
+        });
         self.repetition
-            .record(self.position.repetition_hash(), mover, false);
+            .record(self.position.repetition_hash(), mover, false, marked);
     }
 
     /// How often the current position has occurred (including now).
@@ -209,6 +276,40 @@ impl<'p> Game<'p> {
         self.repetition.checks_in_cycle()
     }
 
+    /// For a repeated position of a variant that marks its moves: whether some mark held
+    /// through every move of each side in the cycle (see
+    /// [`houserules_plugin_api::OutcomeContext::marked_in_cycle`]).
+    pub fn marked_in_cycle(&self) -> [bool; 2] {
+        if !self.marks_moves {
+            return [false; 2];
+        }
+        self.repetition.marked_in_cycle()
+    }
+
+    /// What the history says about the current position (repetitions, checks and marks of
+    /// the cycle, checks since the clock's reset), as the outcome context carries it.
+    pub fn history_facts(&self) -> Result<HistoryFacts, HostError> {
+        let mut facts = HistoryFacts {
+            repetitions: self.repetitions() as u32,
+            checks_in_cycle: self.checks_in_cycle(),
+            marked_in_cycle: self.marked_in_cycle(),
+            ..HistoryFacts::default()
+        };
+        if self.track_checks {
+            let clock = self.position.halfmove_clock as usize;
+            let (checks, window, start_check) = self.repetition.checks_since(clock);
+            facts.checks_since_clock_reset = checks;
+            facts.clock_window = window;
+            facts.clock_start_in_check = match start_check {
+                Some(c) => c,
+                None => self
+                    .pipeline
+                    .royal_attacked(&self.start, self.start.side_to_move)?,
+            };
+        }
+        Ok(facts)
+    }
+
     /// The result by the rules (royals, variant, presets, with the game's repetition facts),
     /// given whether the side to move has a legal move; n-move and n-fold rules excluded.
     pub fn outcome(&self, has_legal_moves: bool) -> Result<Option<Outcome>, HostError> {
@@ -216,8 +317,7 @@ impl<'p> Game<'p> {
             &self.position,
             has_legal_moves,
             false,
-            self.repetitions() as u32,
-            self.checks_in_cycle(),
+            &self.history_facts()?,
         )
     }
 
@@ -269,4 +369,65 @@ pub(crate) fn pass_position(pos: &mut Position) {
     pos.ep_victim = Square::NONE;
     pos.halfmove_clock = pos.halfmove_clock.saturating_add(1);
     pos.invalidate_accel();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use houserules_plugin_api::MoveFlags;
+
+    fn ply(mover: Color, from: u8, to: u8, mark: &[u8]) -> MarkedPly {
+        MarkedPly {
+            mover,
+            mv: Some(Move::new(Square(from), Square(to), MoveFlags::NONE)),
+            mark: mark.iter().map(|&s| Square(s)).collect(),
+        }
+    }
+
+    /// A history of hashes 1, 2, 3, 4, 1, 2, 3, 4, 1 (a cycle of four plies, twice) whose
+    /// White moves check at plies 1 and 5 only, with marks on one black piece (square 40,
+    /// moving to 41 and back) by every White move.
+    fn cycle() -> Repetition {
+        let mut r = Repetition::default();
+        r.restart(1, None, Some(false));
+        for (i, h) in [2u64, 3, 4, 1, 2, 3, 4, 1].into_iter().enumerate() {
+            let mover = if i % 2 == 0 {
+                Color::White
+            } else {
+                Color::Black
+            };
+            let check = mover == Color::White && i % 4 == 0;
+            let m = match i % 4 {
+                0 => ply(Color::White, 0, 1, &[40]),
+                1 => ply(Color::Black, 40, 41, &[]),
+                2 => ply(Color::White, 1, 0, &[41]),
+                _ => ply(Color::Black, 41, 40, &[]),
+            };
+            r.record(h, mover, check, Some(m));
+        }
+        r
+    }
+
+    #[test]
+    fn marks_follow_the_chased_piece_through_the_cycle() {
+        let r = cycle();
+        assert_eq!(r.count(), 3);
+        assert_eq!(r.marked_in_cycle(), [true, false]);
+        // Not every White move checked.
+        assert_eq!(r.checks_in_cycle(), [false, false]);
+    }
+
+    #[test]
+    fn checks_since_the_clock_reset_count_the_window() {
+        let r = cycle();
+        // The last 8 plies: White checked twice, Black never; the window starts at the
+        // clearing point (not in check).
+        assert_eq!(r.checks_since(8), ([2, 0], 8, Some(false)));
+        // A clock larger than the history: the history's length.
+        assert_eq!(r.checks_since(50), ([2, 0], 8, Some(false)));
+        // The last 4 plies start after ply 4 (a quiet Black move).
+        assert_eq!(r.checks_since(4), ([1, 0], 4, Some(false)));
+        // The last 3 plies start at the position after ply 5, White's check.
+        assert_eq!(r.checks_since(3), ([0, 0], 3, Some(true)));
+    }
 }

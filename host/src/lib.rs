@@ -16,6 +16,7 @@ pub mod error;
 pub mod fault;
 pub mod fen;
 pub mod game;
+pub mod history;
 pub mod install;
 #[cfg(unix)]
 pub mod isolated;

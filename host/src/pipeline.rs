@@ -10,6 +10,7 @@
 //! *plain* and uses the variant's own legal generator and attack test: that is the fast path.
 
 use crate::error::{nearest, HostError};
+use crate::history::HistoryFacts;
 use crate::loader::Registry;
 use abi_stable::std_types::{ROption, RResult, RStr, RVec};
 use houserules_plugin_api::{
@@ -1212,6 +1213,31 @@ impl Pipeline {
         Ok(v)
     }
 
+    /// Whether the variant marks squares with its moves ([`VariantFlags::MOVE_MARKS`]).
+    pub fn marks_moves(&self) -> bool {
+        self.info.flags.contains(VariantFlags::MOVE_MARKS)
+    }
+
+    /// The squares the variant marks with `mv`, `before` → `after` (API 1.5; empty unless it
+    /// declares [`VariantFlags::MOVE_MARKS`]).
+    pub fn move_mark(
+        &self,
+        before: &Position,
+        mv: Move,
+        after: &Position,
+    ) -> Result<SquareSet, HostError> {
+        if !self.marks_moves() {
+            return Ok(SquareSet::EMPTY);
+        }
+        call!(
+            "variant",
+            self.vname(),
+            self.variant_plugin.as_str(),
+            "move_mark",
+            self.variant.move_mark(before, mv, after)
+        )
+    }
+
     /// The royal pieces of `color`; `None` when the side has no royalty at all.
     pub fn royals(&self, pos: &Position, color: Color) -> Result<Option<SquareSet>, HostError> {
         let mut r = if self.info.flags.contains(VariantFlags::DYNAMIC_ROYALS) {
@@ -1605,25 +1631,25 @@ impl Pipeline {
         has_legal_moves: bool,
         counting: bool,
     ) -> Result<Option<Outcome>, HostError> {
-        self.outcome_in_game(pos, has_legal_moves, counting, 0, [false; 2])
+        self.outcome_in_game(pos, has_legal_moves, counting, &HistoryFacts::default())
     }
 
-    /// [`Pipeline::outcome`] with the game's repetition facts: how often the position has
-    /// occurred and whether each side checked with every move since its first occurrence.
+    /// [`Pipeline::outcome`] with the game's history facts: how often the position has
+    /// occurred, whether each side checked (or marked, API 1.5) with every move of the cycle,
+    /// the checks since the clock's reset.
     pub fn outcome_in_game(
         &self,
         pos: &Position,
         has_legal_moves: bool,
         counting: bool,
-        repetitions: u32,
-        checks_in_cycle: [bool; 2],
+        history: &HistoryFacts,
     ) -> Result<Option<Outcome>, HostError> {
         let side = pos.side_to_move;
         let rw = self.royals(pos, Color::White)?;
         let rb = self.royals(pos, Color::Black)?;
         let mine = if side == Color::White { &rw } else { &rb };
         let in_check = self.royal_attacked(pos, side)?;
-        let ctx = OutcomeContext {
+        let mut ctx = OutcomeContext {
             has_legal_moves,
             in_check,
             royals: [
@@ -1632,8 +1658,8 @@ impl Pipeline {
             ],
             has_royalty: mine.is_some(),
             counting,
-            repetitions,
-            checks_in_cycle,
+            repetitions: 0,
+            checks_in_cycle: [false; 2],
             reserved: [
                 if self.rules_changed_by_hooks() {
                     OutcomeContext::RULES_CHANGED
@@ -1645,6 +1671,7 @@ impl Pipeline {
                 0,
             ],
         };
+        history.fill(&mut ctx);
         let lost_w = rw.is_some_and(|s| s.is_empty());
         let lost_b = rb.is_some_and(|s| s.is_empty());
         let mut out = if lost_w && lost_b {

@@ -212,6 +212,15 @@ pub trait VariantRules: Send + Sync + 'static {
         }
         table.iter().any(|t| t.royal).then_some(s)
     }
+    /// The squares the move `mv` marks, `before` → `after` (API 1.5; called only when the
+    /// variant declares [`crate::VariantFlags::MOVE_MARKS`]): facts about one move that a rule
+    /// on repetition judges over a whole cycle, such as the pieces a move chases. The host
+    /// keeps them with the game's moves and answers
+    /// [`crate::OutcomeContext::marked_in_cycle`]. Default: nothing marked.
+    fn move_mark(&self, before: &Position, mv: Move, after: &Position) -> SquareSet {
+        let _ = (before, mv, after);
+        SquareSet::EMPTY
+    }
 }
 
 /// A preset: a modification of the pipeline through hooks. Every method has a default body
@@ -394,6 +403,14 @@ pub trait VariantFfi: Send + Sync {
     /// See [`VariantRules::royals`] (API 1.4; called only when the variant declares
     /// [`crate::VariantFlags::DYNAMIC_ROYALS`]).
     fn royals(&self, pos: &Position, color: Color) -> RResult<ROption<SquareSet>, PluginError>;
+    /// See [`VariantRules::move_mark`] (API 1.5; called only when the variant declares
+    /// [`crate::VariantFlags::MOVE_MARKS`]).
+    fn move_mark(
+        &self,
+        before: &Position,
+        mv: Move,
+        after: &Position,
+    ) -> RResult<SquareSet, PluginError>;
 }
 
 /// The boundary form of [`PresetRules`].
@@ -706,6 +723,14 @@ impl<T: VariantRules> VariantFfi for VariantAdapter<T> {
     }
     fn royals(&self, pos: &Position, color: Color) -> RResult<ROption<SquareSet>, PluginError> {
         guard("royals", || self.0.royals(pos, color).into())
+    }
+    fn move_mark(
+        &self,
+        before: &Position,
+        mv: Move,
+        after: &Position,
+    ) -> RResult<SquareSet, PluginError> {
+        guard("move_mark", || self.0.move_mark(before, mv, after))
     }
 }
 

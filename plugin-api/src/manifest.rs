@@ -13,7 +13,7 @@ use abi_stable::{
 /// does not know (hook bits, stages, variant flags) makes the host refuse that preset or
 /// variant by name. A plugin built against an older minor is refused when a boundary type has
 /// grown since (abi_stable's layout check): rebuild it against the host's API.
-pub const API_VERSION: ApiVersion = ApiVersion { major: 1, minor: 4 };
+pub const API_VERSION: ApiVersion = ApiVersion { major: 1, minor: 5 };
 
 /// A plugin API version.
 #[repr(C)]
@@ -161,8 +161,14 @@ impl VariantFlags {
     /// (API 1.4).
     pub const DYNAMIC_ROYALS: VariantFlags = VariantFlags(64);
 
+    /// The variant marks squares with every move ([`crate::VariantRules::move_mark`], API
+    /// 1.5): the host keeps the marks with the game's moves and tells the variant, for a
+    /// repeated position, whether some mark held through every move of a side in the cycle
+    /// ([`crate::OutcomeContext::marked_in_cycle`]; Fairy-Stockfish's perpetual chase).
+    pub const MOVE_MARKS: VariantFlags = VariantFlags(128);
+
     /// Every flag this version of the API defines (a variant with others needs a newer host).
-    pub const KNOWN: VariantFlags = VariantFlags(127);
+    pub const KNOWN: VariantFlags = VariantFlags(255);
 
     /// Whether all bits of `o` are set.
     pub const fn contains(self, o: VariantFlags) -> bool {

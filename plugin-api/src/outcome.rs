@@ -86,8 +86,10 @@ pub struct OutcomeContext {
     /// For a repeated position: whether every move of White (index 0) and of Black (index 1)
     /// since its first occurrence gave check (perpetual-check rules).
     pub checks_in_cycle: [bool; 2],
-    /// `reserved[0]` holds [`OutcomeContext::RULES_CHANGED`] (API 1.2); the rest is reserved
-    /// for later API versions (zero).
+    /// `reserved[0]` holds [`OutcomeContext::RULES_CHANGED`] (API 1.2) and the bits of
+    /// [`OutcomeContext::marked_in_cycle`] and [`OutcomeContext::clock_start_in_check`]
+    /// (API 1.5); `reserved[1]` the counts of [`OutcomeContext::checks_since_clock_reset`] and
+    /// `reserved[2]` its [`OutcomeContext::clock_window`] (API 1.5); the rest is reserved for later API versions (zero).
     pub reserved: [u32; 4],
 }
 
@@ -98,9 +100,76 @@ impl OutcomeContext {
     /// when the variant can prove them under any rules, or not at all.
     pub const RULES_CHANGED: u32 = 1;
 
+    /// Bits of `reserved[0]` (API 1.5), White's at `MARKED_IN_CYCLE << 0`, Black's at
+    /// `MARKED_IN_CYCLE << 1`: see [`OutcomeContext::marked_in_cycle`].
+    pub const MARKED_IN_CYCLE: u32 = 2;
+    /// Bit of `reserved[0]` (API 1.5): see [`OutcomeContext::clock_start_in_check`].
+    pub const CLOCK_START_IN_CHECK: u32 = 8;
+
     /// Whether presets change the rules through hooks (see [`OutcomeContext::RULES_CHANGED`]).
     pub fn rules_changed(&self) -> bool {
         self.reserved[0] & Self::RULES_CHANGED != 0
+    }
+
+    /// For a repeated position of a variant declaring [`crate::VariantFlags::MOVE_MARKS`]
+    /// (API 1.5), per colour (White index 0): whether some square stayed marked
+    /// ([`crate::VariantRules::move_mark`]) through every move of that colour that led to a
+    /// position of the cycle — from the first occurrence of the current position (the move
+    /// that led to it included) to now. A mark follows its piece back through the moves in
+    /// between (a square marked after a move from `a` to `b` is `a` before it), so the marks
+    /// of different moves are compared on the same piece. False without a repetition.
+    pub fn marked_in_cycle(&self) -> [bool; 2] {
+        [0, 1].map(|c| self.reserved[0] & (Self::MARKED_IN_CYCLE << c) != 0)
+    }
+
+    /// Sets the bits of [`OutcomeContext::marked_in_cycle`].
+    pub fn set_marked_in_cycle(&mut self, marked: [bool; 2]) {
+        for (c, m) in marked.into_iter().enumerate() {
+            let bit = Self::MARKED_IN_CYCLE << c;
+            self.reserved[0] = if m {
+                self.reserved[0] | bit
+            } else {
+                self.reserved[0] & !bit
+            };
+        }
+    }
+
+    /// Per colour (White index 0, API 1.5): how many of the moves since the halfmove clock was
+    /// last reset gave check — the last `halfmove_clock` plies, or as many as the host's
+    /// history holds (from the game's start or the last capture that removed a piece for
+    /// good). Zero when the host tracks no check facts (a variant without
+    /// [`crate::VariantFlags::OWN_REPETITION`]).
+    pub fn checks_since_clock_reset(&self) -> [u32; 2] {
+        [self.reserved[1] & 0xffff, self.reserved[1] >> 16]
+    }
+
+    /// Sets [`OutcomeContext::checks_since_clock_reset`] (each count saturates at 65535) and
+    /// [`OutcomeContext::clock_window`].
+    pub fn set_checks_since_clock_reset(&mut self, checks: [u32; 2], window: u32) {
+        self.reserved[1] = checks[0].min(0xffff) | checks[1].min(0xffff) << 16;
+        self.reserved[2] = window;
+    }
+
+    /// How many plies [`OutcomeContext::checks_since_clock_reset`] covers (API 1.5): the
+    /// halfmove clock, or fewer when the history is shorter.
+    pub fn clock_window(&self) -> u32 {
+        self.reserved[2]
+    }
+
+    /// Whether the side to move was in check in the position where the window of
+    /// [`OutcomeContext::checks_since_clock_reset`] starts (the one its first move was made
+    /// from), API 1.5.
+    pub fn clock_start_in_check(&self) -> bool {
+        self.reserved[0] & Self::CLOCK_START_IN_CHECK != 0
+    }
+
+    /// Sets [`OutcomeContext::clock_start_in_check`].
+    pub fn set_clock_start_in_check(&mut self, check: bool) {
+        self.reserved[0] = if check {
+            self.reserved[0] | Self::CLOCK_START_IN_CHECK
+        } else {
+            self.reserved[0] & !Self::CLOCK_START_IN_CHECK
+        };
     }
 }
 

@@ -196,6 +196,7 @@ const FAIRY_KNOWN_FAILURES: &[(&str, &str, &str)] = &[
         "the kings may not face each other",
     ),
     ("manchu", "legality", "the kings may not face each other"),
+    ("xiangqi", "legality", "the kings may not face each other"),
     // promotionLimit: a promotion to a type whose count is reached is not legal, although it
     // leaves no royal attacked (Fairy-Stockfish's rule; perft agrees, tests/builtins.rs).
     ("grand", "legality", "promotionLimit"),

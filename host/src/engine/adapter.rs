@@ -5,18 +5,34 @@
 use super::eval::Evaluation;
 use crate::error::HostError;
 use crate::game::Game;
+use crate::history::{self, HistoryFacts, MarkedPly};
 use crate::pipeline::Pipeline;
 use abi_stable::std_types::RVec;
 use houserules_plugin_api::{Color, Move, MoveEffects, Position, VariantFlags, Winner};
 use houserules_search::{SearchGame, Terminal};
 use std::collections::HashMap;
 
-/// One ply of the history: the position's hash after it, who moved, whether it gave check.
+/// One ply of the history: the position's hash after it, who moved, whether it gave check,
+/// the checking moves of each colour up to it (this one included).
 #[derive(Clone, Copy)]
 struct Ply {
     hash: u64,
     mover: Color,
     check: bool,
+    checks: [u32; 2],
+}
+
+impl Ply {
+    fn after(prev: Option<&Ply>, hash: u64, mover: Color, check: bool) -> Ply {
+        let mut checks = prev.map_or([0; 2], |p| p.checks);
+        checks[mover.index()] += check as u32;
+        Ply {
+            hash,
+            mover,
+            check,
+            checks,
+        }
+    }
 }
 
 /// A game as the search sees it.
@@ -40,6 +56,11 @@ pub(crate) struct PipelineGame<'p> {
     buf: RVec<Move>,
     /// Hash of the game's first position.
     start_hash: u64,
+    /// Whether the side to move is in check in the game's first position.
+    start_check: bool,
+    /// The moves of `plies` and their marks, for variants that mark their moves (API 1.5).
+    marked: Vec<MarkedPly>,
+    marks_moves: bool,
     track_checks: bool,
     own_repetition: bool,
 }
@@ -57,9 +78,13 @@ impl<'p> PipelineGame<'p> {
         let start_hash = pos.repetition_hash();
         let mut seen = HashMap::new();
         seen.insert(start_hash, 1);
-        let mut plies = Vec::with_capacity(game.moves.len() + 64);
+        let mut plies: Vec<Ply> = Vec::with_capacity(game.moves.len() + 64);
+        let marks_moves = pipeline.marks_moves();
+        let mut marked = Vec::new();
+        let mut start_check = track_checks && pipeline.royal_attacked(&pos, pos.side_to_move)?;
         for m in &game.moves {
             let mover = pos.side_to_move;
+            let before = marks_moves.then(|| pos.clone());
             match m {
                 Some(m) => {
                     let mut fx = MoveEffects::new(mover, false);
@@ -68,15 +93,28 @@ impl<'p> PipelineGame<'p> {
                 None => crate::game::pass_position(&mut pos),
             }
             let check = track_checks && pipeline.royal_attacked(&pos, mover.opposite())?;
+            if let Some(before) = before {
+                let mark = match m {
+                    Some(m) => pipeline.move_mark(&before, *m, &pos)?,
+                    None => houserules_plugin_api::SquareSet::EMPTY,
+                };
+                marked.push(MarkedPly {
+                    mover,
+                    mv: *m,
+                    mark,
+                });
+            }
             let hash = pos.repetition_hash();
             *seen.entry(hash).or_insert(0) += 1;
-            plies.push(Ply { hash, mover, check });
+            plies.push(Ply::after(plies.last(), hash, mover, check));
         }
         // The replay must arrive where the game is; if a rule made it differ, start the
         // history at the current position rather than search from a wrong one.
         if !pos.same_for_repetition(&game.position) {
             pos = game.position.clone();
             plies.clear();
+            marked.clear();
+            start_check = track_checks && pipeline.royal_attacked(&pos, pos.side_to_move)?;
             seen.clear();
             seen.insert(pos.repetition_hash(), game.repetitions().max(1) as u32);
         }
@@ -98,6 +136,9 @@ impl<'p> PipelineGame<'p> {
             seen,
             buf: RVec::new(),
             start_hash,
+            start_check,
+            marked,
+            marks_moves,
             track_checks,
             own_repetition: pipeline.info.flags.contains(VariantFlags::OWN_REPETITION),
         })
@@ -141,6 +182,57 @@ impl<'p> PipelineGame<'p> {
             quiet[p.mover.index()] |= !p.check;
         }
         [moved[0] && !quiet[0], moved[1] && !quiet[1]]
+    }
+
+    /// The repetition facts of the current position (see [`Game::history_facts`]).
+    fn history_facts(&self) -> HistoryFacts {
+        let mut facts = HistoryFacts {
+            repetitions: self.repetitions(),
+            checks_in_cycle: self.checks_in_cycle(),
+            marked_in_cycle: self.marked_in_cycle(),
+            ..HistoryFacts::default()
+        };
+        if self.track_checks {
+            let n = self.plies.len();
+            let w = (self.pos.halfmove_clock as usize).min(n);
+            let now = self.plies.last().map_or([0; 2], |p| p.checks);
+            let then = if w < n {
+                self.plies[n - w - 1].checks
+            } else {
+                [0; 2]
+            };
+            facts.checks_since_clock_reset = [now[0] - then[0], now[1] - then[1]];
+            facts.clock_window = w as u32;
+            facts.clock_start_in_check = if w < n {
+                self.plies[n - w - 1].check
+            } else {
+                self.start_check
+            };
+        }
+        facts
+    }
+
+    /// For a repeated position: whether a mark held through every move of each colour in
+    /// the cycle, the move into its first occurrence included.
+    fn marked_in_cycle(&self) -> [bool; 2] {
+        if !self.marks_moves || self.repetitions() < 2 {
+            return [false; 2];
+        }
+        let n = self.plies.len();
+        let first = if self.start_hash == self.hash {
+            Some(0)
+        } else {
+            (0..n.saturating_sub(1))
+                .find(|&i| self.plies[i].hash == self.hash)
+                .map(|i| i + 1)
+        };
+        // `plies[i]` led to position `i + 1`; the first position has no move.
+        match first {
+            Some(first) => {
+                history::marked_in_cycle(self.marked[first.saturating_sub(1)..].iter().rev())
+            }
+            None => [false; 2],
+        }
     }
 }
 
@@ -192,14 +284,24 @@ impl SearchGame for PipelineGame<'_> {
                     return Err(e);
                 }
             };
+        if self.marks_moves {
+            match self.pipeline.move_mark(&before, m, &self.pos) {
+                Ok(mark) => self.marked.push(MarkedPly {
+                    mover,
+                    mv: Some(m),
+                    mark,
+                }),
+                Err(e) => {
+                    self.pos = before;
+                    return Err(e);
+                }
+            }
+        }
         self.undo.push((before, self.hash, self.mobility));
         self.hash = self.pos.repetition_hash();
         *self.seen.entry(self.hash).or_insert(0) += 1;
-        self.plies.push(Ply {
-            hash: self.hash,
-            mover,
-            check,
-        });
+        self.plies
+            .push(Ply::after(self.plies.last(), self.hash, mover, check));
         Ok(())
     }
 
@@ -213,6 +315,9 @@ impl SearchGame for PipelineGame<'_> {
                 }
             }
             self.plies.pop();
+            if self.marks_moves {
+                self.marked.pop();
+            }
             self.pos = pos;
             self.hash = hash;
         }
@@ -224,8 +329,7 @@ impl SearchGame for PipelineGame<'_> {
             &self.pos,
             has_legal_moves,
             false,
-            reps,
-            self.checks_in_cycle(),
+            &self.history_facts(),
         )?;
         let side = self.pos.side_to_move;
         if let Some(o) = out {
@@ -320,11 +424,15 @@ impl SearchGame for PipelineGame<'_> {
         self.undo.push((before, self.hash, self.mobility));
         self.hash = self.pos.repetition_hash();
         *self.seen.entry(self.hash).or_insert(0) += 1;
-        self.plies.push(Ply {
-            hash: self.hash,
-            mover: side,
-            check: false,
-        });
+        self.plies
+            .push(Ply::after(self.plies.last(), self.hash, side, false));
+        if self.marks_moves {
+            self.marked.push(MarkedPly {
+                mover: side,
+                mv: None,
+                mark: houserules_plugin_api::SquareSet::EMPTY,
+            });
+        }
         true
     }
 

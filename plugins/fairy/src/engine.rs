@@ -123,6 +123,8 @@ pub struct Fairy {
     stone: Option<u8>,
     /// Pawns' triple steps (`tripleStepRegionWhite/Black`).
     triple: Option<crate::triple_step::TripleStep>,
+    /// Xiangqi's perpetual chase rule (`chasingRule = axf`), when set.
+    pub chasing: Option<crate::chasing::Chasing>,
 }
 
 /// The movement of a piece type as Fairy-Stockfish defines it. Fairy-Stockfish's pawn moves
@@ -394,6 +396,9 @@ impl Fairy {
             .enumerate()
             .filter(|(_, k)| k.connect)
             .fold(0u64, |m, (i, _)| m | (1 << i));
+        let chasing = spec
+            .chasing_rule_axf
+            .then(|| crate::chasing::Chasing::new(spec, kinds.iter().map(|k| k.ty)));
         let mut v = Fairy {
             id: id.to_string(),
             files,
@@ -433,6 +438,7 @@ impl Fairy {
             placement: spec.placement.active().then(|| spec.placement.clone()),
             stone,
             triple,
+            chasing,
         };
         let start = v
             .parse_board(&spec.start_fen)
@@ -1877,6 +1883,15 @@ impl VariantRules for Fairy {
         if self.spec.connect_n > 0 {
             flags |= VariantFlags::EVALUATES.0;
         }
+        if self.chasing.is_some() {
+            flags |= VariantFlags::MOVE_MARKS.0;
+        }
+        // With the chase rule the n-move rule is the variant's (checks extend it).
+        let n_move = if self.chasing.is_some() {
+            0
+        } else {
+            self.spec.n_move_rule
+        };
         VariantInfo {
             id: self.id.as_str().into(),
             name: self.id.as_str().into(),
@@ -1891,8 +1906,8 @@ impl VariantRules for Fairy {
             }]
             .into_iter()
             .collect(),
-            n_move_rule: self.spec.n_move_rule,
-            n_move_automatic: self.spec.n_move_rule,
+            n_move_rule: n_move,
+            n_move_automatic: n_move,
             n_fold_rule: self.spec.n_fold_rule,
             n_fold_automatic: self.spec.n_fold_rule,
             flags: VariantFlags(flags),
@@ -1994,6 +2009,14 @@ impl VariantRules for Fairy {
 
     fn special_san(&self, pos: &Position, mv: Move) -> Option<String> {
         Some(self.san(pos, mv))
+    }
+
+    /// With the chase rule: the pieces `mv` chases (see [`crate::chasing`]).
+    fn move_mark(&self, before: &Position, mv: Move, after: &Position) -> SquareSet {
+        match &self.chasing {
+            Some(c) => c.chased(before, mv, after),
+            None => SquareSet::EMPTY,
+        }
     }
 
     /// With pseudo-royal pieces: the royal kinds plus the pseudo-royals that can be in
@@ -2139,6 +2162,11 @@ impl Fairy {
             });
         }
 
+        if self.chasing.is_some() {
+            if let Some(o) = crate::chasing::n_move_draw(pos, ctx, self.spec.n_move_rule) {
+                return Some(o);
+            }
+        }
         let n = self.spec.n_fold_rule;
         if !ctx.counting && n > 0 && ctx.repetitions >= n {
             let us = ctx.checks_in_cycle[stm.index()];
@@ -2149,6 +2177,11 @@ impl Fairy {
                     (true, false) => Outcome::win(stm.opposite(), "perpetual-check"),
                     _ => Outcome::draw("perpetual-check"),
                 });
+            }
+            if self.chasing.is_some() {
+                if let Some(o) = crate::chasing::chase_outcome(stm, ctx) {
+                    return Some(o);
+                }
             }
             let mut v = self.spec.n_fold_value;
             if self.spec.n_fold_value_absolute && stm == Color::Black {

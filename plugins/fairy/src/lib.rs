@@ -7,6 +7,7 @@
 //! creating it fails with the message (file, line, key, why). See `docs/fairy.md`.
 
 pub mod castling_rules;
+pub mod chasing;
 pub mod colours;
 pub mod connect;
 pub mod counting;

@@ -506,7 +506,7 @@ pub struct Spec {
     pub flying_general: bool,
     /// From this rank on (0-based, each side's own count) soldiers also step sideways.
     pub soldier_promotion_rank: u8,
-    /// `chasingRule = axf` (xiangqi's perpetual chase rule), which this plugin refuses.
+    /// `chasingRule = axf` (xiangqi's perpetual chase rule, see [`crate::chasing`]).
     pub chasing_rule_axf: bool,
     /// Walls put after each move (`wallingRule`; see [`crate::walling`]).
     pub walling_rule: Option<crate::walling::WallingRule>,
@@ -771,18 +771,11 @@ impl Spec {
     /// plugin reads: each is a problem of the section.
     pub fn contradictions(&self) -> Vec<(&'static str, String)> {
         let mut out = Vec::new();
-        // Xiangqi's chasing rule judges a repetition by the pieces every move of the cycle
-        // chased, which needs the game's moves since the repeated position's first
-        // occurrence: the plugin API gives a variant only the repetition count and who
-        // checked throughout (perpetualCheckIllegal).
+        // Xiangqi's chasing rule names xiangqi's piece types (see crate::chasing).
         if self.chasing_rule_axf {
-            out.push((
-                "chasingRule",
-                "`axf` (xiangqi's perpetual chase rule) is not supported: it needs the moves of \
-                 the repetition cycle, which the plugin API does not give a variant (`none` \
-                 plays without it)"
-                    .to_string(),
-            ));
+            if let Some(why) = crate::chasing::unsupported(self) {
+                out.push(("chasingRule", why));
+            }
         }
         if self.check_counting && !self.checking {
             out.push((

@@ -179,19 +179,42 @@ fn janggi_cannons_neither_jump_nor_take_cannons() {
     assert!(!moves.contains(&"e1e2".to_string()));
 }
 
+/// A section of `text` that may inherit from the built-ins.
+fn child_of_builtins(text: &str, id: &str) -> Result<Arc<Fairy>, String> {
+    let mut sources: Vec<(String, String)> = crate::BUILTIN
+        .iter()
+        .map(|(n, t)| (n.to_string(), t.to_string()))
+        .collect();
+    sources.push(("test.ini".to_string(), text.to_string()));
+    crate::Registry::from_sources(&sources)
+        .get(id)
+        .expect("section exists")
+}
+
 #[test]
-fn the_chasing_rule_is_refused_where_it_is_in_force() {
-    let e = crate::tests::builtin()
-        .get("xiangqi")
-        .expect("listed")
-        .expect_err("refused");
+fn the_chasing_rule_builds_for_xiangqi_s_pieces_only() {
+    // The built-in xiangqi plays it, and so does a child (crowdedxiangqi's board).
+    let xq = crate::tests::builtin().get("xiangqi").expect("listed");
+    assert!(xq.is_ok(), "{:?}", xq.err());
+    assert!(xq.expect("builds").chasing.is_some());
+    let manchu = crate::tests::builtin().get("manchu").expect("listed");
+    assert!(manchu.expect("builds").chasing.is_none());
+    // Drops: Fairy-Stockfish's chase of a drop is not a rule (see crate::chasing).
+    let e = child_of_builtins(
+        "[x:xiangqi]\nstartFen = rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR[] w - - 0 1\npieceDrops = true\ncapturesToHand = true\n",
+        "x",
+    )
+    .expect_err("refused");
     assert!(
-        e.contains("key `chasingRule`") && e.contains("`axf`"),
+        e.contains("key `chasingRule`") && e.contains("drops"),
         "{e}"
     );
-    // A child that sets it back to `none` builds (Fairy-Stockfish's manchu).
-    let manchu = crate::tests::builtin().get("manchu").expect("listed");
-    assert!(manchu.is_ok(), "{:?}", manchu.err());
+    // A piece the rule does not name.
+    let e = child_of_builtins("[x:xiangqi]\nqueen = q\n", "x").expect_err("refused");
+    assert!(
+        e.contains("`axf` knows xiangqi's pieces only, not `queen`"),
+        "{e}"
+    );
     let e = from_ini("[x:chess]\nchasingRule = asian\n", "x").expect_err("refused");
     assert!(e.contains("`asian` is not a chasing rule"), "{e}");
 }
