@@ -295,22 +295,23 @@ fn board_field(b: &engine_board::Board, pieces: &[PieceType]) -> String {
             }
         }
     }
+    // Per rank, the occupied files by bit scan: one step per piece, not per square.
+    let occupied = b.occupied();
     let mut s = String::with_capacity(90);
     for rank in (0..8).rev() {
-        let mut empty = 0u8;
-        for &l in &letters[rank * 8..rank * 8 + 8] {
-            if l == 0 {
-                empty += 1;
-                continue;
+        let mut row = (occupied >> (rank * 8)) & 0xff;
+        let mut next_file = 0u32;
+        while row != 0 {
+            let file = row.trailing_zeros();
+            row &= row - 1;
+            if file > next_file {
+                s.push((b'0' + (file - next_file) as u8) as char);
             }
-            if empty > 0 {
-                s.push((b'0' + empty) as char);
-                empty = 0;
-            }
-            s.push(l as char);
+            s.push(letters[rank * 8 + file as usize] as char);
+            next_file = file + 1;
         }
-        if empty > 0 {
-            s.push((b'0' + empty) as char);
+        if next_file < 8 {
+            s.push((b'0' + (8 - next_file) as u8) as char);
         }
         if rank > 0 {
             s.push('/');
