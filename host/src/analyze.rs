@@ -768,6 +768,26 @@ fn wrong_mark(actual: Option<Option<char>>, text: &str) -> Option<String> {
     }
 }
 
+/// Whether `text` can be the coordinate form of `m` (`e5e6+` is one, `Nf3+` and `e8=Q+` are
+/// not): a move's coordinate form starts with its origin square and a file letter, except
+/// for drops, specials and a variant's own castling notation, which may read otherwise.
+/// Spares writing the coordinate form of every move marked `+`.
+fn may_be_coordinate(p: &Pipeline, m: Move, text: &str) -> bool {
+    if m.is_special()
+        || m.is_drop()
+        || (m.is_castle() && p.info.flags.contains(VariantFlags::CUSTOM_SAN))
+    {
+        return true;
+    }
+    let b = text.as_bytes();
+    let is_file = |c: u8| (b'a'..=b'p').contains(&c.to_ascii_lowercase());
+    if b.len() < 4 || !is_file(b[0]) || !b[1].is_ascii_digit() {
+        return false;
+    }
+    let next = if b[2].is_ascii_digit() { 3 } else { 2 };
+    b.get(next).is_some_and(|&c| is_file(c))
+}
+
 /// Null moves as ChessBase and python-chess write them.
 fn is_null(text: &str) -> bool {
     matches!(text, "--" | "Z0" | "0000" | "@@@@")
@@ -988,9 +1008,11 @@ impl<'a, 'p> Replay<'a, 'p> {
             self.steps.push(Some(m));
             let mover = game.position.side_to_move;
             // A coordinate form may end in `+` itself (a Fairy-Stockfish promotion, `e5e6+`).
-            let marked = text.trim_end_matches(['!', '?']).ends_with(['+', '#'])
-                && !coordinate(p, &game.position, m)
-                    .is_ok_and(|c| c.eq_ignore_ascii_case(text.trim_end_matches(['!', '?'])));
+            let unglyphed = text.trim_end_matches(['!', '?']);
+            let marked = unglyphed.ends_with(['+', '#'])
+                && !(may_be_coordinate(p, m, unglyphed)
+                    && coordinate(p, &game.position, m)
+                        .is_ok_and(|c| c.eq_ignore_ascii_case(unglyphed)));
             let events = match game.play_recording(m, self.plies.is_some()) {
                 Ok(ev) => ev,
                 Err(e) => {

@@ -43,9 +43,9 @@ pub fn coordinate(p: &Pipeline, pos: &Position, m: Move) -> Result<String, HostE
         .contains(houserules_plugin_api::MoveFlags::MULTI_LEG)
         && !m.via.is_none()
     {
-        s.push_str(&m.via.name());
+        m.via.push_name(&mut s);
     }
-    s.push_str(&m.to.name());
+    m.to.push_name(&mut s);
     if m.is_promotion() {
         s.push(letter(p, m.piece).to_ascii_lowercase());
     }
@@ -108,7 +108,7 @@ pub fn san_core(
             s.push((b'a' + m.from.file()) as char);
             s.push('x');
         }
-        s.push_str(&dest.name());
+        dest.push_name(&mut s);
     } else {
         s.push(letter(p, kind));
         if !rivals.is_empty() {
@@ -117,13 +117,13 @@ pub fn san_core(
             } else if rivals.iter().all(|r| r.rank() != m.from.rank()) {
                 s.push_str(&(m.from.rank() as u32 + 1).to_string());
             } else {
-                s.push_str(&m.from.name());
+                m.from.push_name(&mut s);
             }
         }
         if capture {
             s.push('x');
         }
-        s.push_str(&dest.name());
+        dest.push_name(&mut s);
     }
     if m.is_promotion() {
         s.push('=');

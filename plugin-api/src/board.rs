@@ -124,10 +124,26 @@ impl Square {
     }
     /// Algebraic name, e.g. `e4`, `j10`.
     pub fn name(self) -> String {
+        let mut s = String::with_capacity(3);
+        self.push_name(&mut s);
+        s
+    }
+    /// Appends the algebraic name ([`Square::name`]) to `s`, without a temporary string
+    /// (notation and FEN writers name squares at every ply).
+    pub fn push_name(self, s: &mut String) {
         if self.is_none() {
-            return "-".to_string();
+            s.push('-');
+            return;
         }
-        format!("{}{}", (b'a' + self.file()) as char, self.rank() as u32 + 1)
+        s.push((b'a' + self.file()) as char);
+        let n = self.rank() as u32 + 1;
+        if n >= 100 {
+            s.push((b'0' + (n / 100) as u8) as char);
+        }
+        if n >= 10 {
+            s.push((b'0' + (n / 10 % 10) as u8) as char);
+        }
+        s.push((b'0' + (n % 10) as u8) as char);
     }
     /// Parses an algebraic square name (`e4`, `j10`); `None` if malformed or off the
     /// maximal board.

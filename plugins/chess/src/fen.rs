@@ -201,12 +201,22 @@ fn read(text: &str, pieces: &[PieceType], fide: bool) -> Result<Position, FenErr
 /// legal (as Stockfish and Fairy-Stockfish do), so equal positions have equal FENs.
 /// `board` is the engine's board (its en passant test decides the field); `None` writes the
 /// field as the position stores it (a rules model decided it).
-pub fn write(pos: &Position, pieces: &[PieceType], board: Option<&engine_board::Board>) -> String {
-    let mut s = geometry::write_fen_board(pos, pieces, false);
+/// `board_is_cells`: the board is the engine's cache of these very cells (not rebuilt from
+/// them), so the board field may be written from its bitboards.
+pub fn write(
+    pos: &Position,
+    pieces: &[PieceType],
+    board: Option<&engine_board::Board>,
+    board_is_cells: bool,
+) -> String {
+    let mut s = match board {
+        Some(b) if board_is_cells => board_field(b, pieces),
+        _ => geometry::write_fen_board(pos, pieces, false),
+    };
     s.push(' ');
     s.push(pos.side_to_move.fen_char());
     s.push(' ');
-    let mut rights = String::new();
+    let rights_at = s.len();
     for (slot, color) in [
         (castle_slot::WHITE_KING_SIDE, Color::White),
         (castle_slot::WHITE_QUEEN_SIDE, Color::White),
@@ -243,26 +253,70 @@ pub fn write(pos: &Position, pieces: &[PieceType], board: Option<&engine_board::
         } else {
             (b'a' + rook.file()) as char
         };
-        rights.push(if color == Color::White {
+        s.push(if color == Color::White {
             ch.to_ascii_uppercase()
         } else {
             ch
         });
     }
-    if rights.is_empty() {
-        rights.push('-');
+    if s.len() == rights_at {
+        s.push('-');
     }
-    s.push_str(&rights);
     s.push(' ');
     match board {
         Some(b) => match b.legal_ep_square() {
-            Some(e) if !pos.ep_passed.is_none() => s.push_str(&sq16(e).name()),
+            Some(e) if !pos.ep_passed.is_none() => sq16(e).push_name(&mut s),
             _ => s.push('-'),
         },
-        None if !pos.ep_passed.is_none() => s.push_str(&pos.ep_passed.name()),
+        None if !pos.ep_passed.is_none() => pos.ep_passed.push_name(&mut s),
         None => s.push('-'),
     }
-    s.push_str(&format!(" {} {}", pos.halfmove_clock, pos.fullmove_number));
+    use std::fmt::Write;
+    let _ = write!(s, " {} {}", pos.halfmove_clock, pos.fullmove_number);
+    s
+}
+
+/// The board field of a FEN from the engine's bitboards: the same text as
+/// [`geometry::write_fen_board`] on the cells they mirror (the chess piece table has no
+/// promoted prefixes, the board no holes), without reading the 64 cells one by one.
+fn board_field(b: &engine_board::Board, pieces: &[PieceType]) -> String {
+    use crate::engine::{Role, Side};
+    let mut letters = [0u8; 64];
+    for role in Role::ALL {
+        let letter = pieces.get(role as usize).map_or('?', |p| p.letter()) as u8;
+        for (side, l) in [
+            (Side::White, letter.to_ascii_uppercase()),
+            (Side::Black, letter.to_ascii_lowercase()),
+        ] {
+            let mut bb = b.pieces(side, role);
+            while bb != 0 {
+                letters[bb.trailing_zeros() as usize] = l;
+                bb &= bb - 1;
+            }
+        }
+    }
+    // Per rank, the occupied files by bit scan: one step per piece, not per square.
+    let occupied = b.occupied();
+    let mut s = String::with_capacity(90);
+    for rank in (0..8).rev() {
+        let mut row = (occupied >> (rank * 8)) & 0xff;
+        let mut next_file = 0u32;
+        while row != 0 {
+            let file = row.trailing_zeros();
+            row &= row - 1;
+            if file > next_file {
+                s.push((b'0' + (file - next_file) as u8) as char);
+            }
+            s.push(letters[rank * 8 + file as usize] as char);
+            next_file = file + 1;
+        }
+        if next_file < 8 {
+            s.push((b'0' + (8 - next_file) as u8) as char);
+        }
+        if rank > 0 {
+            s.push('/');
+        }
+    }
     s
 }
 

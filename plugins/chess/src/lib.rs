@@ -395,14 +395,17 @@ impl Chess {
 pub fn castling_king(pos: &Position, side: Color) -> Option<Square> {
     let back = if side == Color::White { 0 } else { 7 };
     let king = Cell::piece(kind::KING, side);
-    let on_back: Vec<Square> = (0..8)
-        .map(|f| Square::new(f, back))
-        .filter(|&s| pos.get(s) == king)
-        .collect();
-    match on_back.len() {
-        0 => None,
-        1 => Some(on_back[0]),
-        _ => on_back.iter().copied().find(|s| s.file() == 4),
+    let (mut first, mut count) = (None, 0);
+    for f in 0..8 {
+        let s = Square::new(f, back);
+        if pos.get(s) == king {
+            first = first.or(Some(s));
+            count += 1;
+        }
+    }
+    match count {
+        0 | 1 => first,
+        _ => Some(Square::new(4, back)).filter(|&s| pos.get(s) == king),
     }
 }
 
@@ -482,8 +485,11 @@ impl VariantRules for Chess {
 
     fn write_fen(&self, pos: &Position) -> String {
         match &self.modelled {
-            Some(_) => fen::write(pos, &self.pieces, None),
-            None => fen::write(pos, &self.pieces, Some(&board_of(pos))),
+            Some(_) => fen::write(pos, &self.pieces, None, false),
+            None => {
+                let cached = pos.accel().is_some_and(|a| a.words[15] == ENGINE_TAG);
+                fen::write(pos, &self.pieces, Some(&board_of(pos)), cached)
+            }
         }
     }
 

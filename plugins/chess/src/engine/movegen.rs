@@ -170,18 +170,40 @@ impl Board {
         let their_orth = (r[ROLE_ROOK] | r[ROLE_QUEEN]) & their;
         let their_king = r[ROLE_KING] & their;
 
-        let checkers = (pawn_attacks_idx(us, k) & their_pawns)
-            | (knight_attacks(k) & their_knights)
-            | (bishop_attacks(k, occ) & their_diag)
-            | (rook_attacks(k, occ) & their_orth);
+        // A generation for one destination (a SAN's square) finds slider moves and attacks by
+        // rays and the `between` table (small, cache-resident) instead of magic lookups into
+        // the large attack table, which miss the cache when positions come one at a time.
+        let single = w.to.count_ones() == 1;
+        let to_sq = w.to.trailing_zeros() as u8;
+
+        // Is `sq` attacked by a slider of them with occupancy `o`? (by rays: few sliders)
+        let slider_hits = |sq: u8, o: u64| -> bool {
+            let mut sn = rook_rays(sq) & their_orth;
+            while sn != 0 {
+                if between(sq, pop_lsb(&mut sn)) & o == 0 {
+                    return true;
+                }
+            }
+            let mut sn = bishop_rays(sq) & their_diag;
+            while sn != 0 {
+                if between(sq, pop_lsb(&mut sn)) & o == 0 {
+                    return true;
+                }
+            }
+            false
+        };
 
         // Is `sq` attacked by them with occupancy `o`?
         let attacked = |sq: u8, o: u64| -> bool {
             (pawn_attacks_idx(us, sq) & their_pawns) != 0
                 || (knight_attacks(sq) & their_knights) != 0
                 || (king_attacks(sq) & their_king) != 0
-                || (bishop_attacks(sq, o) & their_diag) != 0
-                || (rook_attacks(sq, o) & their_orth) != 0
+                || if single {
+                    slider_hits(sq, o)
+                } else {
+                    (bishop_attacks(sq, o) & their_diag) != 0
+                        || (rook_attacks(sq, o) & their_orth) != 0
+                }
         };
 
         // King moves (king removed from the occupancy so it cannot hide
@@ -199,6 +221,36 @@ impl Board {
             sink.piece(k, ok, their);
         }
 
+        // Checkers, and pin masks (union of rays (king, pinner] for orthogonal and diagonal
+        // pins), from the enemy sliders on the king's empty-board rays: a slider with nothing
+        // between it and the king checks, one with exactly one piece of ours between pins it.
+        let mut checkers =
+            (pawn_attacks_idx(us, k) & their_pawns) | (knight_attacks(k) & their_knights);
+        let mut pin_hv = 0u64;
+        let mut pin_d = 0u64;
+        let mut snipers = rook_rays(k) & their_orth;
+        while snipers != 0 {
+            let s = pop_lsb(&mut snipers);
+            let b = between(k, s);
+            let blockers = b & occ;
+            if blockers == 0 {
+                checkers |= bit(s);
+            } else if blockers & our == blockers && blockers & (blockers - 1) == 0 {
+                pin_hv |= b | bit(s);
+            }
+        }
+        let mut snipers = bishop_rays(k) & their_diag;
+        while snipers != 0 {
+            let s = pop_lsb(&mut snipers);
+            let b = between(k, s);
+            let blockers = b & occ;
+            if blockers == 0 {
+                checkers |= bit(s);
+            } else if blockers & our == blockers && blockers & (blockers - 1) == 0 {
+                pin_d |= b | bit(s);
+            }
+        }
+
         if checkers & checkers.wrapping_sub(1) != 0 {
             return; // double check: only king moves
         }
@@ -209,27 +261,6 @@ impl Board {
             !0u64
         };
 
-        // Pin masks: union of rays (king, pinner] for orthogonal and diagonal pins.
-        let mut pin_hv = 0u64;
-        let mut pin_d = 0u64;
-        let mut snipers = rook_rays(k) & their_orth;
-        while snipers != 0 {
-            let s = pop_lsb(&mut snipers);
-            let b = between(k, s);
-            let blockers = b & occ;
-            if blockers & our == blockers && blockers != 0 && blockers & (blockers - 1) == 0 {
-                pin_hv |= b | bit(s);
-            }
-        }
-        let mut snipers = bishop_rays(k) & their_diag;
-        while snipers != 0 {
-            let s = pop_lsb(&mut snipers);
-            let b = between(k, s);
-            let blockers = b & occ;
-            if blockers & our == blockers && blockers != 0 && blockers & (blockers - 1) == 0 {
-                pin_d |= b | bit(s);
-            }
-        }
         let pinned = pin_hv | pin_d;
 
         let target = !our & check_mask & w.to;
@@ -241,6 +272,25 @@ impl Board {
             }
         }
         let our_wanted = our & wanted_pieces;
+        // Where a slider on `s` goes: by its ray to the one destination when there is one.
+        let rook_reach = |s: u8| -> u64 {
+            if !single {
+                rook_attacks(s, occ)
+            } else if rook_rays(s) & w.to != 0 && between(s, to_sq) & occ == 0 {
+                w.to
+            } else {
+                0
+            }
+        };
+        let bishop_reach = |s: u8| -> u64 {
+            if !single {
+                bishop_attacks(s, occ)
+            } else if bishop_rays(s) & w.to != 0 && between(s, to_sq) & occ == 0 {
+                w.to
+            } else {
+                0
+            }
+        };
 
         // Knights (a pinned knight can never move).
         let mut knights = r[ROLE_KNIGHT] & our_wanted & !pinned;
@@ -254,12 +304,12 @@ impl Board {
         let mut free = diag & !pin_d;
         while free != 0 {
             let s = pop_lsb(&mut free);
-            sink.piece(s, bishop_attacks(s, occ) & target, their);
+            sink.piece(s, bishop_reach(s) & target, their);
         }
         let mut pinned_d = diag & pin_d;
         while pinned_d != 0 {
             let s = pop_lsb(&mut pinned_d);
-            sink.piece(s, bishop_attacks(s, occ) & target & pin_d, their);
+            sink.piece(s, bishop_reach(s) & target & pin_d, their);
         }
 
         // Orthogonal sliders.
@@ -267,12 +317,12 @@ impl Board {
         let mut free = orth & !pin_hv;
         while free != 0 {
             let s = pop_lsb(&mut free);
-            sink.piece(s, rook_attacks(s, occ) & target, their);
+            sink.piece(s, rook_reach(s) & target, their);
         }
         let mut pinned_hv = orth & pin_hv;
         while pinned_hv != 0 {
             let s = pop_lsb(&mut pinned_hv);
-            sink.piece(s, rook_attacks(s, occ) & target & pin_hv, their);
+            sink.piece(s, rook_reach(s) & target & pin_hv, their);
         }
 
         // Pawns.
