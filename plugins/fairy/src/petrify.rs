@@ -6,7 +6,7 @@
 //! capturer stays a piece).
 //!
 //! The walls are a piece kind of their own, as those of the walling rules (`crate::walling`,
-//! [`WALL_TY`]): they appear during the game, so they cannot be holes of the compiled board.
+//! [`WALL_TY`](crate::walling::WALL_TY)): they appear during the game, so they cannot be holes of the compiled board.
 //! Fairy-Stockfish's legality test of a move that explodes (pseudo-royal pieces) sees the
 //! capture square empty, not walled: a line through it counts as open (see
 //! `Fairy::pseudo_royals_safe`).
@@ -16,8 +16,7 @@
 
 use crate::engine::Kind;
 use crate::spec::Spec;
-use crate::walling::WALL_TY;
-use houserules_plugin_api::{Cell, Color, PieceType, Position, Role, Square};
+use houserules_plugin_api::{Cell, Color, PieceType, Position, Square};
 
 /// The stone kind of a petrifying variant: the walling rule's wall kind if there is one, else
 /// a new kind (`None` without `petrifyOnCaptureTypes`).
@@ -47,32 +46,7 @@ pub fn stone_kind(
     if let Some(w) = wall {
         return Ok(Some(w));
     }
-    if kinds.len() >= 31 {
-        return Err("no piece kind left for the walls (at most 30 piece types)".into());
-    }
-    let kind = kinds.len() as u8;
-    let movement = houserules_movegen::betza::parse("", houserules_movegen::betza::Dialect::Fsf)
-        .map_err(|e| e.to_string())?;
-    kinds.push(Kind {
-        ty: WALL_TY,
-        letter: '*',
-        san_letter: '*',
-        promoted: false,
-        demoted: kind,
-        promo: None,
-        royal: false,
-        pawn: false,
-        pawn_type: false,
-        chess_promo: false,
-        n_move_reset: false,
-        connect: false,
-        ep_capturer: false,
-        ep_victim: false,
-        movement,
-        betza: String::new(),
-    });
-    pieces.push(PieceType::new('*', "wall", Role::OTHER, 0));
-    Ok(Some(kind))
+    crate::walling::push_wall_kind(kinds, pieces).map(Some)
 }
 
 /// The stone on `sq`, as the board holds it.

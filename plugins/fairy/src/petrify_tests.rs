@@ -4,10 +4,9 @@
 //! has no en passant). Every expected FEN and move list is Fairy-Stockfish's (pyffish 0.0.90,
 //! `get_fen` and `legal_moves` with its variants.ini loaded).
 
-use crate::rule_tests::after;
-use crate::tests::{coord, from_ini};
+use crate::rule_tests::{fen_and_moves, strings as moves};
+use crate::tests::from_ini;
 use crate::{Fairy, BUILTIN};
-use houserules_plugin_api::abi_stable::std_types::RVec;
 use std::sync::Arc;
 
 /// Fairy-Stockfish's section (comments left out); its parent `atomic` is a built-in.
@@ -34,17 +33,7 @@ fn nuclear() -> Arc<Fairy> {
 
 /// FEN and sorted legal moves after `moves` from `fen`.
 fn answer(fen: &str, moves: &[&str]) -> (String, Vec<String>) {
-    let v = nuclear();
-    let pos = after(&v, fen, moves);
-    let mut legal = RVec::new();
-    v.legal(&pos, &mut legal);
-    let mut out: Vec<String> = legal.iter().map(|&m| coord(&v, &pos, m)).collect();
-    out.sort();
-    (v.fen(&pos), out)
-}
-
-fn moves(list: &[&str]) -> Vec<String> {
-    list.iter().map(|s| s.to_string()).collect()
+    fen_and_moves(&nuclear(), fen, moves)
 }
 
 #[test]

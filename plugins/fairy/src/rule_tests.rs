@@ -52,6 +52,24 @@ fn section(id: &str) -> Arc<Fairy> {
     from_ini(SECTIONS, id).unwrap_or_else(|e| panic!("{id}: {e}"))
 }
 
+/// FEN and sorted coordinate-form legal moves of `v` after `moves` from `fen`.
+pub(crate) fn fen_and_moves(v: &Fairy, fen: &str, moves: &[&str]) -> (String, Vec<String>) {
+    let pos = after(v, fen, moves);
+    let mut legal = houserules_plugin_api::abi_stable::std_types::RVec::new();
+    v.legal(&pos, &mut legal);
+    let mut out: Vec<String> = legal
+        .iter()
+        .map(|&m| crate::tests::coord(v, &pos, m))
+        .collect();
+    out.sort();
+    (v.fen(&pos), out)
+}
+
+/// Owned strings of a list.
+pub(crate) fn strings(list: &[&str]) -> Vec<String> {
+    list.iter().map(|s| s.to_string()).collect()
+}
+
 /// The position after `moves` (coordinate form) from `fen`.
 pub(crate) fn after(v: &Fairy, fen: &str, moves: &[&str]) -> Position {
     let mut pos = v.parse(fen).expect("fen");

@@ -3,10 +3,9 @@
 //! the second). Every expected FEN and move list is Fairy-Stockfish's (pyffish 0.0.90,
 //! `get_fen` and `legal_moves` with its variants.ini loaded).
 
-use crate::rule_tests::after;
-use crate::tests::{coord, from_ini};
+use crate::rule_tests::{fen_and_moves, strings as moves};
+use crate::tests::from_ini;
 use crate::Fairy;
-use houserules_plugin_api::abi_stable::std_types::RVec;
 use std::sync::Arc;
 
 /// Fairy-Stockfish's section.
@@ -34,17 +33,7 @@ fn wildebeest() -> Arc<Fairy> {
 
 /// FEN and sorted legal moves after `moves` from `fen`.
 fn answer(fen: &str, moves: &[&str]) -> (String, Vec<String>) {
-    let v = wildebeest();
-    let pos = after(&v, fen, moves);
-    let mut legal = RVec::new();
-    v.legal(&pos, &mut legal);
-    let mut out: Vec<String> = legal.iter().map(|&m| coord(&v, &pos, m)).collect();
-    out.sort();
-    (v.fen(&pos), out)
-}
-
-fn moves(list: &[&str]) -> Vec<String> {
-    list.iter().map(|s| s.to_string()).collect()
+    fen_and_moves(&wildebeest(), fen, moves)
 }
 
 /// Black pawns on b4 and d5 watch both squares a triple step from c2 passes.

@@ -272,25 +272,11 @@ impl Walling {
     }
 }
 
-/// The wall kind of a walling variant, added after its other kinds (`None` without walling).
-pub fn wall_kind(
-    spec: &Spec,
-    kinds: &mut Vec<Kind>,
-    pieces: &mut Vec<PieceType>,
-) -> Result<Option<Walling>, String> {
-    let Some(rule) = spec.walling_rule else {
-        return Ok(None);
-    };
-    if !spec.promoted_piece_type.is_empty() {
-        // Shogi-style promotions are the generator's special moves, as walling moves are.
-        return Err(
-            "walling with shogi-style promotions (promotedPieceType) is not supported".into(),
-        );
-    }
+/// Adds the wall kind after the other kinds (a piece written `*` that never moves): the walls
+/// of walling moves and of petrified pieces (`crate::petrify`).
+pub fn push_wall_kind(kinds: &mut Vec<Kind>, pieces: &mut Vec<PieceType>) -> Result<u8, String> {
     if kinds.len() >= 31 {
-        return Err(
-            "no piece kind left for the walls (at most 30 piece types with walling)".into(),
-        );
+        return Err("no piece kind left for the walls (at most 30 piece types)".into());
     }
     let kind = kinds.len() as u8;
     let movement = houserules_movegen::betza::parse("", houserules_movegen::betza::Dialect::Fsf)
@@ -314,6 +300,25 @@ pub fn wall_kind(
         betza: String::new(),
     });
     pieces.push(PieceType::new('*', "wall", Role::OTHER, 0));
+    Ok(kind)
+}
+
+/// The wall kind of a walling variant, added after its other kinds (`None` without walling).
+pub fn wall_kind(
+    spec: &Spec,
+    kinds: &mut Vec<Kind>,
+    pieces: &mut Vec<PieceType>,
+) -> Result<Option<Walling>, String> {
+    let Some(rule) = spec.walling_rule else {
+        return Ok(None);
+    };
+    if !spec.promoted_piece_type.is_empty() {
+        // Shogi-style promotions are the generator's special moves, as walling moves are.
+        return Err(
+            "walling with shogi-style promotions (promotedPieceType) is not supported".into(),
+        );
+    }
+    let kind = push_wall_kind(kinds, pieces)?;
     Ok(Some(Walling {
         rule,
         region: spec.walling_region,
