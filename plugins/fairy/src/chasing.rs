@@ -346,17 +346,8 @@ impl Chasing {
 
     fn knight_pattern(&self, s: usize) -> Bb {
         let mut b = 0;
-        for (df, dr) in [
-            (1, 2),
-            (2, 1),
-            (2, -1),
-            (1, -2),
-            (-1, -2),
-            (-2, -1),
-            (-2, 1),
-            (-1, 2),
-        ] {
-            b |= self.step(s, df, dr).map_or(0, bit);
+        for (df, dr) in houserules_plugin_api::geometry::KNIGHT {
+            b |= self.step(s, df.into(), dr.into()).map_or(0, bit);
         }
         b
     }

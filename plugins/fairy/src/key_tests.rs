@@ -10,7 +10,8 @@ use houserules_plugin_api::abi_stable::std_types::RVec;
 use houserules_plugin_api::{VariantRules, Winner};
 use std::sync::Arc;
 
-/// Test sections, and sections of Fairy-Stockfish's variants.ini (comments left out).
+/// Test sections, and sections of Fairy-Stockfish's variants.ini (comments left out); the
+/// placement tests' sections are read with them.
 const SECTIONS: &str = "
 [tictactoe]
 maxRank = 3
@@ -88,15 +89,6 @@ promotionLimit = q:1 n:3
 [unweighted:chess]
 materialCounting = unweighted
 nMoveRule = 2
-[snort:ataxx]
-immobile = p
-startFen = 8/8/8/8/8/8/8/8
-enclosingDrop = snort
-flipEnclosedPieces = none
-maxRank = 8
-maxFile = 8
-passOnStalemate = false
-stalematePieceCount = false
 [gale:snort]
 maxRank = 9
 maxFile = 9
@@ -120,6 +112,11 @@ fn section(id: &str) -> Arc<Fairy> {
         .iter()
         .map(|(n, t)| (n.to_string(), t.to_string()))
         .collect();
+    // The placement tests' sections first: `gale` is a child of their `snort`.
+    sources.push((
+        "placement.ini".into(),
+        crate::placement_tests::SECTIONS.into(),
+    ));
     sources.push(("keys.ini".into(), SECTIONS.into()));
     Registry::from_sources(&sources)
         .get(id)

@@ -6,11 +6,11 @@
 use crate::tests::{coord, ctx, perft};
 use crate::Fairy;
 use houserules_plugin_api::abi_stable::std_types::RVec;
-use houserules_plugin_api::{MoveEffects, Position, VariantRules, Winner};
+use houserules_plugin_api::{Position, VariantRules, Winner};
 use std::sync::Arc;
 
 /// Sections of Fairy-Stockfish's own variants.ini (`../shared/data/fsf-variants.ini`).
-const SECTIONS: &str = "
+pub(crate) const SECTIONS: &str = "
 [cowboys:amazons]
 maxRank = 7
 maxFile = g
@@ -69,18 +69,7 @@ fn variant(id: &str) -> Arc<Fairy> {
 
 /// The position after `moves` (coordinate form) from `fen` (`None`: the start).
 fn after(v: &Fairy, fen: Option<&str>, moves: &[&str]) -> Position {
-    let mut pos = v.parse(fen.unwrap_or(&v.start_fen)).expect("fen");
-    for text in moves {
-        let mut legal = RVec::new();
-        v.legal(&pos, &mut legal);
-        let m = *legal
-            .iter()
-            .find(|&&m| coord(v, &pos, m) == *text)
-            .unwrap_or_else(|| panic!("{text} is not legal in {}", v.fen(&pos)));
-        let mut fx = MoveEffects::new(pos.side_to_move, false);
-        v.apply(&mut pos, m, &mut fx);
-    }
-    pos
+    crate::rule_tests::after(v, fen.unwrap_or(&v.start_fen), moves)
 }
 
 /// Legal moves (sorted), FEN, and the result (when the game is over).
