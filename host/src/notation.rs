@@ -67,6 +67,13 @@ pub fn san_core(
             return Ok(s);
         }
     }
+    table_san(p, pos, m, legal)
+}
+
+/// SAN from the piece table's letters, whatever SAN the variant writes itself (a variant
+/// with its own SAN may write other letters, as xiangqi's `H` for the horse whose table
+/// letter is `N`; records in the table's letters are read too).
+fn table_san(p: &Pipeline, pos: &Position, m: Move, legal: &[Move]) -> Result<String, HostError> {
     if m.is_castle() {
         return Ok(if m.via.file() > m.from.file() {
             "O-O".to_string()
@@ -219,17 +226,21 @@ pub fn parse_move(
         .iter()
         .map(|&m| san_core(p, pos, m, legal))
         .collect::<Result<_, _>>()?;
-    if let Some(i) = sans.iter().position(|s| *s == t) {
-        return Ok(legal[i]);
+    let mut hits = san_hits(&sans, &t, legal);
+    if hits.is_empty() && p.info.flags.contains(VariantFlags::CUSTOM_SAN) {
+        let table: Vec<String> = legal
+            .iter()
+            .map(|&m| {
+                // A special move has only the variant's own SAN.
+                if m.is_special() {
+                    Ok(String::new())
+                } else {
+                    table_san(p, pos, m, legal)
+                }
+            })
+            .collect::<Result<_, _>>()?;
+        hits = san_hits(&table, &t, legal);
     }
-    // Lenient: without capture marks and `=`, and with an explicit origin the SAN would omit.
-    let nt = normalize(&t);
-    let hits: Vec<usize> = (0..legal.len())
-        .filter(|&i| {
-            let ns = normalize(&sans[i]);
-            ns == nt || over_specified(&ns, &nt, legal[i])
-        })
-        .collect();
     match hits.len() {
         1 => Ok(legal[hits[0]]),
         0 => {
@@ -251,6 +262,21 @@ pub fn parse_move(
             Err(bad(format!("ambiguous: could be {}", names.join(", "))))
         }
     }
+}
+
+/// The moves whose SAN is `text`: exactly, else leniently (without capture marks and `=`,
+/// and with an explicit origin the SAN would omit).
+fn san_hits(sans: &[String], text: &str, legal: &[Move]) -> Vec<usize> {
+    if let Some(i) = sans.iter().position(|s| s == text) {
+        return vec![i];
+    }
+    let nt = normalize(text);
+    (0..legal.len())
+        .filter(|&i| {
+            let ns = normalize(&sans[i]);
+            ns == nt || over_specified(&ns, &nt, legal[i])
+        })
+        .collect()
 }
 
 /// `Ng1f3` for `Nf3`: the text names the origin more fully than SAN needs.

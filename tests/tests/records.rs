@@ -491,3 +491,20 @@ fn human_play_on_stdin_and_stdin_analysis() {
     assert_eq!(g["ply_count"], 2);
     assert_eq!(g["file"], "-");
 }
+
+#[test]
+fn xiangqi_records_read_both_letters_of_the_horse_and_elephant() {
+    // Fairy-Stockfish's SAN writes xiangqi's horse `H` and elephant `E` (letter synonyms);
+    // records written with the piece table's `N` and `B` are read too.
+    let record = "[Variant \"xiangqi\"]\n\n1. Hc3 Nc8 2. Bce3 Ece8 *\n";
+    let (out, code) = run_with_stdin(&["analyze", "--jsonl", "-"], record);
+    assert_eq!(code, Some(0), "{out}");
+    let game: Value = serde_json::from_str(out.trim()).expect("one JSON line");
+    let sans: Vec<&str> = game["plies"]
+        .as_array()
+        .expect("plies")
+        .iter()
+        .map(|p| p["san"].as_str().expect("san"))
+        .collect();
+    assert_eq!(sans, ["Hc3", "Hc8", "Ece3", "Ece8"], "{out}");
+}

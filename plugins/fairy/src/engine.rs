@@ -24,6 +24,9 @@ pub struct Kind {
     pub letter: char,
     /// Letter in SAN (the board type's letter).
     pub san_letter: char,
+    /// The board type's letter synonym (upper case), which SAN writes instead of
+    /// `san_letter` and FEN also reads (Fairy-Stockfish's `pieceToCharSynonyms`).
+    pub synonym: Option<char>,
     /// Whether this is the promoted form of `demoted`.
     pub promoted: bool,
     /// The kind a capture puts in hand.
@@ -204,6 +207,7 @@ impl Fairy {
                 ty,
                 letter,
                 san_letter: letter,
+                synonym: p.synonym.map(|c| c.to_ascii_uppercase()),
                 promoted: false,
                 demoted: idx,
                 promo: None,
@@ -254,6 +258,7 @@ impl Fairy {
                 ty: target.ty,
                 letter: base.letter,
                 san_letter: target.letter,
+                synonym: target.synonym,
                 promoted: true,
                 demoted: fk,
                 promo: None,
@@ -1305,8 +1310,11 @@ impl Fairy {
 
     /// Fairy-Stockfish's `Q~` (a promoted pawn) as the generic `+Q`; a `~` after any other
     /// letter marks nothing this plugin tracks and is dropped.
+    /// A letter synonym (`h` for xiangqi's horse) is read as the piece's letter, where it is
+    /// not a letter of its own (Fairy-Stockfish looks up the letters first).
     fn generic_board(&self, board: &str) -> String {
-        if !board.contains('~') {
+        let synonyms = self.kinds.iter().any(|k| k.synonym.is_some());
+        if !board.contains('~') && !synonyms {
             return board.to_string();
         }
         let mut out = String::with_capacity(board.len());
@@ -1318,9 +1326,27 @@ impl Fairy {
                     out.push('+');
                 }
             }
-            out.push(c);
+            out.push(if synonyms { self.unsynonym(c) } else { c });
         }
         out
+    }
+
+    /// The letter `c` names, in its case: itself, or the letter of the piece it is a
+    /// synonym of.
+    fn unsynonym(&self, c: char) -> char {
+        let up = c.to_ascii_uppercase();
+        if !c.is_ascii_alphabetic() || self.kinds.iter().any(|k| k.letter == up) {
+            return c;
+        }
+        match self
+            .kinds
+            .iter()
+            .find(|k| k.synonym == Some(up) && !k.promoted)
+        {
+            Some(k) if c.is_ascii_lowercase() => k.letter.to_ascii_lowercase(),
+            Some(k) => k.letter,
+            None => c,
+        }
     }
 
     /// The generic board text with pawns' promoted forms written `Q~`.
@@ -1520,11 +1546,11 @@ impl Fairy {
         if m.is_drop() {
             let k = &self.kinds[m.piece as usize];
             // A promoted drop has the promoted type's letter (Fairy-Stockfish).
-            let letter = if m.is_special() {
+            let letter = k.synonym.unwrap_or(if m.is_special() {
                 k.san_letter
             } else {
                 k.letter
-            };
+            });
             return format!("{letter}@{}", m.to);
         }
         if m.is_castle() {
@@ -1543,7 +1569,7 @@ impl Fairy {
                 s.push((b'a' + m.from.file()) as char);
             }
         } else {
-            s.push(k.san_letter);
+            s.push(k.synonym.unwrap_or(k.san_letter));
             let mut legal = RVec::new();
             if let Some(w) = &self.walling {
                 // Fairy-Stockfish's rivals differ from `m` in their origin only: the same
@@ -1572,9 +1598,15 @@ impl Fairy {
             let others: Vec<Square> = legal
                 .iter()
                 .filter(|o| {
+                    // Fairy-Stockfish's rivals are `m` from another origin with the same
+                    // move type: a rival that can only reach the square with another
+                    // promotion choice (or none) does not count.
                     !o.is_drop()
                         && o.from != m.from
                         && o.to == m.to
+                        && o.is_promotion() == m.is_promotion()
+                        && (!m.is_promotion() || o.piece == m.piece)
+                        && o.is_special() == m.is_special()
                         && pos
                             .get(o.from)
                             .kind()
@@ -1609,7 +1641,7 @@ impl Fairy {
         let letter = if k.pawn {
             String::new()
         } else {
-            k.san_letter.to_string()
+            k.synonym.unwrap_or(k.san_letter).to_string()
         };
         format!("{letter}{}", m.to)
     }

@@ -323,6 +323,11 @@ pub struct PieceSpec {
     pub key: String,
     /// Where it was defined.
     pub loc: Option<Loc>,
+    /// A second letter (lower case) that FEN also reads and SAN writes: Fairy-Stockfish's
+    /// `pieceToCharSynonyms`, which its C++ built-ins set (xiangqi's horse `h` and elephant
+    /// `e`) and no key of its ini language does; houserules reads it from the extension key
+    /// `pieceToCharSynonyms = n:h b:e`. Redefining the piece clears it.
+    pub synonym: Option<char>,
 }
 
 /// A game value from the point of view of the side it concerns.
@@ -641,6 +646,7 @@ impl Spec {
                     betza: named(ty).map(|n| n.betza).unwrap_or("").to_string(),
                     key: key.to_string(),
                     loc: None,
+                    synonym: None,
                 },
             );
         }
@@ -668,8 +674,60 @@ impl Spec {
                 betza,
                 key: key.to_string(),
                 loc: Some(loc.clone()),
+                synonym: None,
             },
         );
+    }
+
+    /// `pieceToCharSynonyms = n:h b:e` (a houserules extension; Fairy-Stockfish ignores keys
+    /// it does not know, so a file with it still loads there): each piece letter with its
+    /// synonym; `-` clears them all. A synonym may not be another piece's letter (a FEN
+    /// letter would name two pieces).
+    fn set_synonyms(&mut self, v: &str) -> Result<(), String> {
+        if v.trim() == "-" {
+            for p in self.pieces.values_mut() {
+                p.synonym = None;
+            }
+            return Ok(());
+        }
+        let mut pairs = Vec::new();
+        for pair in v.split_whitespace() {
+            let (piece, synonym) = match pair.split_once(':') {
+                Some((a, b)) if a.chars().count() == 1 && b.chars().count() == 1 => {
+                    (a.chars().next(), b.chars().next())
+                }
+                _ => (None, None),
+            };
+            let (Some(piece), Some(synonym)) = (piece, synonym) else {
+                return Err(format!(
+                    "`{pair}`: expected a piece letter, `:` and its synonym (`n:h`)"
+                ));
+            };
+            if !synonym.is_ascii_alphabetic() {
+                return Err(format!("`{pair}`: a synonym is a letter"));
+            }
+            let ty = self
+                .type_of_letter(piece)
+                .ok_or_else(|| format!("`{piece}` is not a piece letter of this variant"))?;
+            if let Some(other) = self.type_of_letter(synonym) {
+                if other != ty {
+                    return Err(format!(
+                        "`{pair}`: `{synonym}` is already the letter of `{}`",
+                        self.pieces[&other].key
+                    ));
+                }
+            }
+            pairs.push((ty, synonym.to_ascii_lowercase()));
+        }
+        if pairs.is_empty() {
+            return Err("expected `letter:synonym` pairs or `-`".into());
+        }
+        for (ty, synonym) in pairs {
+            if let Some(p) = self.pieces.get_mut(&ty) {
+                p.synonym = Some(synonym);
+            }
+        }
+        Ok(())
     }
 
     fn remove_piece(&mut self, ty: u16) {
@@ -1067,6 +1125,7 @@ impl Spec {
             "passOnStalemateWhite" => self.pass_on_stalemate[0] = boolean(v)?,
             "passOnStalemateBlack" => self.pass_on_stalemate[1] = boolean(v)?,
             "flyingGeneral" => self.flying_general = boolean(v)?,
+            "pieceToCharSynonyms" => self.set_synonyms(v)?,
             "soldierPromotionRank" => self.soldier_promotion_rank = rank(v)?,
             // Refused in `contradictions` (a child may set it back to `none`).
             "chasingRule" => {

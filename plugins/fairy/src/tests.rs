@@ -405,3 +405,34 @@ fn short_fen_forms_as_fairy_stockfish_reads_them() {
     let e = v.parse("4k3/8/8/8/8/8/8/4K3[] b - - x 7 12").unwrap_err();
     assert_eq!((e.field, e.column), (4, 28), "{}", e.message);
 }
+
+#[test]
+fn san_disambiguates_only_by_rivals_with_the_same_move_type() {
+    // Fairy-Stockfish (pyffish 0.0.90, gorogoroplus): the silver on b2 may take on a3 with
+    // or without promoting; the one on b4 only without (neither square is in its zone), so
+    // only the plain capture names its origin.
+    let mut sources: Vec<(String, String)> = crate::BUILTIN
+        .iter()
+        .map(|(n, t)| (n.to_string(), t.to_string()))
+        .collect();
+    sources.push((
+        "test.ini".into(),
+        "[goro:gorogoro]\nstartFen = sgkgs/5/1ppp1/1PPP1/5/SGKGS[LNln] w 0 1\nlance = l\n\
+         shogiKnight = n\npromotedPieceType = l:g n:g\n"
+            .into(),
+    ));
+    let v = Registry::from_sources(&sources)
+        .get("goro")
+        .expect("section exists")
+        .expect("builds");
+    let pos = v.parse("2k2/5/1s3/P4/1s3/4K[] b - - 0 1").expect("fen");
+    let mut moves = RVec::new();
+    v.legal(&pos, &mut moves);
+    let mut sans: Vec<String> = moves
+        .iter()
+        .filter(|m| m.to == houserules_plugin_api::Square::new(0, 2))
+        .map(|&m| v.san(&pos, m))
+        .collect();
+    sans.sort();
+    assert_eq!(sans, ["S2xa3", "S4xa3", "Sxa3=G"]);
+}

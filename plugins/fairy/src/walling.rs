@@ -285,6 +285,7 @@ pub fn push_wall_kind(kinds: &mut Vec<Kind>, pieces: &mut Vec<PieceType>) -> Res
         ty: WALL_TY,
         letter: '*',
         san_letter: '*',
+        synonym: None,
         promoted: false,
         demoted: kind,
         promo: None,

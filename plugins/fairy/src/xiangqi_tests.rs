@@ -27,6 +27,10 @@ janggiCannon = c
 castling = false
 [xqnochase:xiangqi]
 chasingRule = none
+[xqh:xiangqi]
+horse = n
+[xqe:xqnochase]
+customPiece1 = e:W
 ";
 
 /// A section of [`SECTIONS`], whose parents may be built-ins.
@@ -230,4 +234,68 @@ fn xiangqi_moves_agree_with_fairy_stockfish_s_perft() {
         "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
     );
     assert_eq!([1, 2, 3].map(|d| perft(&v, &start, d)), [44, 1920, 79666]);
+}
+
+/// SAN of the move `text` (coordinate form) in `fen`.
+fn san_of(v: &Fairy, fen: &str, text: &str) -> String {
+    let pos = v.parse(fen).expect("fen");
+    let mut moves = houserules_plugin_api::abi_stable::std_types::RVec::new();
+    v.legal(&pos, &mut moves);
+    let m = *moves
+        .iter()
+        .find(|&&m| crate::tests::coord(v, &pos, m) == text)
+        .unwrap_or_else(|| panic!("{text} is not legal"));
+    v.san(&pos, m)
+}
+
+#[test]
+fn xiangqi_writes_its_letter_synonyms_in_san_and_reads_them_in_fen() {
+    // Fairy-Stockfish's built-in xiangqi: the horse `H`, the elephant `E` in SAN (its
+    // `pieceToCharSynonyms`), `N` and `B` in FEN.
+    let v = section("xiangqi");
+    let start = v.start_fen.clone();
+    assert_eq!(san_of(&v, &start, "b1c3"), "Hc3");
+    assert_eq!(san_of(&v, &start, "c1e3"), "Ece3");
+    assert_eq!(san_of(&v, &start, "b3e3"), "Cbe3");
+    let synonyms = "rhbakabhr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAKAEHR w - - 0 1";
+    let pos = v.parse(synonyms).expect("synonyms are read");
+    assert_eq!(v.fen(&pos), start);
+    // A child that redefines the horse drops its synonym; the elephant keeps its own.
+    let v = section("xqh");
+    assert_eq!(san_of(&v, &start, "b1c3"), "Nc3");
+    assert_eq!(san_of(&v, &start, "c1e3"), "Ece3");
+    // A letter of its own wins over a synonym in FEN.
+    let v = section("xqe");
+    let fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/4e4/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+    let pos = v.parse(fen).expect("fen");
+    assert_eq!(v.fen(&pos), fen);
+    let e5 = houserules_plugin_api::Square::new(4, 4);
+    let kind = pos.get(e5).kind().expect("a piece on e5") as usize;
+    assert_eq!(v.kinds[kind].letter, 'E');
+}
+
+#[test]
+fn letter_synonym_key_errors_name_the_pair() {
+    for (value, why) in [
+        ("n", "expected a piece letter"),
+        ("x:h", "`x` is not a piece letter"),
+        ("n:r", "already the letter of `rook`"),
+        ("n:1", "a synonym is a letter"),
+    ] {
+        let text = format!("[bad:chess]\npieceToCharSynonyms = {value}\n");
+        let e = match from_ini(&text, "bad") {
+            Ok(_) => panic!("`{value}` was accepted"),
+            Err(e) => e,
+        };
+        assert!(e.contains(why) && e.contains("test.ini:2"), "{value}: {e}");
+    }
+    let v = from_ini("[ok:chess]\npieceToCharSynonyms = n:h\n", "ok").expect("loads");
+    let start = v.start_fen.clone();
+    assert_eq!(san_of(&v, &start, "g1f3"), "Hf3");
+    let v = from_ini(
+        "[xq:chess]\npieceToCharSynonyms = n:h\n[cleared:xq]\npieceToCharSynonyms = -\n",
+        "cleared",
+    )
+    .expect("loads");
+    assert_eq!(san_of(&v, &start, "g1f3"), "Nf3");
 }
