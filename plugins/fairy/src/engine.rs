@@ -1604,9 +1604,7 @@ impl Fairy {
                     !o.is_drop()
                         && o.from != m.from
                         && o.to == m.to
-                        && o.is_promotion() == m.is_promotion()
-                        && (!m.is_promotion() || o.piece == m.piece)
-                        && o.is_special() == m.is_special()
+                        && self.move_type(pos, o) == self.move_type(pos, &m)
                         && pos
                             .get(o.from)
                             .kind()
@@ -1633,6 +1631,21 @@ impl Fairy {
             s.push(self.kinds[m.piece as usize].san_letter);
         }
         s
+    }
+
+    /// A move's type as Fairy-Stockfish's SAN disambiguation compares it: plain, a
+    /// chess-style promotion to a given piece, a shogi-style promotion or a demotion (whose
+    /// piece follows from the mover), and whether it is special.
+    fn move_type(&self, pos: &Position, m: &Move) -> (u8, u8, bool) {
+        if !m.is_promotion() {
+            return (0, 0, m.is_special());
+        }
+        let mover = pos.get(m.from).kind().map(|k| &self.kinds[k as usize]);
+        match mover {
+            Some(k) if k.promo == Some(m.piece) && k.promoted => (3, 0, m.is_special()),
+            Some(k) if k.promo == Some(m.piece) => (2, 0, m.is_special()),
+            _ => (1, m.piece, m.is_special()),
+        }
     }
 
     /// SAN of a pass (Fairy-Stockfish: the piece's letter and its square).
