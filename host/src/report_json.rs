@@ -138,13 +138,35 @@ fn opt_string(out: &mut Vec<u8>, s: Option<&str>) {
 /// A JSON string: copied as it is when nothing in it needs escaping (move names and FENs
 /// never do), else escaped by serde_json.
 fn string(out: &mut Vec<u8>, s: &str) {
-    if s.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
+    if !needs_escape(s.as_bytes()) {
         out.push(b'"');
         out.extend_from_slice(s.as_bytes());
         out.push(b'"');
     } else {
         value(out, s);
     }
+}
+
+/// Whether `b` holds a byte JSON escapes (a control byte, `"` or `\\`), eight bytes at a
+/// time. A wrong `true` would only send the string to serde_json; the tests pin both ways.
+fn needs_escape(b: &[u8]) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // The high bit of each byte of `x` below `n` (n <= 128), as a whole: zero iff none is.
+    let below = |x: u64, n: u8| x.wrapping_sub(ONES * n as u64) & !x & HIGH;
+    let mut chunks = b.chunks_exact(8);
+    for c in &mut chunks {
+        let x = u64::from_le_bytes(std::array::from_fn(|j| c[j]));
+        let quote = x ^ (ONES * b'"' as u64);
+        let backslash = x ^ (ONES * b'\\' as u64);
+        if below(x, 0x20) | below(quote, 1) | below(backslash, 1) != 0 {
+            return true;
+        }
+    }
+    chunks
+        .remainder()
+        .iter()
+        .any(|&c| c < 0x20 || c == b'"' || c == b'\\')
 }
 
 #[cfg(test)]
@@ -163,6 +185,27 @@ mod tests {
             check: n % 2 == 0,
             events,
             engine: None,
+        }
+    }
+
+    #[test]
+    fn escape_test_finds_every_escaped_byte_anywhere() {
+        for len in 0..20 {
+            let plain = vec![b'a'; len];
+            assert!(!needs_escape(&plain));
+            for at in 0..len {
+                for bad in (0u8..0x20).chain([b'"', b'\\']) {
+                    let mut t = plain.clone();
+                    t[at] = bad;
+                    assert!(needs_escape(&t), "{t:?}");
+                }
+                // Neighbours of the escaped bytes, and bytes beyond ASCII, are copied.
+                for good in [0x20, 0x21, 0x23, 0x5b, 0x5d, 0x7f, 0x80, 0xa2, 0xdc, 0xff] {
+                    let mut t = plain.clone();
+                    t[at] = good;
+                    assert!(!needs_escape(&t), "{t:?}");
+                }
+            }
         }
     }
 
