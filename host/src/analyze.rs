@@ -883,8 +883,8 @@ impl<'a, 'p> Replay<'a, 'p> {
     fn resolve(&self, pos: &Position, text: &str) -> Result<Move, HostError> {
         let r = self.rules;
         if r.fast {
-            if let Some(m) = fast_match(r, pos, text, self.buf)
-                .or_else(|| coordinate_match(r, text, self.buf))
+            if let Some(m) =
+                fast_match(r, pos, text, self.buf).or_else(|| coordinate_match(r, text, self.buf))
             {
                 return Ok(m);
             }
@@ -1205,10 +1205,7 @@ fn read_coordinate(text: &str) -> Option<(Square, Square, Option<u8>)> {
         if !(b'a'..=b'p').contains(&file) {
             return None;
         }
-        let digits = b[i + 1..]
-            .iter()
-            .take_while(|c| c.is_ascii_digit())
-            .count();
+        let digits = b[i + 1..].iter().take_while(|c| c.is_ascii_digit()).count();
         if digits == 0 || digits > 2 || b[i + 1] == b'0' {
             return None;
         }
@@ -1461,7 +1458,9 @@ mod tests {
             read_coordinate("a10p16"),
             Some((sq(0, 9), sq(15, 15), None))
         );
-        for not in ["", "e2", "e2e", "e2-e4", "e2e4+", "e2e4qq", "e0e4", "e2e17", "q2e4", "Nf3", "e2e4=Q"] {
+        for not in [
+            "", "e2", "e2e", "e2-e4", "e2e4+", "e2e4qq", "e0e4", "e2e17", "q2e4", "Nf3", "e2e4=Q",
+        ] {
             assert_eq!(read_coordinate(not), None, "{not}");
         }
     }

@@ -539,7 +539,13 @@ fn coordinate_records_replay_as_their_san() {
             std::fs::write(&path, &text).unwrap();
             let (again, code) = jsonl(&["analyze", "--jsonl", path.to_str().unwrap()]);
             assert_eq!(code, Some(0), "{} #{}: {text}", file.display(), i + 1);
-            assert_eq!(again[0]["plies"], g["plies"], "{} #{}", file.display(), i + 1);
+            assert_eq!(
+                again[0]["plies"],
+                g["plies"],
+                "{} #{}",
+                file.display(),
+                i + 1
+            );
             compared += 1;
         }
     }

@@ -337,7 +337,11 @@ fn board_field(b: &engine_board::Board, pieces: &[PieceType], s: &mut Vec<u8>) {
     for role in Role::ALL {
         let letter = pieces.get(role as usize).map_or('?', |p| p.letter());
         // A letter beyond ASCII (no chess table has one) is written as `?`.
-        let letter = if letter.is_ascii() { letter as u8 } else { b'?' };
+        let letter = if letter.is_ascii() {
+            letter as u8
+        } else {
+            b'?'
+        };
         for (side, l) in [
             (Side::White, letter.to_ascii_uppercase()),
             (Side::Black, letter.to_ascii_lowercase()),
