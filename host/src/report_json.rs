@@ -182,7 +182,7 @@ mod tests {
             san: "exd5+".to_string(),
             coordinate: "e4d5".to_string(),
             fen: "rnbqkbnr/ppp1pppp/8/3P4/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 2".to_string(),
-            check: n % 2 == 0,
+            check: n.is_multiple_of(2),
             events,
             engine: None,
         }
