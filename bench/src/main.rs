@@ -88,7 +88,26 @@ impl Visitor for Replay {
     }
 }
 
-fn replay(file: &Path) -> (Duration, u64, u64) {
+/// CPU time (user and system) of this thread so far.
+fn thread_cpu() -> Duration {
+    // SAFETY: an all-zero timespec is valid; clock_gettime fills it.
+    let mut t: libc::timespec = unsafe { std::mem::zeroed() };
+    // SAFETY: a valid pointer to a timespec of ours.
+    unsafe {
+        libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t);
+    }
+    Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
+}
+
+fn cpu_of(usage: &libc::rusage) -> Duration {
+    let tv = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+    tv(usage.ru_utime) + tv(usage.ru_stime)
+}
+
+/// The pgn-reader + shakmaty replay of `file`: wall time, CPU time, plies, games it could
+/// not replay.
+fn replay(file: &Path) -> (Duration, Duration, u64, u64) {
+    let cpu = thread_cpu();
     let start = Instant::now();
     let f = std::fs::File::open(file).expect("corpus");
     let mut reader = BufferedReader::new(f);
@@ -100,11 +119,12 @@ fn replay(file: &Path) -> (Duration, u64, u64) {
         skip: false,
     };
     reader.read_all(&mut v).expect("read");
-    (start.elapsed(), v.plies, v.bad)
+    (start.elapsed(), thread_cpu() - cpu, v.plies, v.bad)
 }
 
-/// Runs a command with its output to /dev/null; wall time and peak RSS (KiB) of the child.
-fn measure(program: &Path, args: &[&str]) -> (Duration, i64) {
+/// Runs a command with its output to /dev/null; wall time, peak RSS (KiB) and CPU time (user
+/// and system) of the child.
+fn measure(program: &Path, args: &[&str]) -> (Duration, i64, Duration) {
     let start = Instant::now();
     let child = Command::new(program)
         .args(args)
@@ -120,14 +140,15 @@ fn measure(program: &Path, args: &[&str]) -> (Duration, i64) {
     unsafe {
         libc::wait4(pid, &mut status, 0, &mut usage);
     }
-    (start.elapsed(), usage.ru_maxrss)
+    (start.elapsed(), usage.ru_maxrss, cpu_of(&usage))
 }
 
-fn best(rounds: usize, program: &Path, args: &[&str]) -> (Duration, i64) {
-    (0..rounds)
-        .map(|_| measure(program, args))
-        .min_by_key(|(d, _)| *d)
-        .expect("one round")
+/// The best wall time (with its peak RSS) and the best CPU time of `rounds` runs.
+fn best(rounds: usize, program: &Path, args: &[&str]) -> (Duration, i64, Duration) {
+    let runs: Vec<_> = (0..rounds).map(|_| measure(program, args)).collect();
+    let (wall, rss, _) = *runs.iter().min_by_key(|r| r.0).expect("one round");
+    let cpu = runs.iter().map(|r| r.2).min().expect("one round");
+    (wall, rss, cpu)
 }
 
 /// The real-world corpus: the record files of the tests, repeated to `games` games.
@@ -224,24 +245,32 @@ fn main() {
 fn against_pgn_reader(root: &Path, dir: &Path, h: &Path, rounds: usize) {
     let real = real_corpus(root, dir, 6500);
     let f = real.to_str().expect("utf-8 path");
-    let (t_ref, plies, bad) = (0..rounds)
-        .map(|_| replay(&real))
-        .min_by_key(|r| r.0)
-        .expect("one round");
+    let runs: Vec<_> = (0..rounds).map(|_| replay(&real)).collect();
+    let (_, _, plies, bad) = runs[0];
+    let t_ref = runs.iter().map(|r| r.0).min().expect("one round");
+    let cpu_ref = runs.iter().map(|r| r.1).min().expect("one round");
     println!("\n1. 6,500 real-world games ({plies} plies replayed by shakmaty, {bad} games not replayable by it)");
-    println!("| program | time | vs pgn-reader + shakmaty |\n|---|---|---|");
-    println!("| pgn-reader 0.25 + shakmaty 0.26 replay | {} | 1.0x |", secs(t_ref));
+    // CPU time (user + system) beside the wall time: on a loaded machine it is the steadier
+    // figure (the wall time counts the waits for a core).
+    println!("| program | time | vs pgn-reader + shakmaty | CPU time | CPU vs pgn-reader + shakmaty |\n|---|---|---|---|---|");
+    println!(
+        "| pgn-reader 0.25 + shakmaty 0.26 replay | {} | 1.0x | {} | 1.0x |",
+        secs(t_ref),
+        secs(cpu_ref)
+    );
     for (name, a) in [
         ("analyze --jsonl --no-plies", vec!["analyze", "--jsonl", "--no-plies", "--no-isolate", f]),
         ("analyze --jsonl --no-plies --isolate", vec!["analyze", "--jsonl", "--no-plies", "--isolate", f]),
         ("analyze --jsonl (per-ply JSON)", vec!["analyze", "--jsonl", "--no-isolate", f]),
         ("analyze --jsonl --isolate (per-ply JSON)", vec!["analyze", "--jsonl", "--isolate", f]),
     ] {
-        let (t, _) = best(rounds, h, &a);
+        let (t, _, cpu) = best(rounds, h, &a);
         println!(
-            "| {name} | {} | {:.1}x |",
+            "| {name} | {} | {:.1}x | {} | {:.1}x |",
             secs(t),
-            t.as_secs_f64() / t_ref.as_secs_f64()
+            t.as_secs_f64() / t_ref.as_secs_f64(),
+            secs(cpu),
+            cpu.as_secs_f64() / cpu_ref.as_secs_f64()
         );
     }
 
@@ -255,8 +284,8 @@ fn isolation(root: &Path, dir: &Path, h: &Path, rounds: usize) {
         ("random, 120 plies", random_corpus(h, dir, 100_000)),
     ] {
         let f = file.to_str().expect("utf-8 path");
-        let (a, _) = best(rounds, h, &["analyze", "-q", "--no-isolate", f]);
-        let (b, _) = best(rounds, h, &["analyze", "-q", "--isolate", f]);
+        let (a, _, _) = best(rounds, h, &["analyze", "-q", "--no-isolate", f]);
+        let (b, _, _) = best(rounds, h, &["analyze", "-q", "--isolate", f]);
         println!(
             "| {name} | {} ({:.0} games/s) | {} ({:.0} games/s) | {:+.1}% |",
             secs(a),
@@ -280,8 +309,8 @@ fn memory(root: &Path, dir: &Path, h: &Path, skip_1m: bool) {
     for &n in sizes {
         let file = real_corpus(root, dir, n);
         let f = file.to_str().expect("utf-8 path");
-        let (_, a) = measure(h, &["analyze", "--jsonl", "--no-plies", "--no-isolate", f]);
-        let (_, b) = measure(h, &["analyze", "--jsonl", "--no-plies", "--isolate", f]);
+        let (_, a, _) = measure(h, &["analyze", "--jsonl", "--no-plies", "--no-isolate", f]);
+        let (_, b, _) = measure(h, &["analyze", "--jsonl", "--no-plies", "--isolate", f]);
         println!("| {n} | {:.1} MB | {:.1} MB |", a as f64 / 1024.0, b as f64 / 1024.0);
     }
 
@@ -295,7 +324,7 @@ fn long_game(dir: &Path, h: &Path, rounds: usize) {
             .expect("write");
     }
     let f = long.to_str().expect("utf-8 path");
-    let (t, rss) = best(rounds, h, &["analyze", "--jsonl", "--no-plies", "--no-isolate", f]);
+    let (t, rss, _) = best(rounds, h, &["analyze", "--jsonl", "--no-plies", "--no-isolate", f]);
     println!(
         "\n4. one game of 1,000,000 plies with piece-hp: {} ({:.1} MB peak)",
         secs(t),

@@ -44,9 +44,14 @@ impl Format {
     /// The bytes written for one report.
     pub fn report(&self, r: &GameReport) -> Vec<u8> {
         match self {
-            Format::Json => serde_json::to_vec(r).unwrap_or_default(),
+            Format::Json => {
+                let mut v = Vec::new();
+                crate::report_json::write_report(r, &mut v);
+                v
+            }
             Format::Jsonl => {
-                let mut v = serde_json::to_vec(r).unwrap_or_default();
+                let mut v = Vec::new();
+                crate::report_json::write_report(r, &mut v);
                 v.push(b'\n');
                 v
             }

@@ -26,6 +26,7 @@ pub mod perft;
 pub mod pgn;
 pub mod pipeline;
 pub mod play;
+pub mod report_json;
 #[cfg(unix)]
 pub mod supervisor;
 pub mod uci;

@@ -507,4 +507,62 @@ fn xiangqi_records_read_both_letters_of_the_horse_and_elephant() {
         .map(|p| p["san"].as_str().expect("san"))
         .collect();
     assert_eq!(sans, ["Hc3", "Hc8", "Ece3", "Ece8"], "{out}");
+/// The main lines of the real-world files written in coordinate form (as the analysis
+/// names each move, some in upper case) replay to the same plies as their SAN: the
+/// structural reading of coordinate moves agrees with the SAN path move for move.
+#[test]
+fn coordinate_records_replay_as_their_san() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut files = python_chess_files();
+    files.push(data("annotated.pgn"));
+    let mut compared = 0;
+    for file in &files {
+        let (games, _) = jsonl(&["analyze", "--jsonl", file.to_str().unwrap()]);
+        for (i, g) in games.iter().enumerate() {
+            let plies = g["plies"].as_array().unwrap();
+            if plies.is_empty() {
+                continue;
+            }
+            let mut text = String::new();
+            if let Some(fen) = g["tags"]["FEN"].as_str() {
+                text.push_str(&format!("[FEN \"{fen}\"]\n"));
+            }
+            if let Some(v) = g["tags"]["Variant"].as_str() {
+                text.push_str(&format!("[Variant \"{v}\"]\n"));
+            }
+            text.push('\n');
+            for (k, p) in plies.iter().enumerate() {
+                // A null move as `--` (`0000` reads as a move number); castling as SAN (in
+                // Chess960 the king's two squares may also be a king move's, `f8g8`).
+                let san = p["san"].as_str().unwrap();
+                let m = match p["move"].as_str().unwrap() {
+                    "0000" => "--",
+                    _ if san.starts_with("O-O") => san,
+                    m => m,
+                };
+                if k % 3 == 1 {
+                    text.push_str(&m.to_ascii_uppercase());
+                } else {
+                    text.push_str(m);
+                }
+                text.push(' ');
+            }
+            // The result the rules give (a mate declared otherwise is an error).
+            text.push_str(g["result"]["computed"].as_str().unwrap());
+            text.push('\n');
+            let path = dir.path().join(format!("coordinates-{compared}.pgn"));
+            std::fs::write(&path, &text).unwrap();
+            let (again, code) = jsonl(&["analyze", "--jsonl", path.to_str().unwrap()]);
+            assert_eq!(code, Some(0), "{} #{}: {text}", file.display(), i + 1);
+            assert_eq!(
+                again[0]["plies"],
+                g["plies"],
+                "{} #{}",
+                file.display(),
+                i + 1
+            );
+            compared += 1;
+        }
+    }
+    assert!(compared >= 18, "{compared} games compared");
 }

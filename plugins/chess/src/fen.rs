@@ -209,13 +209,17 @@ pub fn write(
     board: Option<&engine_board::Board>,
     board_is_cells: bool,
 ) -> String {
-    let mut s = match board {
-        Some(b) if board_is_cells => board_field(b, pieces),
-        _ => geometry::write_fen_board(pos, pieces, false),
-    };
-    s.push(' ');
-    s.push(pos.side_to_move.fen_char());
-    s.push(' ');
+    // Written as bytes into one buffer of the final size (every part is ASCII but the board
+    // field of a piece table with other letters, copied from a `String`).
+    let mut s: Vec<u8> = Vec::with_capacity(96);
+    let cells_board = board.filter(|_| board_is_cells);
+    match cells_board {
+        Some(b) => board_field(b, pieces, &mut s),
+        None => s.extend_from_slice(geometry::write_fen_board(pos, pieces, false).as_bytes()),
+    }
+    s.push(b' ');
+    s.push(pos.side_to_move.fen_char() as u8);
+    s.push(b' ');
     let rights_at = s.len();
     for (slot, color) in [
         (castle_slot::WHITE_KING_SIDE, Color::White),
@@ -230,28 +234,33 @@ pub fn write(
         let back = rook.rank();
         let king_side = slot % 2 == 0;
         // KQkq when the right's rook is the outermost rook on its side of the king.
-        let king_file = crate::castling_king(pos, color)
-            .map(|k| k.file())
-            .unwrap_or(4);
-        let rook_cell = Cell::piece(kind::ROOK, color);
-        let outer = (0..8u8)
-            .filter(|&f| pos.get(Square::new(f, back)) == rook_cell)
-            .filter(|&f| {
-                if king_side {
-                    f > king_file
-                } else {
-                    f < king_file
-                }
-            });
-        let outermost = if king_side { outer.max() } else { outer.min() };
+        let (king_file, rook_files) = match cells_board {
+            Some(b) => back_rank_of(b, color, back),
+            None => {
+                let rook_cell = Cell::piece(kind::ROOK, color);
+                let files = (0..8u8)
+                    .filter(|&f| pos.get(Square::new(f, back)) == rook_cell)
+                    .fold(0u8, |m, f| m | 1 << f);
+                let king = crate::castling_king(pos, color).map(|k| k.file());
+                (king.unwrap_or(4), files)
+            }
+        };
+        let outermost = if king_side {
+            // Files above the king's: the highest.
+            let above = rook_files & !((2u16 << king_file) - 1) as u8;
+            (above != 0).then(|| 7 - above.leading_zeros() as u8)
+        } else {
+            let below = rook_files & ((1u16 << king_file) - 1) as u8;
+            (below != 0).then(|| below.trailing_zeros() as u8)
+        };
         let ch = if outermost == Some(rook.file()) {
             if king_side {
-                'k'
+                b'k'
             } else {
-                'q'
+                b'q'
             }
         } else {
-            (b'a' + rook.file()) as char
+            b'a' + rook.file()
         };
         s.push(if color == Color::White {
             ch.to_ascii_uppercase()
@@ -260,30 +269,79 @@ pub fn write(
         });
     }
     if s.len() == rights_at {
-        s.push('-');
+        s.push(b'-');
     }
-    s.push(' ');
-    match board {
-        Some(b) => match b.legal_ep_square() {
-            Some(e) if !pos.ep_passed.is_none() => sq16(e).push_name(&mut s),
-            _ => s.push('-'),
-        },
-        None if !pos.ep_passed.is_none() => pos.ep_passed.push_name(&mut s),
-        None => s.push('-'),
+    s.push(b' ');
+    let ep = match board {
+        Some(b) => b
+            .legal_ep_square()
+            .filter(|_| !pos.ep_passed.is_none())
+            .map(sq16),
+        None => pos.ep_passed.to_option(),
+    };
+    match ep {
+        Some(e) => {
+            s.push(b'a' + e.file());
+            push_number(&mut s, e.rank() as u16 + 1);
+        }
+        None => s.push(b'-'),
     }
-    use std::fmt::Write;
-    let _ = write!(s, " {} {}", pos.halfmove_clock, pos.fullmove_number);
-    s
+    s.push(b' ');
+    push_number(&mut s, pos.halfmove_clock);
+    s.push(b' ');
+    push_number(&mut s, pos.fullmove_number);
+    // Only ASCII was pushed besides the text of a `String`: always UTF-8.
+    String::from_utf8(s).unwrap_or_default()
+}
+
+/// The file of `color`'s castling king on rank `back` (as [`crate::castling_king`] finds it:
+/// the one king there, else the e-file) and the files of its rooks there, from the bitboards.
+fn back_rank_of(b: &engine_board::Board, color: Color, back: u8) -> (u8, u8) {
+    use crate::engine::{Role, Side};
+    let side = match color {
+        Color::White => Side::White,
+        Color::Black => Side::Black,
+    };
+    let row = |role| (b.pieces(side, role) >> (back as u32 * 8)) as u8;
+    let kings = row(Role::King);
+    let king_file = if kings.count_ones() == 1 {
+        kings.trailing_zeros() as u8
+    } else {
+        4
+    };
+    (king_file, row(Role::Rook))
+}
+
+/// Appends `n` in decimal.
+fn push_number(s: &mut Vec<u8>, n: u16) {
+    let mut digits = [0u8; 5];
+    let mut i = digits.len();
+    let mut n = n;
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    s.extend_from_slice(&digits[i..]);
 }
 
 /// The board field of a FEN from the engine's bitboards: the same text as
 /// [`geometry::write_fen_board`] on the cells they mirror (the chess piece table has no
 /// promoted prefixes, the board no holes), without reading the 64 cells one by one.
-fn board_field(b: &engine_board::Board, pieces: &[PieceType]) -> String {
+fn board_field(b: &engine_board::Board, pieces: &[PieceType], s: &mut Vec<u8>) {
     use crate::engine::{Role, Side};
     let mut letters = [0u8; 64];
     for role in Role::ALL {
-        let letter = pieces.get(role as usize).map_or('?', |p| p.letter()) as u8;
+        let letter = pieces.get(role as usize).map_or('?', |p| p.letter());
+        // A letter beyond ASCII (no chess table has one) is written as `?`.
+        let letter = if letter.is_ascii() {
+            letter as u8
+        } else {
+            b'?'
+        };
         for (side, l) in [
             (Side::White, letter.to_ascii_uppercase()),
             (Side::Black, letter.to_ascii_lowercase()),
@@ -297,7 +355,6 @@ fn board_field(b: &engine_board::Board, pieces: &[PieceType]) -> String {
     }
     // Per rank, the occupied files by bit scan: one step per piece, not per square.
     let occupied = b.occupied();
-    let mut s = String::with_capacity(90);
     for rank in (0..8).rev() {
         let mut row = (occupied >> (rank * 8)) & 0xff;
         let mut next_file = 0u32;
@@ -305,19 +362,18 @@ fn board_field(b: &engine_board::Board, pieces: &[PieceType]) -> String {
             let file = row.trailing_zeros();
             row &= row - 1;
             if file > next_file {
-                s.push((b'0' + (file - next_file) as u8) as char);
+                s.push(b'0' + (file - next_file) as u8);
             }
-            s.push(letters[rank * 8 + file as usize] as char);
+            s.push(letters[rank * 8 + file as usize]);
             next_file = file + 1;
         }
         if next_file < 8 {
-            s.push((b'0' + (8 - next_file) as u8) as char);
+            s.push(b'0' + (8 - next_file) as u8);
         }
         if rank > 0 {
-            s.push('/');
+            s.push(b'/');
         }
     }
-    s
 }
 
 /// The engine's board type, named for this module's signature.
