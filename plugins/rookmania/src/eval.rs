@@ -90,8 +90,7 @@ fn king_terms(b: &Board, c: usize) -> i32 {
         without.cells[k] = 0;
         without.occ[c] &= !(1u64 << k);
         let stand_in = code(kind::ROOK, c);
-        for d in 0..4 {
-            let n = STEP[k][d];
+        for &n in &STEP[k] {
             if n == NONE {
                 continue;
             }
