@@ -8,6 +8,7 @@
 //! move application with events. See `docs/rookmania.md` for the rules as implemented.
 
 pub mod engine;
+mod eval;
 pub mod fen;
 mod words;
 
@@ -45,13 +46,18 @@ pub fn piece_table() -> Vec<PieceType> {
 /// The Rook Mania variant.
 pub struct RookMania {
     pieces: Vec<PieceType>,
+    /// The pieces' values per kind, for the evaluation terms.
+    values: [i32; 8],
 }
 
 impl Default for RookMania {
     fn default() -> Self {
-        RookMania {
-            pieces: piece_table(),
+        let pieces = piece_table();
+        let mut values = [0; 8];
+        for (v, p) in values.iter_mut().zip(&pieces) {
+            *v = p.value;
         }
+        RookMania { pieces, values }
     }
 }
 
@@ -136,9 +142,15 @@ impl VariantRules for RookMania {
             n_move_automatic: 75,
             n_fold_rule: 3,
             n_fold_automatic: 5,
-            flags: VariantFlags::CUSTOM_SAN,
+            flags: VariantFlags(VariantFlags::CUSTOM_SAN.0 | VariantFlags::EVALUATES.0),
             extra: words::extra(),
         }
+    }
+
+    /// King safety, attackers near the enemy King, pistol shots, trading down when ahead
+    /// ([`eval`]).
+    fn evaluate(&self, pos: &Position) -> i32 {
+        eval::evaluate(pos, &self.values)
     }
 
     fn parse_fen(&self, text: &str) -> Result<Position, FenError> {

@@ -1173,3 +1173,77 @@ fn perft_start_position_depth_5() {
     let v = rm();
     assert_eq!(perft(&v, &pos(START_FEN), 5), 413215);
 }
+
+/// The evaluation terms of a position (White's point of view).
+fn terms(pieces: &[(&str, char)], rest: &str) -> i32 {
+    rm().evaluate(&pos(&fen(pieces, rest)))
+}
+
+#[test]
+fn evaluation_is_declared_and_symmetric() {
+    assert!(rm().info().flags.contains(VariantFlags::EVALUATES));
+    // The start position and its mirror image: no side favoured.
+    assert_eq!(rm().evaluate(&pos(START_FEN)), 0);
+    // The same position with the colours swapped (board turned round) scores the opposite.
+    let white = terms(
+        &[
+            ("d1", 'K'),
+            ("d9", 'k'),
+            ("c7", 'R'),
+            ("e6", 'T'),
+            ("d3", 'P'),
+        ],
+        "w 21 0 1",
+    );
+    let black = terms(
+        &[
+            ("d9", 'k'),
+            ("d1", 'K'),
+            ("c3", 'r'),
+            ("e4", 't'),
+            ("d7", 'p'),
+        ],
+        "b 12 0 1",
+    );
+    assert_eq!(white, -black);
+}
+
+#[test]
+fn evaluation_counts_the_kings_flight_squares() {
+    // The Black King on d9 (flights c9, e9, d8) with a White Rook on b8, covering d8, or on
+    // a7, covering none of them: taking a flight square away is better.
+    let cut = terms(&[("d1", 'K'), ("d9", 'k'), ("b8", 'R')], "w 22 0 1");
+    let open = terms(&[("d1", 'K'), ("d9", 'k'), ("a7", 'R')], "w 22 0 1");
+    assert!(cut > open, "{cut} {open}");
+    // A King an enemy Basilisk sees cannot step: worse for its side.
+    let frozen = terms(&[("d1", 'K'), ("d9", 'k'), ("d5", 'B')], "w 22 0 1");
+    let free = terms(&[("d1", 'K'), ("d9", 'k'), ("c5", 'B')], "w 22 0 1");
+    assert!(frozen > free, "{frozen} {free}");
+}
+
+#[test]
+fn evaluation_values_pistol_shots_and_trades_when_ahead() {
+    let pieces = [
+        ("d1", 'K'),
+        ("d9", 'k'),
+        ("b4", 'R'),
+        ("f6", 'T'),
+        ("b6", 't'),
+    ];
+    let both = terms(&pieces, "w 22 0 1");
+    let white_shot = terms(&pieces, "w 12 0 1");
+    assert!(both > white_shot, "{both} {white_shot}");
+    // White a Rook ahead: the same lead with fewer pieces left counts more.
+    let many = terms(
+        &[
+            ("d1", 'K'),
+            ("d9", 'k'),
+            ("b4", 'R'),
+            ("f4", 'T'),
+            ("f6", 't'),
+        ],
+        "w 22 0 1",
+    );
+    let few = terms(&[("d1", 'K'), ("d9", 'k'), ("b4", 'R')], "w 22 0 1");
+    assert!(few > many, "{few} {many}");
+}
