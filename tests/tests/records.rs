@@ -507,6 +507,8 @@ fn xiangqi_records_read_both_letters_of_the_horse_and_elephant() {
         .map(|p| p["san"].as_str().expect("san"))
         .collect();
     assert_eq!(sans, ["Hc3", "Hc8", "Ece3", "Ece8"], "{out}");
+}
+
 /// The main lines of the real-world files written in coordinate form (as the analysis
 /// names each move, some in upper case) replay to the same plies as their SAN: the
 /// structural reading of coordinate moves agrees with the SAN path move for move.
