@@ -107,7 +107,7 @@ impl Evaluation {
                 // A piece that takes n hits to remove is worth more, by half a piece per
                 // extra hit point (it still moves like one piece).
                 if let Some(hp) = pos.attribute(Square(sq as u8), attr::HP) {
-                    v += v * (hp.clamp(1, 10) - 1) / 2;
+                    v += v * (hp.clamp(1, 3) - 1) / 2;
                 }
             }
             v += self.center[sq] * CENTRALITY;
