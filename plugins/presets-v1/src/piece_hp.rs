@@ -72,9 +72,25 @@ const KING_HP_COUNTED: i32 = 3;
 /// removed when "captured" with none (RULINGS: no push square), so every neighbour filled
 /// (by any piece, or the board's edge) brings that closer. Index: empty squares, 0..=8.
 const KING_CROWDED: [i32; 9] = [400, 220, 120, 70, 40, 20, 10, 5, 0];
-/// Centipawns per enemy piece near such a king, by distance (in king steps, index 1..=3):
+/// Centipawns per enemy piece near such a king, by distance (in king steps, index 1..=7):
 /// the pieces that fill the squares around it and strike it from outside.
-const KING_BESIEGED: [i32; 4] = [0, 24, 16, 8];
+const KING_BESIEGED: [i32; 8] = [0, 30, 24, 18, 12, 8, 4, 2];
+/// Centipawns per enemy knight a leap away from such a king, by the empty squares around
+/// it. Once every square around the king is filled, no slider can reach it from afar (each
+/// line passes a neighbour) and a capturer from next door leaves its own square empty for
+/// the push: a leaper's capture is what removes it.
+const KING_LEAPT: [i32; 9] = [300, 120, 50, 20, 0, 0, 0, 0, 0];
+/// A knight's leaps.
+const LEAPS: [(i8, i8); 8] = [
+    (1, 2),
+    (2, 1),
+    (2, -1),
+    (1, -2),
+    (-1, -2),
+    (-2, -1),
+    (-2, 1),
+    (-1, 2),
+];
 
 /// The preset.
 #[derive(Default)]
@@ -111,8 +127,18 @@ impl PresetRules for PieceHp {
             let hp = hp(pos, k, s);
             let mut own = (hp.min(KING_HP_COUNTED) - 1).max(0) * KING_HP_VALUE;
             if hp >= 2 {
-                own -= KING_CROWDED[empty_around(pos, s)];
+                let empty = empty_around(pos, s);
+                own -= KING_CROWDED[empty];
                 own -= besiegers(pos, k, s, color.opposite());
+                if KING_LEAPT[empty] > 0 {
+                    let enemy = color.opposite();
+                    let leapers = LEAPS
+                        .iter()
+                        .filter_map(|&(df, dr)| pos.offset(s, df, dr))
+                        .filter(|&q| k.is(pos.get(q), Role::KNIGHT, enemy))
+                        .count() as i32;
+                    own -= leapers * KING_LEAPT[empty];
+                }
             }
             score += if color == Color::White { own } else { -own };
         }
@@ -209,16 +235,17 @@ mod tests {
         let strong = p
             .game_start("4k3/4p3/8/8/8/8/4P3/4K3 w - - 0 1 {Hp:e1=3}")
             .unwrap();
+        // (The black pawn stands six king steps away.)
         assert_eq!(
             p.evaluation_terms(&strong).unwrap(),
-            2 * super::KING_HP_VALUE - super::KING_CROWDED[4]
+            2 * super::KING_HP_VALUE - super::KING_CROWDED[4] - super::KING_BESIEGED[6]
         );
         let black = p
             .game_start("4k3/4p3/8/8/8/8/4P3/4K3 b - - 0 1 {Hp:e8=2}")
             .unwrap();
         assert_eq!(
             p.evaluation_terms(&black).unwrap(),
-            -(super::KING_HP_VALUE - super::KING_CROWDED[4])
+            -(super::KING_HP_VALUE - super::KING_CROWDED[4] - super::KING_BESIEGED[6])
         );
         // Hit points above 3 count as 3.
         let many = p
@@ -252,6 +279,28 @@ mod tests {
         // A 1-HP king is protected (checkmate, not crowding, decides): no term.
         let weak = p.game_start("6nk/6pp/8/8/8/8/8/4K3 w - - 0 1").unwrap();
         assert_eq!(p.evaluation_terms(&weak).unwrap(), 0);
+    }
+
+    #[test]
+    fn evaluation_counts_the_knight_that_removes_a_boxed_king() {
+        // The boxed 2-HP king and a white knight a leap away (two king steps): Nxh8 finds no
+        // empty square to push the king to and removes it.
+        let p = pipe(&[ID]);
+        let f = "6nk/5Npp/8/8/8/8/8/4K3 w - - 0 1 {Hp:h8=2}";
+        let boxed = p.game_start(f).unwrap();
+        assert_eq!(
+            p.evaluation_terms(&boxed).unwrap(),
+            -(super::KING_HP_VALUE
+                - super::KING_CROWDED[0]
+                - super::KING_BESIEGED[2]
+                - super::KING_LEAPT[0])
+        );
+        assert!(result_after(&p, f, &["f7h8"]).is_some(), "the king is removed");
+        // A rook on h1 would reach h8 only through h7: with h7 empty the rook "captures" from
+        // afar and the king is pushed to h7 (its only empty square), healthy at 1 HP.
+        let (after, _) = play(&p, "6nk/6p1/8/8/8/8/8/4K2R w - - 0 1 {Hp:h8=2}", &["h1h8"]);
+        assert_eq!(at(&p, &after, "h7"), 'k');
+        assert_eq!(hp_of(&after, "h7"), Some(1));
     }
 
     #[test]
