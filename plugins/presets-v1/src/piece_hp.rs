@@ -9,33 +9,21 @@
 //! kings all have 2 HP or more may leave them attacked ("capturing" such a king only damages
 //! it). Later stages see only lethal captures in `MoveEffects::captured`.
 
-use crate::common::{default_hp, drop_castling, first_empty_around, hp, Bound, Kinds};
+use crate::common::{default_hp, drop_castling, first_empty_around, hp, Bound};
 use crate::Meta;
 use houserules_plugin_api::{
     attr, geometry, stage, Color, Event, EventKind, HookSet, Move, MoveEffects, Position,
     PresetRules, Role, Square, SquareSet,
 };
 
-/// The worth to `by` of its pieces (kings aside) near the king on `king`.
-fn besiegers(pos: &Position, k: &Kinds, king: Square, by: Color) -> i32 {
-    let (kf, kr) = (king.file() as i32, king.rank() as i32);
-    let mut sum = 0;
-    for s in pos.squares() {
-        let c = pos.get(s);
-        if !c.is_color(by) || k.is_any(c, Role::KING) {
-            continue;
-        }
-        let d = (s.file() as i32 - kf).abs().max((s.rank() as i32 - kr).abs()) as usize;
-        sum += KING_BESIEGED.get(d).copied().unwrap_or(0);
-    }
-    sum
-}
-
 /// Empty squares around `sq` (the squares a survivor may be pushed to).
 fn empty_around(pos: &Position, sq: Square) -> usize {
     geometry::CLOCKWISE
         .iter()
-        .filter(|&&(df, dr)| pos.offset(sq, df, dr).is_some_and(|to| pos.get(to).is_empty()))
+        .filter(|&&(df, dr)| {
+            pos.offset(sq, df, dr)
+                .is_some_and(|to| pos.get(to).is_empty())
+        })
         .count()
 }
 
@@ -71,27 +59,7 @@ const KING_HP_COUNTED: i32 = 3;
 /// Centipawns against a king of 2 HP or more by the number of empty squares around it: it is
 /// removed when "captured" with none (RULINGS: no push square), so every neighbour filled
 /// (by any piece, or the board's edge) brings that closer. Index: empty squares, 0..=8.
-const KING_CROWDED: [i32; 9] = [400, 220, 120, 70, 40, 20, 10, 5, 0];
-/// Centipawns per enemy piece near such a king, by distance (in king steps, index 1..=7):
-/// the pieces that fill the squares around it and strike it from outside.
-const KING_BESIEGED: [i32; 8] = [0, 30, 24, 18, 12, 8, 4, 2];
-/// Centipawns per enemy knight a leap away from such a king, by the empty squares around
-/// it. Once every square around the king is filled, no slider can reach it from afar (each
-/// line passes a neighbour) and a capturer from next door leaves its own square empty for
-/// the push: a leaper's capture is what removes it.
-const KING_LEAPT: [i32; 9] = [300, 120, 50, 20, 0, 0, 0, 0, 0];
-/// A knight's leaps.
-const LEAPS: [(i8, i8); 8] = [
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
-];
-
+const KING_CROWDED: [i32; 9] = [400, 220, 120, 60, 25, 10, 0, 0, 0];
 /// The preset.
 #[derive(Default)]
 pub struct PieceHp {
@@ -127,18 +95,7 @@ impl PresetRules for PieceHp {
             let hp = hp(pos, k, s);
             let mut own = (hp.min(KING_HP_COUNTED) - 1).max(0) * KING_HP_VALUE;
             if hp >= 2 {
-                let empty = empty_around(pos, s);
-                own -= KING_CROWDED[empty];
-                own -= besiegers(pos, k, s, color.opposite());
-                if KING_LEAPT[empty] > 0 {
-                    let enemy = color.opposite();
-                    let leapers = LEAPS
-                        .iter()
-                        .filter_map(|&(df, dr)| pos.offset(s, df, dr))
-                        .filter(|&q| k.is(pos.get(q), Role::KNIGHT, enemy))
-                        .count() as i32;
-                    own -= leapers * KING_LEAPT[empty];
-                }
+                own -= KING_CROWDED[empty_around(pos, s)];
             }
             score += if color == Color::White { own } else { -own };
         }
@@ -235,17 +192,16 @@ mod tests {
         let strong = p
             .game_start("4k3/4p3/8/8/8/8/4P3/4K3 w - - 0 1 {Hp:e1=3}")
             .unwrap();
-        // (The black pawn stands six king steps away.)
         assert_eq!(
             p.evaluation_terms(&strong).unwrap(),
-            2 * super::KING_HP_VALUE - super::KING_CROWDED[4] - super::KING_BESIEGED[6]
+            2 * super::KING_HP_VALUE - super::KING_CROWDED[4]
         );
         let black = p
             .game_start("4k3/4p3/8/8/8/8/4P3/4K3 b - - 0 1 {Hp:e8=2}")
             .unwrap();
         assert_eq!(
             p.evaluation_terms(&black).unwrap(),
-            -(super::KING_HP_VALUE - super::KING_CROWDED[4] - super::KING_BESIEGED[6])
+            -(super::KING_HP_VALUE - super::KING_CROWDED[4])
         );
         // Hit points above 3 count as 3.
         let many = p
@@ -282,20 +238,14 @@ mod tests {
     }
 
     #[test]
-    fn evaluation_counts_the_knight_that_removes_a_boxed_king() {
-        // The boxed 2-HP king and a white knight a leap away (two king steps): Nxh8 finds no
-        // empty square to push the king to and removes it.
+    fn a_boxed_strong_king_falls_to_a_leaper_not_to_a_slider() {
+        // The boxed 2-HP king: Nf7xh8 finds no empty square to push it to and removes it.
         let p = pipe(&[ID]);
         let f = "6nk/5Npp/8/8/8/8/8/4K3 w - - 0 1 {Hp:h8=2}";
-        let boxed = p.game_start(f).unwrap();
-        assert_eq!(
-            p.evaluation_terms(&boxed).unwrap(),
-            -(super::KING_HP_VALUE
-                - super::KING_CROWDED[0]
-                - super::KING_BESIEGED[2]
-                - super::KING_LEAPT[0])
+        assert!(
+            result_after(&p, f, &["f7h8"]).is_some(),
+            "the king is removed"
         );
-        assert!(result_after(&p, f, &["f7h8"]).is_some(), "the king is removed");
         // A rook on h1 would reach h8 only through h7: with h7 empty the rook "captures" from
         // afar and the king is pushed to h7 (its only empty square), healthy at 1 HP.
         let (after, _) = play(&p, "6nk/6p1/8/8/8/8/8/4K2R w - - 0 1 {Hp:h8=2}", &["h1h8"]);
