@@ -4,7 +4,7 @@
 //! - **material**: the values the variant's piece table declares ([`PieceType::value`]);
 //!   where a piece declares none (0), a value from its mobility on an empty board, as
 //!   Fairy-Stockfish values custom pieces; royal pieces count nothing (they are never traded);
-//! - **hit points** ([`attr::HP`]): a piece that survives more hits is worth more;
+//! - **hit points** ([`attr::HP`]): a piece that survives more hits is worth more (up to 3);
 //! - **pieces in hand** at their value plus a little (a drop can go anywhere);
 //! - **centrality**: a small bonus per piece for standing near the centre;
 //! - **mobility**: legal moves of each side, as the search last counted them;
@@ -105,9 +105,12 @@ impl Evaluation {
             let mut v = self.value(kind);
             if hp_in_use {
                 // A piece that takes n hits to remove is worth more, by half a piece per
-                // extra hit point (it still moves like one piece).
+                // extra hit point (it still moves like one piece), up to 3: no shipped rule
+                // that only takes hit points away gives more, and where rules hand them out
+                // as pieces move (nomad) more are worth nothing; counted, every move and
+                // every capture "won" material and quiescence never settled.
                 if let Some(hp) = pos.attribute(Square(sq as u8), attr::HP) {
-                    v += v * (hp.clamp(1, 10) - 1) / 2;
+                    v += v * (hp.clamp(1, 3) - 1) / 2;
                 }
             }
             v += self.center[sq] * CENTRALITY;

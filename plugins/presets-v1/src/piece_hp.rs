@@ -12,9 +12,20 @@
 use crate::common::{default_hp, drop_castling, first_empty_around, hp, Bound};
 use crate::Meta;
 use houserules_plugin_api::{
-    attr, stage, Color, Event, EventKind, HookSet, Move, MoveEffects, Position, PresetRules, Role,
-    SquareSet,
+    attr, geometry, stage, Color, Event, EventKind, HookSet, Move, MoveEffects, Position,
+    PresetRules, Role, Square, SquareSet,
 };
+
+/// Empty squares around `sq` (the squares a survivor may be pushed to).
+fn empty_around(pos: &Position, sq: Square) -> usize {
+    geometry::CLOCKWISE
+        .iter()
+        .filter(|&&(df, dr)| {
+            pos.offset(sq, df, dr)
+                .is_some_and(|to| pos.get(to).is_empty())
+        })
+        .count()
+}
 
 pub(crate) const META: Meta = Meta {
     id: "piece-hp",
@@ -39,7 +50,16 @@ pub(crate) const META: Meta = Meta {
 
 /// Centipawns per hit point of a king above 1.
 const KING_HP_VALUE: i32 = 350;
-
+/// Hit points of a king counted at most: the host's evaluation counts a piece's hit points up
+/// to 3 too. Where rules only take hit points away a king has at most 3 (king-heals); where
+/// they give them back as pieces move (nomad), a pushed survivor is healed as it moves, so
+/// more hit points are not more hits survived, and counting them made the engine walk its
+/// king to "gain" them.
+const KING_HP_COUNTED: i32 = 3;
+/// Centipawns against a king of 2 HP or more by the number of empty squares around it: it is
+/// removed when "captured" with none (RULINGS: no push square), so every neighbour filled
+/// (by any piece, or the board's edge) brings that closer. Index: empty squares, 0..=8.
+const KING_CROWDED: [i32; 9] = [400, 220, 120, 60, 25, 10, 0, 0, 0];
 /// The preset.
 #[derive(Default)]
 pub struct PieceHp {
@@ -60,17 +80,24 @@ impl PresetRules for PieceHp {
 
     /// The engine values a king's extra hit points (the host's evaluation gives royals no
     /// material, so it cannot see them): each one is a check or a "capture" survived, worth
-    /// more than a minor piece.
+    /// more than a minor piece. A king of 2 HP or more may be left attacked and is removed
+    /// only when captured with no empty square around it: the fewer empty squares around it,
+    /// the nearer it is to that (the only way to win against it when captures heal back).
     fn evaluate(&self, pos: &Position) -> i32 {
         let k = self.k.get();
         let mut score = 0;
         for s in pos.squares() {
             let c = pos.get(s);
             let Some(color) = c.color() else { continue };
-            if k.is_any(c, Role::KING) {
-                let extra = (hp(pos, k, s) - 1).clamp(0, 10) * KING_HP_VALUE;
-                score += if color == Color::White { extra } else { -extra };
+            if !k.is_any(c, Role::KING) {
+                continue;
             }
+            let hp = hp(pos, k, s);
+            let mut own = (hp.min(KING_HP_COUNTED) - 1).max(0) * KING_HP_VALUE;
+            if hp >= 2 {
+                own -= KING_CROWDED[empty_around(pos, s)];
+            }
+            score += if color == Color::White { own } else { -own };
         }
         score
     }
@@ -161,18 +188,69 @@ mod tests {
         // Kings at their default 1 HP: nothing to add; pawns' HP are the host's business.
         let even = p.game_start("4k3/4p3/8/8/8/8/4P3/4K3 w - - 0 1").unwrap();
         assert_eq!(p.evaluation_terms(&even).unwrap(), 0);
-        // White's king survives two more hits.
+        // White's king survives two more hits; four of the squares around it are empty.
         let strong = p
             .game_start("4k3/4p3/8/8/8/8/4P3/4K3 w - - 0 1 {Hp:e1=3}")
             .unwrap();
         assert_eq!(
             p.evaluation_terms(&strong).unwrap(),
-            2 * super::KING_HP_VALUE
+            2 * super::KING_HP_VALUE - super::KING_CROWDED[4]
         );
         let black = p
             .game_start("4k3/4p3/8/8/8/8/4P3/4K3 b - - 0 1 {Hp:e8=2}")
             .unwrap();
-        assert_eq!(p.evaluation_terms(&black).unwrap(), -super::KING_HP_VALUE);
+        assert_eq!(
+            p.evaluation_terms(&black).unwrap(),
+            -(super::KING_HP_VALUE - super::KING_CROWDED[4])
+        );
+        // Hit points above 3 count as 3.
+        let many = p
+            .game_start("4k3/4p3/8/8/8/8/4P3/4K3 w - - 0 1 {Hp:e1=9}")
+            .unwrap();
+        assert_eq!(
+            p.evaluation_terms(&many).unwrap(),
+            p.evaluation_terms(&strong).unwrap()
+        );
+    }
+
+    #[test]
+    fn evaluation_counts_the_empty_squares_around_a_strong_king() {
+        let p = pipe(&[ID]);
+        // Black's 2-HP king in the corner with g8, g7 and h7 filled: "capturing" it removes
+        // it, and the term says so; with h7 empty it has one push square.
+        let boxed = p
+            .game_start("6nk/6pp/8/8/8/8/8/4K3 w - - 0 1 {Hp:h8=2}")
+            .unwrap();
+        assert_eq!(
+            p.evaluation_terms(&boxed).unwrap(),
+            -(super::KING_HP_VALUE - super::KING_CROWDED[0])
+        );
+        let one = p
+            .game_start("6nk/6p1/8/8/8/8/8/4K3 w - - 0 1 {Hp:h8=2}")
+            .unwrap();
+        assert_eq!(
+            p.evaluation_terms(&one).unwrap(),
+            -(super::KING_HP_VALUE - super::KING_CROWDED[1])
+        );
+        // A 1-HP king is protected (checkmate, not crowding, decides): no term.
+        let weak = p.game_start("6nk/6pp/8/8/8/8/8/4K3 w - - 0 1").unwrap();
+        assert_eq!(p.evaluation_terms(&weak).unwrap(), 0);
+    }
+
+    #[test]
+    fn a_boxed_strong_king_falls_to_a_leaper_not_to_a_slider() {
+        // The boxed 2-HP king: Nf7xh8 finds no empty square to push it to and removes it.
+        let p = pipe(&[ID]);
+        let f = "6nk/5Npp/8/8/8/8/8/4K3 w - - 0 1 {Hp:h8=2}";
+        assert!(
+            result_after(&p, f, &["f7h8"]).is_some(),
+            "the king is removed"
+        );
+        // A rook on h1 would reach h8 only through h7: with h7 empty the rook "captures" from
+        // afar and the king is pushed to h7 (its only empty square), healthy at 1 HP.
+        let (after, _) = play(&p, "6nk/6p1/8/8/8/8/8/4K2R w - - 0 1 {Hp:h8=2}", &["h1h8"]);
+        assert_eq!(at(&p, &after, "h7"), 'k');
+        assert_eq!(hp_of(&after, "h7"), Some(1));
     }
 
     #[test]
