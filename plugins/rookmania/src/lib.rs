@@ -148,7 +148,7 @@ impl VariantRules for RookMania {
     }
 
     /// King safety, attackers near the enemy King, pistol shots, trading down when ahead
-    /// ([`eval`]).
+    /// (the `eval` module).
     fn evaluate(&self, pos: &Position) -> i32 {
         eval::evaluate(pos, &self.values)
     }
