@@ -104,6 +104,16 @@ pub fn registry() -> houserules_host::Registry {
     houserules_host::Registry::discover(&search).expect("plugins load")
 }
 
+/// Plays the move written `text` (any form the host reads) in `game`.
+pub fn play_text(game: &mut houserules_host::Game, text: &str) -> Result<(), String> {
+    let p = game.pipeline();
+    let legal = game.legal_moves().map_err(|e| e.to_string())?;
+    let mv = houserules_host::notation::parse_move(p, &game.position, text, &legal)
+        .map_err(|e| format!("{text}: {e}"))?;
+    game.play(mv).map_err(|e| e.to_string())?;
+    Ok(())
+}
+
 /// Runs the built `houserules` with `input` on standard input (and `env` set); returns
 /// stdout, stderr and the exit code.
 pub fn houserules_with_stdin(

@@ -5,7 +5,7 @@
 
 use crate::rule_tests::after;
 use crate::tests::ctx;
-use crate::{Fairy, Registry, BUILTIN};
+use crate::Fairy;
 use houserules_plugin_api::abi_stable::std_types::RVec;
 use houserules_plugin_api::{VariantRules, Winner};
 use std::sync::Arc;
@@ -18,14 +18,7 @@ countingRule = cambodian
 ";
 
 fn section(id: &str) -> Arc<Fairy> {
-    let mut sources: Vec<(String, String)> = BUILTIN
-        .iter()
-        .map(|(n, t)| (n.to_string(), t.to_string()))
-        .collect();
-    sources.push(("counting.ini".into(), SECTIONS.into()));
-    Registry::from_sources(&sources)
-        .get(id)
-        .unwrap_or_else(|| panic!("{id} is not defined"))
+    crate::tests::over_builtins(&[("counting.ini", SECTIONS)], id)
         .unwrap_or_else(|e| panic!("{id}: {e}"))
 }
 

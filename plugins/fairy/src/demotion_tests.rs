@@ -6,9 +6,8 @@
 //! after `=`).
 
 use crate::rule_tests::after;
-use crate::tests::{coord, from_ini};
+use crate::tests::{from_ini, moves_with_san};
 use crate::Fairy;
-use houserules_plugin_api::abi_stable::std_types::RVec;
 use std::sync::Arc;
 
 /// `chennis`, `gethenian` and `cetus` of Fairy-Stockfish's variants.ini (comments left
@@ -109,14 +108,8 @@ fn section(id: &str) -> Arc<Fairy> {
 fn answer(id: &str, fen: &str, moves: &[&str], only: &[&str]) -> (String, Vec<(String, String)>) {
     let v = section(id);
     let pos = after(&v, fen, moves);
-    let mut legal = RVec::new();
-    v.legal(&pos, &mut legal);
-    let mut rows: Vec<(String, String)> = legal
-        .iter()
-        .map(|&m| (coord(&v, &pos, m), v.san(&pos, m)))
-        .filter(|(c, _)| only.is_empty() || only.iter().any(|o| c.starts_with(o)))
-        .collect();
-    rows.sort();
+    let mut rows = moves_with_san(&v, &pos);
+    rows.retain(|(c, _)| only.is_empty() || only.iter().any(|o| c.starts_with(o)));
     (v.fen(&pos), rows)
 }
 

@@ -1595,16 +1595,17 @@ impl Fairy {
             } else {
                 self.legal(pos, &mut legal);
             }
+            // Fairy-Stockfish's rivals are `m` from another origin with the same move type:
+            // one that reaches the square only as a plain move where `m` promotes (or the
+            // other way round, or promoting to another piece) does not count.
+            let own_type = self.move_type(pos, &m);
             let others: Vec<Square> = legal
                 .iter()
                 .filter(|o| {
-                    // Fairy-Stockfish's rivals are `m` from another origin with the same
-                    // move type: a rival that can only reach the square with another
-                    // promotion choice (or none) does not count.
                     !o.is_drop()
                         && o.from != m.from
                         && o.to == m.to
-                        && self.move_type(pos, o) == self.move_type(pos, &m)
+                        && self.move_type(pos, o) == own_type
                         && pos
                             .get(o.from)
                             .kind()

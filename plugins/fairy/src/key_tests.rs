@@ -4,9 +4,8 @@
 //! moves).
 
 use crate::rule_tests::after;
-use crate::tests::{coord, ctx};
-use crate::{Fairy, Registry, BUILTIN};
-use houserules_plugin_api::abi_stable::std_types::RVec;
+use crate::tests::{ctx, moves_with_san};
+use crate::Fairy;
 use houserules_plugin_api::{VariantRules, Winner};
 use std::sync::Arc;
 
@@ -108,20 +107,12 @@ dropRegionBlack = *8 *7 *6 *5
 
 /// A section of [`SECTIONS`], over the built-in sections.
 fn section(id: &str) -> Arc<Fairy> {
-    let mut sources: Vec<(String, String)> = BUILTIN
-        .iter()
-        .map(|(n, t)| (n.to_string(), t.to_string()))
-        .collect();
     // The placement tests' sections first: `gale` is a child of their `snort`.
-    sources.push((
-        "placement.ini".into(),
-        crate::placement_tests::SECTIONS.into(),
-    ));
-    sources.push(("keys.ini".into(), SECTIONS.into()));
-    Registry::from_sources(&sources)
-        .get(id)
-        .unwrap_or_else(|| panic!("{id} is not defined"))
-        .unwrap_or_else(|e| panic!("{id}: {e}"))
+    let files = [
+        ("placement.ini", crate::placement_tests::SECTIONS),
+        ("keys.ini", SECTIONS),
+    ];
+    crate::tests::over_builtins(&files, id).unwrap_or_else(|e| panic!("{id}: {e}"))
 }
 
 /// The answer after `moves`: legal moves (sorted) with their SAN, FEN, result.
@@ -135,13 +126,7 @@ struct Answer {
 fn answer(id: &str, fen: &str, moves: &[&str]) -> Answer {
     let v = section(id);
     let pos = after(&v, fen, moves);
-    let mut legal = RVec::new();
-    v.legal(&pos, &mut legal);
-    let mut rows: Vec<(String, String)> = legal
-        .iter()
-        .map(|&m| (coord(&v, &pos, m), v.san(&pos, m)))
-        .collect();
-    rows.sort();
+    let rows = moves_with_san(&v, &pos);
     let check = v.gen.in_check(&pos, pos.side_to_move);
     let result = v
         .outcome(&pos, &ctx(!rows.is_empty(), check, 1, [false; 2]))

@@ -6,7 +6,7 @@
 
 use crate::rule_tests::{fen_and_moves, strings as moves};
 use crate::tests::from_ini;
-use crate::{Fairy, BUILTIN};
+use crate::Fairy;
 use std::sync::Arc;
 
 /// Fairy-Stockfish's section (comments left out); its parent `atomic` is a built-in.
@@ -20,14 +20,7 @@ enPassantRegion = -
 ";
 
 fn nuclear() -> Arc<Fairy> {
-    let mut sources: Vec<(String, String)> = BUILTIN
-        .iter()
-        .map(|(n, t)| (n.to_string(), t.to_string()))
-        .collect();
-    sources.push(("nuclear.ini".into(), NUCLEAR.into()));
-    crate::Registry::from_sources(&sources)
-        .get("nuclear")
-        .expect("defined")
+    crate::tests::over_builtins(&[("nuclear.ini", NUCLEAR)], "nuclear")
         .unwrap_or_else(|e| panic!("nuclear: {e}"))
 }
 

@@ -56,14 +56,7 @@ stalematePieceCount = false
 
 /// A built-in, or a section of [`SECTIONS`] (which may build on the built-ins).
 fn variant(id: &str) -> Arc<Fairy> {
-    let mut sources: Vec<(String, String)> = crate::BUILTIN
-        .iter()
-        .map(|(n, t)| (n.to_string(), t.to_string()))
-        .collect();
-    sources.push(("test.ini".to_string(), SECTIONS.to_string()));
-    crate::Registry::from_sources(&sources)
-        .get(id)
-        .unwrap_or_else(|| panic!("{id}: no such section"))
+    crate::tests::over_builtins(&[("test.ini", SECTIONS)], id)
         .unwrap_or_else(|e| panic!("{id}: {e}"))
 }
 

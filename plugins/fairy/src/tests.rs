@@ -21,6 +21,19 @@ pub(crate) fn from_ini(text: &str, id: &str) -> Result<Arc<Fairy>, String> {
         .expect("section exists")
 }
 
+/// Section `id` of `files` (name and text), read after the built-ins and in order, so a
+/// section may build on the built-ins and on the files before its own.
+pub(crate) fn over_builtins(files: &[(&str, &str)], id: &str) -> Result<Arc<Fairy>, String> {
+    let mut sources: Vec<(String, String)> = crate::BUILTIN
+        .iter()
+        .map(|(n, t)| (n.to_string(), t.to_string()))
+        .collect();
+    sources.extend(files.iter().map(|(n, t)| (n.to_string(), t.to_string())));
+    Registry::from_sources(&sources)
+        .get(id)
+        .unwrap_or_else(|| panic!("{id}: no such section"))
+}
+
 pub(crate) fn perft(v: &Fairy, pos: &Position, depth: u32) -> u64 {
     v.perft(pos, depth)
 }
@@ -30,6 +43,19 @@ pub(crate) fn legal(v: &Fairy, fen: &str) -> Vec<String> {
     let mut moves = RVec::new();
     v.legal(&pos, &mut moves);
     moves.iter().map(|&m| coord(v, &pos, m)).collect()
+}
+
+/// The legal moves in `pos`, coordinate form with their SAN (without check marks: the host
+/// adds them), sorted.
+pub(crate) fn moves_with_san(v: &Fairy, pos: &Position) -> Vec<(String, String)> {
+    let mut legal = RVec::new();
+    v.legal(pos, &mut legal);
+    let mut rows: Vec<(String, String)> = legal
+        .iter()
+        .map(|&m| (coord(v, pos, m), v.san(pos, m)))
+        .collect();
+    rows.sort();
+    rows
 }
 
 pub(crate) fn coord(v: &Fairy, pos: &Position, m: Move) -> String {
@@ -411,20 +437,9 @@ fn san_disambiguates_only_by_rivals_with_the_same_move_type() {
     // Fairy-Stockfish (pyffish 0.0.90, gorogoroplus): the silver on b2 may take on a3 with
     // or without promoting; the one on b4 only without (neither square is in its zone), so
     // only the plain capture names its origin.
-    let mut sources: Vec<(String, String)> = crate::BUILTIN
-        .iter()
-        .map(|(n, t)| (n.to_string(), t.to_string()))
-        .collect();
-    sources.push((
-        "test.ini".into(),
-        "[goro:gorogoro]\nstartFen = sgkgs/5/1ppp1/1PPP1/5/SGKGS[LNln] w 0 1\nlance = l\n\
-         shogiKnight = n\npromotedPieceType = l:g n:g\n"
-            .into(),
-    ));
-    let v = Registry::from_sources(&sources)
-        .get("goro")
-        .expect("section exists")
-        .expect("builds");
+    let text = "[goro:gorogoro]\nstartFen = sgkgs/5/1ppp1/1PPP1/5/SGKGS[LNln] w 0 1\n\
+                lance = l\nshogiKnight = n\npromotedPieceType = l:g n:g\n";
+    let v = over_builtins(&[("test.ini", text)], "goro").expect("builds");
     let pos = v.parse("2k2/5/1s3/P4/1s3/4K[] b - - 0 1").expect("fen");
     let mut moves = RVec::new();
     v.legal(&pos, &mut moves);

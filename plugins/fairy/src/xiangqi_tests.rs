@@ -2,7 +2,7 @@
 //! `flyingGeneral`, `king = k:W`, `janggiCannon`): every expected answer is Fairy-Stockfish's (pyffish
 //! 0.0.90 `legal_moves` and `gives_check` on the same sections and positions).
 
-use crate::tests::{builtin, from_ini, legal, perft};
+use crate::tests::{builtin, from_ini, legal, over_builtins, perft};
 use crate::Fairy;
 use std::sync::Arc;
 
@@ -35,15 +35,7 @@ customPiece1 = e:W
 
 /// A section of [`SECTIONS`], whose parents may be built-ins.
 fn section(id: &str) -> Arc<Fairy> {
-    let mut sources: Vec<(String, String)> = crate::BUILTIN
-        .iter()
-        .map(|(n, t)| (n.to_string(), t.to_string()))
-        .collect();
-    sources.push(("test.ini".into(), SECTIONS.into()));
-    crate::Registry::from_sources(&sources)
-        .get(id)
-        .expect("section exists")
-        .unwrap_or_else(|e| panic!("{id}: {e}"))
+    over_builtins(&[("test.ini", SECTIONS)], id).unwrap_or_else(|e| panic!("{id}: {e}"))
 }
 
 /// Sorted legal moves (coordinate form) and whether the side to move is in check.
@@ -185,14 +177,7 @@ fn janggi_cannons_neither_jump_nor_take_cannons() {
 
 /// A section of `text` that may inherit from the built-ins.
 fn child_of_builtins(text: &str, id: &str) -> Result<Arc<Fairy>, String> {
-    let mut sources: Vec<(String, String)> = crate::BUILTIN
-        .iter()
-        .map(|(n, t)| (n.to_string(), t.to_string()))
-        .collect();
-    sources.push(("test.ini".to_string(), text.to_string()));
-    crate::Registry::from_sources(&sources)
-        .get(id)
-        .expect("section exists")
+    over_builtins(&[("test.ini", text)], id)
 }
 
 #[test]
@@ -239,13 +224,11 @@ fn xiangqi_moves_agree_with_fairy_stockfish_s_perft() {
 /// SAN of the move `text` (coordinate form) in `fen`.
 fn san_of(v: &Fairy, fen: &str, text: &str) -> String {
     let pos = v.parse(fen).expect("fen");
-    let mut moves = houserules_plugin_api::abi_stable::std_types::RVec::new();
-    v.legal(&pos, &mut moves);
-    let m = *moves
-        .iter()
-        .find(|&&m| crate::tests::coord(v, &pos, m) == text)
-        .unwrap_or_else(|| panic!("{text} is not legal"));
-    v.san(&pos, m)
+    crate::tests::moves_with_san(v, &pos)
+        .into_iter()
+        .find(|(c, _)| c == text)
+        .unwrap_or_else(|| panic!("{text} is not legal"))
+        .1
 }
 
 #[test]

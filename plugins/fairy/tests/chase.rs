@@ -39,14 +39,6 @@ fn registry() -> Registry {
     houserules_tests::registry()
 }
 
-fn play(game: &mut Game, text: &str) -> Result<(), String> {
-    let p = game.pipeline();
-    let legal = game.legal_moves().map_err(|e| e.to_string())?;
-    let mv = parse_move(p, &game.position, text, &legal).map_err(|e| format!("{text}: {e}"))?;
-    game.play(mv).map_err(|e| e.to_string())?;
-    Ok(())
-}
-
 #[test]
 fn chased_pieces_agree() {
     let reg = registry();
@@ -122,7 +114,7 @@ fn end_of(
             i + 1,
             st.outcome
         );
-        play(&mut game, m).expect("move");
+        houserules_tests::play_text(&mut game, m).expect("move");
     }
     let st = game.status().expect("status");
     (

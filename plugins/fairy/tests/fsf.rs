@@ -11,7 +11,7 @@
 //!   at every ply), `{variant, "probe": true}` (whether it loads) or `{variant, fen,
 //!   "perft": [depths]}`.
 
-use houserules_host::notation::{coordinate, parse_move, san};
+use houserules_host::notation::{coordinate, san};
 use houserules_host::{perft, Game, Pipeline, Registry};
 use serde_json::{json, Value};
 use std::path::PathBuf;
@@ -28,7 +28,7 @@ fn answer(reg: &Registry, case: &Value) -> Value {
             .map_err(|e| e.to_string())?;
         let mut game = Game::new(&p, start);
         for m in case["moves"].as_array().into_iter().flatten() {
-            play(&mut game, m.as_str().unwrap_or(""))?;
+            houserules_tests::play_text(&mut game, m.as_str().unwrap_or(""))?;
         }
         position_answer(&game)
     };
@@ -48,7 +48,7 @@ fn game_answers(reg: &Registry, case: &Value) -> Vec<Value> {
         let mut game = Game::new(&p, start);
         out.push(position_answer(&game)?);
         for m in case["moves"].as_array().into_iter().flatten() {
-            play(&mut game, m.as_str().unwrap_or(""))?;
+            houserules_tests::play_text(&mut game, m.as_str().unwrap_or(""))?;
             out.push(position_answer(&game)?);
         }
         Ok(())
@@ -85,15 +85,6 @@ fn perfts(reg: &Registry, variant: &str, fen: &str, depths: &[u32]) -> Value {
         Ok(json!({ "perft": counts }))
     };
     run().unwrap_or_else(|e| json!({ "error": e }))
-}
-
-/// Plays the move written `text` (coordinate form) in `game`.
-fn play(game: &mut Game, text: &str) -> Result<(), String> {
-    let p = game.pipeline();
-    let legal = game.legal_moves().map_err(|e| e.to_string())?;
-    let mv = parse_move(p, &game.position, text, &legal).map_err(|e| format!("{text}: {e}"))?;
-    game.play(mv).map_err(|e| e.to_string())?;
-    Ok(())
 }
 
 /// The answer at the game's current position.
