@@ -23,7 +23,7 @@ use crate::pgn::{write_record, MoveToken, Pos, Record, WrittenMove};
 use crate::pipeline::{parse_preset_list, Pipeline, PresetSpec};
 use abi_stable::std_types::RVec;
 use houserules_plugin_api::{
-    Cell, Color, Event, Move, MoveFlags, Position, Role, Square, VariantFlags, Winner,
+    Cell, Color, Event, Move, MoveFlags, Position, SanReader, Square, VariantFlags, Winner,
 };
 use serde::Serialize;
 use std::collections::HashMap;
@@ -54,6 +54,10 @@ pub struct Options {
     /// Search every position with these engine limits (`movetime=200`, `depth=8`) and
     /// annotate the plies ([`crate::annotate`]).
     pub engine: Option<String>,
+    /// Replay every move through the pipeline one by one, even where the variant replays
+    /// whole lines itself ([`Pipeline::replay_line`]): the reference path, which the other
+    /// must match report for report (tests, comparisons).
+    pub move_by_move: bool,
 }
 
 /// A problem with a record: where, at which ply, what, and some legal moves there.
@@ -283,9 +287,8 @@ const CHESS_ALIASES: [&str; 9] = [
 
 struct Rules {
     pipeline: Pipeline,
-    /// Per piece kind: the SAN letter (upper case) and whether it is a pawn.
-    letters: Vec<u8>,
-    pawns: Vec<bool>,
+    /// Plain SAN over the piece table.
+    san: SanReader,
     fast: bool,
     /// The start position of every game without a FEN tag, when it is always the same.
     start: Option<Position>,
@@ -450,25 +453,7 @@ impl<'r> Analyzer<'r> {
                 .map(|pipeline| {
                     // A letter beyond ASCII is never read structurally (0 matches no
                     // token): such moves go through `parse_move`.
-                    let letters = pipeline
-                        .info
-                        .pieces
-                        .iter()
-                        .map(|t| {
-                            let l = t.letter();
-                            if l.is_ascii() {
-                                l as u8
-                            } else {
-                                0
-                            }
-                        })
-                        .collect();
-                    let pawns = pipeline
-                        .info
-                        .pieces
-                        .iter()
-                        .map(|t| t.role == Role::PAWN)
-                        .collect();
+                    let san = SanReader::new(&pipeline.info.pieces);
                     let fast = !pipeline.info.flags.contains(VariantFlags::CUSTOM_SAN);
                     // Without presets (whose setup hooks may place pieces anew each game)
                     // the start position is the same for every game: read it once.
@@ -480,8 +465,7 @@ impl<'r> Analyzer<'r> {
                     Rules {
                         start,
                         pipeline,
-                        letters,
-                        pawns,
+                        san,
                         fast,
                         specs: specs.clone(),
                         layout_given: layout.is_some(),
@@ -579,6 +563,7 @@ impl<'r> Analyzer<'r> {
             fault: None,
             warnings: Vec::new(),
             steps: Vec::new(),
+            whole_lines: !options.move_by_move,
         };
         let (game, complete) = replay.main_line(start.clone());
         let Replay {
@@ -764,6 +749,9 @@ struct Replay<'a, 'p> {
     warnings: Vec<RecordError>,
     /// Moves played from the start to the current point (`None`: a null move).
     steps: Vec<Option<Move>>,
+    /// Whether stretches of the main line may go to the variant whole
+    /// ([`Options::move_by_move`] unset).
+    whole_lines: bool,
 }
 
 /// What is wrong with the check or mate mark of `text`, if anything: `+` on a move that gives
@@ -798,6 +786,11 @@ fn may_be_coordinate(p: &Pipeline, m: Move, text: &str) -> bool {
     {
         return true;
     }
+    coordinate_shaped(text)
+}
+
+/// Whether `text` has the shape of a coordinate form: a square, then a file letter.
+fn coordinate_shaped(text: &str) -> bool {
     let b = text.as_bytes();
     let is_file = |c: u8| (b'a'..=b'p').contains(&c.to_ascii_lowercase());
     if b.len() < 4 || !is_file(b[0]) || !b[1].is_ascii_digit() {
@@ -903,26 +896,131 @@ impl<'a, 'p> Replay<'a, 'p> {
         Ok(o.map(|o| format!("{} by {}", o.winner.pgn(), o.reason)))
     }
 
+    /// Lets the variant replay the moves from token `from` on in one call
+    /// ([`Pipeline::replay_line`]), up to the first token that needs the move-by-move path
+    /// (a variation or a null move follows it, it is not plain SAN, or a check mark on it may
+    /// belong to a coordinate form); returns how many plies were taken into `game` (`None`:
+    /// no token to try).
+    fn replay_segment(&mut self, game: &mut Game<'p>, from: usize) -> Option<usize> {
+        let r = self.rules;
+        let p = &r.pipeline;
+        let rec = self.rec;
+        let mut tokens: Vec<&str> = Vec::new();
+        for tok in &rec.moves[from..] {
+            let text = tok.text(rec);
+            let unglyphed = text.trim_end_matches(['!', '?']);
+            if tok.has_variations()
+                || is_null(text)
+                || (unglyphed.ends_with(['+', '#']) && coordinate_shaped(unglyphed))
+            {
+                break;
+            }
+            tokens.push(text);
+        }
+        if tokens.is_empty() {
+            return None;
+        }
+        let line = match p.replay_line(&game.position, &tokens) {
+            Ok(Some(line)) => line,
+            Ok(None) => return Some(0),
+            Err(e) => {
+                // The move-by-move path is the authority: it replays the same moves (and
+                // reports the fault if the plugin fails there too).
+                let tok = &rec.moves[from];
+                self.warnings.push(pos_err(
+                    tok.pos,
+                    Some(from as u32 + 1),
+                    format!(
+                        "the variant's own replay of the line failed ({e}): replayed move by move"
+                    ),
+                ));
+                return Some(0);
+            }
+        };
+        let mut warnings = Vec::new();
+        for (i, ply) in line.plies.iter().enumerate() {
+            let (Some(tok), Some(text)) = (rec.moves.get(from + i), tokens.get(i)) else {
+                return Some(0);
+            };
+            let unglyphed = text.trim_end_matches(['!', '?']);
+            if !unglyphed.ends_with(['+', '#']) {
+                continue;
+            }
+            if may_be_coordinate(p, ply.mv, unglyphed) {
+                return Some(0);
+            }
+            let mark = Some(match ply.mark {
+                0 => None,
+                m => Some(m as char),
+            });
+            if let Some(w) = wrong_mark(mark, text) {
+                warnings.push(pos_err(
+                    tok.pos,
+                    Some((from + i) as u32 + 1),
+                    format!("`{text}`: {w}"),
+                ));
+            }
+        }
+        let moves: Vec<Option<Move>> = line.plies.iter().map(|ply| Some(ply.mv)).collect();
+        if moves.len() > tokens.len() || !game.extend_replayed(line) {
+            return Some(0);
+        }
+        let taken = moves.len();
+        self.steps.extend(moves);
+        self.warnings.extend(warnings);
+        Some(taken)
+    }
+
     /// Replays the main line; returns the game and whether every move was replayed.
     fn main_line(&mut self, start: Position) -> (Game<'p>, bool) {
         let p: &'p Pipeline = &self.rules.pipeline;
         let mut game = Game::new(p, start);
         let rec = self.rec;
         let r: &'p Rules = self.rules;
-        for (k, tok) in rec.moves.iter().enumerate() {
+        // Whole stretches of plain SAN go to the variant in one call where it replays lines
+        // and nothing but the moves is asked for (per-ply output and normal form are written
+        // move by move; a rule that can end the game with moves left is checked before each).
+        let whole_lines = self.whole_lines
+            && r.fast
+            && p.replays_lines()
+            && !p.results_need_check()
+            && self.plies.is_none()
+            && self.written.is_none();
+        let mut next = 0;
+        // Stretches in a row the variant took nothing of (a record in coordinate form): past
+        // two, the rest of the record goes move by move.
+        let mut declined = 0;
+        while next < rec.moves.len() {
+            if whole_lines && declined < 2 {
+                match self.replay_segment(&mut game, next) {
+                    Some(0) => declined += 1,
+                    Some(n) => {
+                        next += n;
+                        declined = 0;
+                    }
+                    None => {}
+                }
+            }
+            let k = next;
+            let Some(tok) = rec.moves.get(k) else {
+                break;
+            };
+            next += 1;
             let ply = k as u32 + 1;
             let text = tok.text(rec);
             // Plain SAN is resolved against only the legal moves it can name (to its
             // square, by its piece kinds); the full list is made when that finds no single
             // move, for errors, and where a result needs it.
             let token = if r.fast && !is_null(text) {
-                read_san(&game.position, text).filter(|t| t.castle.is_none())
+                r.san
+                    .read(&game.position, text)
+                    .filter(|t| t.castle.is_none())
             } else {
                 None
             };
             let generated = match &token {
                 Some(t) => {
-                    p.legal_moves_matching(&game.position, Some(t.dest), t.kinds(r), self.buf)
+                    p.legal_moves_matching(&game.position, Some(t.dest), r.san.kinds(t), self.buf)
                 }
                 None => p.legal_moves(&game.position, self.buf),
             };
@@ -987,7 +1085,7 @@ impl<'a, 'p> Replay<'a, 'p> {
             }
             let targeted = token
                 .as_ref()
-                .and_then(|t| match_san(r, &game.position, t, self.buf));
+                .and_then(|t| r.san.matching(&game.position, t, self.buf));
             let resolved = match targeted {
                 Some(m) => Ok(m),
                 None => {
@@ -1156,7 +1254,7 @@ impl<'a, 'p> Replay<'a, 'p> {
 /// SAN or does not name exactly one move: the caller then uses [`parse_move`], which also
 /// reads the coordinate form and explains errors.
 fn fast_match(r: &Rules, pos: &Position, text: &str, legal: &[Move]) -> Option<Move> {
-    match_san(r, pos, &read_san(pos, text)?, legal)
+    r.san.matching(pos, &r.san.read(pos, text)?, legal)
 }
 
 /// Resolves a plain coordinate move (`e2e4`, `e7e8q`, `E1G1`: two squares and an optional
@@ -1181,13 +1279,9 @@ fn coordinate_match(r: &Rules, text: &str, legal: &[Move]) -> Option<Move> {
             // Three squares: never this shape.
             continue;
         } else {
-            let letter = m.is_promotion().then(|| {
-                r.letters
-                    .get(m.piece as usize)
-                    .copied()
-                    .unwrap_or(b'?')
-                    .to_ascii_lowercase()
-            });
+            let letter = m
+                .is_promotion()
+                .then(|| r.san.letter(m.piece).to_ascii_lowercase());
             (m.from, m.to, letter)
         };
         if origin == from && target == to && letter == promo {
@@ -1224,207 +1318,6 @@ fn read_coordinate(text: &str) -> Option<(Square, Square, Option<u8>)> {
         [l] if l.is_ascii_alphabetic() => Some((from, to, Some(l.to_ascii_lowercase()))),
         _ => None,
     }
-}
-
-/// A move token read as plain SAN (see [`fast_match`]).
-#[derive(Clone, Copy)]
-struct SanToken {
-    /// `O-O` (`Some(false)`) or `O-O-O` (`Some(true)`).
-    castle: Option<bool>,
-    dest: Square,
-    /// The piece letter (upper case); none for a pawn move.
-    piece: Option<u8>,
-    hint_file: Option<u8>,
-    hint_rank: Option<u32>,
-    /// The promotion letter (upper case).
-    promo: Option<u8>,
-}
-
-impl SanToken {
-    /// The piece kinds the token can name (bit `k`: kind `k`; 0: kinds beyond 31 exist, no
-    /// filter).
-    fn kinds(&self, r: &Rules) -> u32 {
-        let mut mask = 0u32;
-        for (k, (&letter, &pawn)) in r.letters.iter().zip(&r.pawns).enumerate() {
-            let named = match self.piece {
-                Some(l) => letter == l,
-                None => pawn,
-            };
-            if named {
-                if k >= 32 {
-                    return 0;
-                }
-                mask |= 1 << k;
-            }
-        }
-        mask
-    }
-}
-
-/// Reads plain SAN; `None` when `text` is not plain SAN.
-fn read_san(pos: &Position, text: &str) -> Option<SanToken> {
-    let mut b = text.as_bytes();
-    while let Some((&last, rest)) = b.split_last() {
-        if matches!(last, b'+' | b'#' | b'!' | b'?') {
-            b = rest;
-        } else {
-            break;
-        }
-    }
-    if b.is_empty() {
-        return None;
-    }
-    if matches!(b, b"O-O" | b"0-0" | b"O-O-O" | b"0-0-0") {
-        return Some(SanToken {
-            castle: Some(b.len() == 5),
-            dest: Square::NONE,
-            piece: None,
-            hint_file: None,
-            hint_rank: None,
-            promo: None,
-        });
-    }
-    // Promotion suffix: `=Q` or `Q`.
-    let mut promo = None;
-    if let Some((&last, rest)) = b.split_last() {
-        if last.is_ascii_alphabetic() {
-            promo = Some(last.to_ascii_uppercase());
-            b = rest.strip_suffix(b"=").unwrap_or(rest);
-        }
-    }
-    // Destination: file letter and rank number.
-    let digits = b.iter().rev().take_while(|c| c.is_ascii_digit()).count();
-    if digits == 0 || digits > 2 || b.len() < digits + 1 {
-        return None;
-    }
-    let rank: u32 = std::str::from_utf8(&b[b.len() - digits..])
-        .ok()?
-        .parse()
-        .ok()?;
-    let file = b[b.len() - digits - 1];
-    if !(b'a'..=b'p').contains(&file) || rank == 0 || rank > pos.ranks() as u32 {
-        return None;
-    }
-    let dest = Square::new(file - b'a', rank as u8 - 1);
-    let prefix = &b[..b.len() - digits - 1];
-    // Prefix: [piece][file][rank][x].
-    let mut i = 0;
-    let piece = match prefix.first() {
-        Some(&c) if c.is_ascii_uppercase() => {
-            i = 1;
-            Some(c)
-        }
-        _ => None,
-    };
-    let mut hint_file = None;
-    if let Some(&c) = prefix.get(i) {
-        if (b'a'..=b'p').contains(&c) {
-            hint_file = Some(c - b'a');
-            i += 1;
-        }
-    }
-    let mut hint_rank = None;
-    let rd = prefix[i..]
-        .iter()
-        .take_while(|c| c.is_ascii_digit())
-        .count();
-    if rd > 0 {
-        let n: u32 = std::str::from_utf8(&prefix[i..i + rd]).ok()?.parse().ok()?;
-        if n == 0 {
-            return None;
-        }
-        hint_rank = Some(n - 1);
-        i += rd;
-    }
-    if matches!(prefix.get(i), Some(b'x' | b':')) {
-        i += 1;
-    }
-    if i != prefix.len() {
-        return None;
-    }
-    Some(SanToken {
-        castle: None,
-        dest,
-        piece,
-        hint_file,
-        hint_rank,
-        promo,
-    })
-}
-
-/// The one move of `legal` that `t` names, if exactly one. `legal` may be only the legal
-/// moves to `t.dest` of the kinds [`SanToken::kinds`] names: the answer is the same.
-fn match_san(r: &Rules, pos: &Position, t: &SanToken, legal: &[Move]) -> Option<Move> {
-    if let Some(long) = t.castle {
-        let mut found = None;
-        for m in legal {
-            if m.is_castle() && (m.via.file() < m.from.file()) == long {
-                if found.is_some() {
-                    return None;
-                }
-                found = Some(*m);
-            }
-        }
-        return found;
-    }
-    let SanToken {
-        dest,
-        piece,
-        hint_file,
-        hint_rank,
-        promo,
-        ..
-    } = *t;
-    let them = pos.side_to_move.opposite();
-    let mut found = None;
-    for m in legal {
-        if m.is_drop() || m.is_castle() || m.is_special() || m.destination() != dest {
-            continue;
-        }
-        let Some(kind) = pos.get(m.from).kind() else {
-            continue;
-        };
-        let letter = r.letters.get(kind as usize).copied().unwrap_or(0);
-        let pawn = r.pawns.get(kind as usize).copied().unwrap_or(false);
-        match piece {
-            Some(l) => {
-                if letter != l {
-                    continue;
-                }
-            }
-            None => {
-                if !pawn {
-                    continue;
-                }
-                let capture = m.is_capture() || pos.get(dest).is_color(them);
-                if hint_file.is_none() && capture {
-                    continue;
-                }
-            }
-        }
-        if hint_file.is_some_and(|f| f != m.from.file())
-            || hint_rank.is_some_and(|rk| rk != m.from.rank() as u32)
-        {
-            continue;
-        }
-        match promo {
-            Some(l) => {
-                if !m.is_promotion() || r.letters.get(m.piece as usize).copied().unwrap_or(0) != l {
-                    continue;
-                }
-            }
-            None => {
-                if m.is_promotion() {
-                    continue;
-                }
-            }
-        }
-        if found.is_some() {
-            return None;
-        }
-        found = Some(*m);
-    }
-    found
 }
 
 pub use crate::batch::{run, Finished, Format, Source, Summary};

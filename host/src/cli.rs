@@ -1036,6 +1036,11 @@ mod records {
         /// allocates past it fails its record as out-of-memory.
         #[arg(long, default_value_t = 4096, value_name = "MIB")]
         worker_memory: u64,
+        /// Replay every move through the rule pipeline one by one, never in the variant's
+        /// own whole-line replay (API 1.6, used where nothing but the moves is asked for):
+        /// the reference path, for checking a plugin. Slower; the reports are the same.
+        #[arg(long)]
+        move_by_move: bool,
     }
 
     impl AnalyzeArgs {
@@ -1192,6 +1197,7 @@ mod records {
             plies: json && !a.no_plies,
             normalized: a.write_pgn.is_some(),
             engine: a.engine.clone(),
+            move_by_move: a.move_by_move,
         };
         let fmt = format(a);
         let jobs = jobs(a.jobs);
@@ -1225,6 +1231,7 @@ mod records {
             normalized: a.write_pgn.is_some(),
             format: format(a),
             engine: a.engine.clone(),
+            move_by_move: a.move_by_move,
         };
         let limits = Limits {
             workers: jobs,

@@ -578,6 +578,90 @@ impl Checker<'_> {
             bad,
             "legal moves = pseudo-legal moves that leave no royal attacked; captures are attacks",
         );
+        if p.replays_lines() {
+            let bad = self.line_replay_problem(&p, &starts);
+            self.verdict(
+                &subject,
+                "line replay",
+                bad,
+                "replay_line gives the moves, positions, keys and check marks of the move-by-move path",
+            );
+        }
+    }
+
+    /// For a variant that replays whole lines (API 1.6): seeded random games written in SAN,
+    /// replayed by [`Pipeline::replay_line`] from their start, must give what playing them one
+    /// by one gives — each move, its mover, the repetition key and check mark after it, and
+    /// the final position — and a line with a token no move answers stops right before it.
+    fn line_replay_problem(&self, p: &Pipeline, extra_starts: &[Position]) -> Option<String> {
+        let start = p.start_position().ok()?;
+        let starts = std::iter::once(start).chain(extra_starts.iter().cloned());
+        let mut rng = Rng::new(self.opts.seed ^ 0x11E5);
+        first_problem(starts, |start| {
+            for _ in 0..self.opts.games {
+                let mut g = Game::new(p, start.clone());
+                let (mut tokens, mut plies) = (Vec::new(), Vec::new());
+                for _ in 0..self.opts.plies {
+                    let legal = g.legal_moves()?;
+                    if legal.is_empty() || g.status_with(true)?.outcome.is_some() {
+                        break;
+                    }
+                    let m = legal[rng.below(legal.len())];
+                    let mover = g.position.side_to_move;
+                    tokens.push(crate::notation::san(p, &g.position, m, &legal)?);
+                    g.play(m)?;
+                    let mark = crate::notation::check_mark(p, &g.position, mover)?;
+                    plies.push((
+                        m,
+                        mover,
+                        mark.map_or(0, |c| c as u8),
+                        g.position.repetition_hash(),
+                    ));
+                }
+                let texts: Vec<&str> = tokens.iter().map(String::as_str).collect();
+                let Some(line) = p.replay_line(&start, &texts)? else {
+                    return Ok(Some("replay_line declared but gave no line".to_string()));
+                };
+                for (k, (want, got)) in plies.iter().zip(line.plies.iter()).enumerate() {
+                    let got = (got.mv, got.mover, got.mark, got.key);
+                    if *want != got {
+                        return Ok(Some(format!(
+                            "{} {}: ply {} ({}) replayed as {got:?}, played as {want:?}",
+                            p.write_fen(&start)?,
+                            tokens.join(" "),
+                            k + 1,
+                            tokens[k]
+                        )));
+                    }
+                }
+                if line.plies.len() != plies.len() || line.position != g.position {
+                    return Ok(Some(format!(
+                        "{} {}: replay_line took {} of {} plies; position {} (move by move: {})",
+                        p.write_fen(&start)?,
+                        tokens.join(" "),
+                        line.plies.len(),
+                        plies.len(),
+                        p.write_fen(&line.position)?,
+                        p.write_fen(&g.position)?
+                    )));
+                }
+                if !texts.is_empty() {
+                    let cut = rng.below(texts.len());
+                    let mut broken = texts.clone();
+                    broken.insert(cut, "Zz0");
+                    let taken = p.replay_line(&start, &broken)?.map_or(0, |l| l.plies.len());
+                    if taken != cut {
+                        return Ok(Some(format!(
+                            "{} {}: a line with a token that is no move at ply {} took {taken} plies",
+                            p.write_fen(&start)?,
+                            broken.join(" "),
+                            cut + 1
+                        )));
+                    }
+                }
+            }
+            Ok(None)
+        })
     }
 
     fn variants_for_presets(&self) -> Vec<String> {

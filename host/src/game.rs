@@ -16,7 +16,8 @@ use crate::history::{self, HistoryFacts, MarkedPly};
 use crate::pipeline::Pipeline;
 use abi_stable::std_types::RVec;
 use houserules_plugin_api::{
-    Color, Event, Move, MoveEffects, Outcome, Position, Square, SquareSet, VariantFlags,
+    Color, Event, Move, MoveEffects, Outcome, Position, ReplayedLine, Square, SquareSet,
+    VariantFlags,
 };
 use std::collections::HashMap;
 
@@ -52,12 +53,42 @@ pub struct Game<'p> {
     marks_moves: bool,
 }
 
+/// Hashes a position key for the occurrence map: the keys are hashes already (mixed
+/// words), so one multiply spreads them; SipHash's guard against chosen keys buys nothing
+/// here and cost about 2% of a replay.
+#[derive(Clone, Copy, Default)]
+struct KeyHasher;
+
+impl std::hash::BuildHasher for KeyHasher {
+    type Hasher = KeyHash;
+    fn build_hasher(&self) -> KeyHash {
+        KeyHash(0)
+    }
+}
+
+/// The hasher of [`KeyHasher`].
+struct KeyHash(u64);
+
+impl std::hash::Hasher for KeyHash {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ b as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+    fn write_u64(&mut self, k: u64) {
+        self.0 = (self.0 ^ k).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
 /// Occurrence counts of positions, and running move and check counts per colour.
 #[derive(Clone, Default)]
 struct Repetition {
     /// Per position hash: how often it occurred, and the ply (index into `marks`) of its
     /// first occurrence.
-    seen: HashMap<u64, (u32, u32)>,
+    seen: HashMap<u64, (u32, u32), KeyHasher>,
     /// The current position's hash.
     current: u64,
     /// Per ply since the clearing point (the position after `k` plies is `marks[k]`): moves
@@ -246,6 +277,32 @@ impl<'p> Game<'p> {
         }
         self.repetition.record(h, mover, check, marked);
         Ok(fx.events.into_vec())
+    }
+
+    /// Takes the plies a variant replayed itself ([`Pipeline::replay_line`]) as played: the
+    /// same history as playing them one by one, except that the repetition counts are not
+    /// cleared inside the line (kept longer: memory, never an answer). Refused (`false`, the
+    /// game unchanged) when the game keeps per-move facts a line does not carry (move marks)
+    /// or the line's keys are not this host's repetition hashes (a plugin built with another
+    /// one).
+    pub fn extend_replayed(&mut self, line: ReplayedLine) -> bool {
+        if self.marks_moves {
+            return false;
+        }
+        let Some(last) = line.plies.last() else {
+            return true;
+        };
+        if last.key != line.position.repetition_hash() {
+            return false;
+        }
+        for ply in &line.plies {
+            self.moves.push(Some(ply.mv));
+            let check = self.track_checks && ply.mark != 0;
+            self.repetition.record(ply.key, ply.mover, check, None);
+        }
+        self.repetition.material = material(&line.position);
+        self.position = line.position;
+        true
     }
 
     /// A null move: the side to move passes (records written by engines use `Z0` / `--`).

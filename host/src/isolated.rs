@@ -82,6 +82,9 @@ pub struct AnalyzeTask {
     /// `--engine LIMITS`: annotate every ply with an engine's view.
     #[serde(default)]
     pub engine: Option<String>,
+    /// `--move-by-move`: never the variant's whole-line replay.
+    #[serde(default)]
+    pub move_by_move: bool,
 }
 
 /// The tasks a worker can be set up for.
@@ -155,6 +158,7 @@ fn setup_analyze(
         plies: t.plies,
         normalized: t.normalized,
         engine: t.engine.clone(),
+        move_by_move: t.move_by_move,
     };
     let ready = Ready {
         warnings: reg.warnings.iter().map(|w| w.to_string()).collect(),

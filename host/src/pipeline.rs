@@ -12,12 +12,12 @@
 use crate::error::{nearest, HostError};
 use crate::history::HistoryFacts;
 use crate::loader::Registry;
-use abi_stable::std_types::{ROption, RResult, RStr, RVec};
+use abi_stable::std_types::{ROption, RResult, RSlice, RStr, RVec};
 use houserules_plugin_api::{
     host_query, stage, Cell, Color, Decision, Event, EventKind, GenRequest, HookSet, HostQuery,
     Layout, Move, MoveEffects, MoveFlags, OptionValue, Outcome, OutcomeContext, PluginError,
-    Position, PresetBox, PresetInfo, RulesModel, Square, SquareSet, VariantBox, VariantFlags,
-    VariantInfo, EXTRA_MOVEMENT, MOVEMENT_ADDITIVE, MOVEMENT_NONE,
+    Position, PresetBox, PresetInfo, ReplayedLine, RulesModel, Square, SquareSet, VariantBox,
+    VariantFlags, VariantInfo, EXTRA_MOVEMENT, MOVEMENT_ADDITIVE, MOVEMENT_NONE,
 };
 use std::cell::RefCell;
 
@@ -674,6 +674,36 @@ impl Pipeline {
             "generate",
             self.variant.generate(pos, req, out)
         )
+    }
+
+    /// Whether the variant replays whole main lines itself ([`Pipeline::replay_line`]): it
+    /// declares [`VariantFlags::REPLAYS_LINES`] (API 1.6) and no preset is active (a preset's
+    /// hooks act at every ply, which only the move-by-move path runs).
+    pub fn replays_lines(&self) -> bool {
+        self.presets.is_empty() && self.info.flags.contains(VariantFlags::REPLAYS_LINES)
+    }
+
+    /// The variant's own replay of the SAN `tokens` from `pos`
+    /// ([`houserules_plugin_api::VariantRules::replay_line`]): the plies up to the first token
+    /// it did not resolve. `None` when the pipeline does not replay lines or the variant
+    /// declined.
+    pub fn replay_line(
+        &self,
+        pos: &Position,
+        tokens: &[&str],
+    ) -> Result<Option<ReplayedLine>, HostError> {
+        if !self.replays_lines() {
+            return Ok(None);
+        }
+        let tokens: Vec<RStr<'_>> = tokens.iter().map(|t| RStr::from_str(t)).collect();
+        let line = call!(
+            "variant",
+            self.vname(),
+            self.variant_plugin.as_str(),
+            "replay_line",
+            self.variant.replay_line(pos, RSlice::from_slice(&tokens))
+        )?;
+        Ok(line.into_option())
     }
 
     /// Whether the variant or a preset adds terms to the engine's evaluation (API 1.3).

@@ -14,7 +14,7 @@ use abi_stable::{
     sabi_trait,
     sabi_trait::prelude::TD_Opaque,
     sabi_types::RRef,
-    std_types::{RBox, ROption, RResult, RStr, RString, RVec},
+    std_types::{RBox, ROption, RResult, RSlice, RStr, RString, RVec},
     StableAbi,
 };
 use std::cell::Cell;
@@ -221,6 +221,51 @@ pub trait VariantRules: Send + Sync + 'static {
         let _ = (before, mv, after);
         SquareSet::EMPTY
     }
+    /// Replays a main line of SAN tokens from `start` in one call (API 1.6; called only when
+    /// the variant declares [`crate::VariantFlags::REPLAYS_LINES`], and only on a pipeline
+    /// without presets): what the host would do move by move — read each token with
+    /// [`crate::SanReader`] over the variant's piece table, find the one legal move it names
+    /// among the moves [`VariantRules::generate`] gives for its destination and piece kinds,
+    /// apply it with [`VariantRules::apply`] — without crossing the library boundary twice per
+    /// ply. Batch analysis of records spends most of its time there.
+    ///
+    /// Stop at the first token that is not plain SAN or names no single legal move: the line
+    /// returned then holds the plies before it, and the host goes on from there with its own
+    /// reader (coordinate forms, looser spellings, the error message). Every ply must be
+    /// exactly what the move-by-move path gives: the same move, the same position after it
+    /// (its [`Position::repetition_hash`] is checked), and its check mark (`+` when the mover
+    /// attacks a royal of the other side, `#` when that side, to move, also has no legal
+    /// move). `houserules check-plugin` compares the two on random games. Default: `None`
+    /// (the host replays move by move).
+    fn replay_line(&self, start: &Position, tokens: &[&str]) -> Option<ReplayedLine> {
+        let _ = (start, tokens);
+        None
+    }
+}
+
+/// One ply of a [`ReplayedLine`].
+#[repr(C)]
+#[derive(StableAbi, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReplayedPly {
+    /// The move played.
+    pub mv: Move,
+    /// The side that played it.
+    pub mover: Color,
+    /// The check mark it earns: `0` (none), `b'+'` or `b'#'`.
+    pub mark: u8,
+    /// [`Position::repetition_hash`] of the position after it.
+    pub key: u64,
+}
+
+/// A main line a variant replayed itself ([`VariantRules::replay_line`], API 1.6).
+#[repr(C)]
+#[derive(StableAbi, Debug, Clone, PartialEq, Eq)]
+pub struct ReplayedLine {
+    /// The plies replayed: one per token, from the first, up to the first token the variant
+    /// did not resolve.
+    pub plies: RVec<ReplayedPly>,
+    /// The position after the last ply replayed (the start when none was).
+    pub position: Position,
 }
 
 /// A preset: a modification of the pipeline through hooks. Every method has a default body
@@ -411,6 +456,13 @@ pub trait VariantFfi: Send + Sync {
         mv: Move,
         after: &Position,
     ) -> RResult<SquareSet, PluginError>;
+    /// See [`VariantRules::replay_line`] (API 1.6; called only when the variant declares
+    /// [`crate::VariantFlags::REPLAYS_LINES`]).
+    fn replay_line(
+        &self,
+        start: &Position,
+        tokens: RSlice<'_, RStr<'_>>,
+    ) -> RResult<ROption<ReplayedLine>, PluginError>;
 }
 
 /// The boundary form of [`PresetRules`].
@@ -731,6 +783,16 @@ impl<T: VariantRules> VariantFfi for VariantAdapter<T> {
         after: &Position,
     ) -> RResult<SquareSet, PluginError> {
         guard("move_mark", || self.0.move_mark(before, mv, after))
+    }
+    fn replay_line(
+        &self,
+        start: &Position,
+        tokens: RSlice<'_, RStr<'_>>,
+    ) -> RResult<ROption<ReplayedLine>, PluginError> {
+        guard("replay_line", || {
+            let tokens: Vec<&str> = tokens.iter().map(|t| t.as_str()).collect();
+            self.0.replay_line(start, &tokens).into()
+        })
     }
 }
 

@@ -96,6 +96,7 @@ mod manifest;
 pub mod model;
 mod moves;
 mod outcome;
+pub mod san;
 
 pub use abi_stable;
 pub use board::{
@@ -109,8 +110,8 @@ pub use export::{
 };
 pub use hooks::{
     guard, host_query, preset_object, stage, variant_object, GenRequest, HostQuery, HostQueryRef,
-    HostQuery_TO, Options, PresetBox, PresetFfi, PresetFfi_TO, PresetRules, Query, Scope,
-    VariantBox, VariantFfi, VariantFfi_TO, VariantRules,
+    HostQuery_TO, Options, PresetBox, PresetFfi, PresetFfi_TO, PresetRules, Query, ReplayedLine,
+    ReplayedPly, Scope, VariantBox, VariantFfi, VariantFfi_TO, VariantRules,
 };
 pub use manifest::{
     ApiVersion, HookSet, Layout, OptionKind, OptionSpec, OptionValue, PieceType, PluginManifest,
@@ -123,3 +124,4 @@ pub use moves::{CapturedPiece, Event, EventKind, Move, MoveEffects, MoveFlags};
 pub use outcome::{
     Decision, FenError, Outcome, OutcomeContext, PluginError, ResultDecision, Winner,
 };
+pub use san::{SanReader, SanToken};

@@ -13,7 +13,7 @@ use abi_stable::{
 /// does not know (hook bits, stages, variant flags) makes the host refuse that preset or
 /// variant by name. A plugin built against an older minor is refused when a boundary type has
 /// grown since (abi_stable's layout check): rebuild it against the host's API.
-pub const API_VERSION: ApiVersion = ApiVersion { major: 1, minor: 5 };
+pub const API_VERSION: ApiVersion = ApiVersion { major: 1, minor: 6 };
 
 /// A plugin API version.
 #[repr(C)]
@@ -166,9 +166,13 @@ impl VariantFlags {
     /// repeated position, whether some mark held through every move of a side in the cycle
     /// ([`crate::OutcomeContext::marked_in_cycle`]; Fairy-Stockfish's perpetual chase).
     pub const MOVE_MARKS: VariantFlags = VariantFlags(128);
+    /// The variant replays whole main lines of SAN itself (API 1.6,
+    /// [`crate::VariantRules::replay_line`]): batch analysis then crosses the library
+    /// boundary once per line instead of several times per ply.
+    pub const REPLAYS_LINES: VariantFlags = VariantFlags(256);
 
     /// Every flag this version of the API defines (a variant with others needs a newer host).
-    pub const KNOWN: VariantFlags = VariantFlags(255);
+    pub const KNOWN: VariantFlags = VariantFlags(511);
 
     /// Whether all bits of `o` are set.
     pub const fn contains(self, o: VariantFlags) -> bool {

@@ -130,6 +130,40 @@ fn scaffolded_crates_build_test_and_keep_the_contract_out_of_the_tree() {
         report.contains("implements `filter_legal_moves` but does not declare it"),
         "{report}"
     );
+
+    // A variant that declares whole-line replay (API 1.6) but replays nothing: the check
+    // compares its lines with the move-by-move path and fails it by name.
+    let lazy = tmp.path().join("lazy-race");
+    scaffold(&lazy, "variant", "lazy-race");
+    let src = lazy.join("src/lib.rs");
+    let text = std::fs::read_to_string(&src).unwrap();
+    let flags = "flags: VariantFlags::STATIC_RESULTS,";
+    let outcome = "    fn outcome(&self, pos: &Position, ctx: &OutcomeContext)";
+    assert!(text.contains(flags) && text.contains(outcome));
+    let text = text
+        .replace(
+            flags,
+            "flags: VariantFlags(VariantFlags::STATIC_RESULTS.0 | VariantFlags::REPLAYS_LINES.0),",
+        )
+        .replace(
+            outcome,
+            &format!(
+                "    fn replay_line(&self, start: &Position, _: &[&str]) \
+                 -> Option<houserules_plugin_api::ReplayedLine> {{\n        \
+                 Some(houserules_plugin_api::ReplayedLine {{ plies: RVec::new(), \
+                 position: start.clone() }})\n    }}\n\n{outcome}"
+            ),
+        );
+    std::fs::write(&src, text).unwrap();
+    cargo(&lazy, &["build", "--release", "--lib"]);
+    let (code, report) = check(&library("release", "houserules_lazy_race"));
+    assert_eq!(code, 1, "{report}");
+    assert!(
+        report
+            .lines()
+            .any(|l| l.contains("FAIL") && l.contains("line replay")),
+        "{report}"
+    );
 }
 
 /// Checks of the fairy plugin that fail for a known reason (variant, check, why).

@@ -11,6 +11,7 @@
 mod engine;
 mod fen;
 pub mod model;
+mod replay;
 mod words;
 
 use engine::{Board, ChessMove, MoveKind, MoveList, Role as ERole, Side, Wanted};
@@ -18,8 +19,8 @@ use houserules_plugin_api::abi_stable::std_types::RVec;
 use houserules_plugin_api::{
     export_plugin, geometry, variant_object, Cell, Color, Event, EventKind, FenError, GenRequest,
     Layout, Move, MoveEffects, MoveFlags, Outcome, OutcomeContext, PieceType, Plugin,
-    PluginManifest, Position, Role, Square, VariantBox, VariantFlags, VariantInfo, VariantRules,
-    VariantSummary, API_VERSION,
+    PluginManifest, Position, ReplayedLine, Role, Square, VariantBox, VariantFlags, VariantInfo,
+    VariantRules, VariantSummary, API_VERSION,
 };
 
 /// Piece kinds of the chess piece table (index = engine role).
@@ -464,7 +465,7 @@ impl VariantRules for Chess {
             n_move_automatic: 75,
             n_fold_rule: 3,
             n_fold_automatic: 5,
-            flags: VariantFlags::default(),
+            flags: VariantFlags::REPLAYS_LINES,
             extra: words::extra(),
         }
     }
@@ -667,6 +668,10 @@ impl VariantRules for Chess {
             return m.gen.is_attacked(pos, sq, by);
         }
         board_of(pos).is_attacked(sq8(sq), side_of(by))
+    }
+
+    fn replay_line(&self, start: &Position, tokens: &[&str]) -> Option<ReplayedLine> {
+        self.replay(start, tokens)
     }
 
     fn outcome(&self, pos: &Position, ctx: &OutcomeContext) -> Option<Outcome> {

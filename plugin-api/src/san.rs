@@ -1,0 +1,301 @@
+//! Plain SAN as the host reads it (`Nf3`, `exd5`, `R1a3`, `e8=Q`, `O-O`), resolved against a
+//! list of legal moves without writing the SAN of every move.
+//!
+//! The host resolves record moves with this reader, and a variant that replays whole lines
+//! itself ([`crate::VariantRules::replay_line`], API 1.6) uses the same one, so that both
+//! read every token alike: a token this reader does not take, or that names no single move,
+//! is left to the host, which also reads coordinate forms, looser spellings and explains
+//! errors.
+
+use crate::{Move, PieceType, Position, Role, Square};
+
+/// A move token read as plain SAN ([`SanReader::read`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SanToken {
+    /// `O-O` (`Some(false)`) or `O-O-O` (`Some(true)`); `None` for other moves.
+    pub castle: Option<bool>,
+    /// The destination ([`Square::NONE`] for castling).
+    pub dest: Square,
+    /// The piece letter (upper case); none for a pawn move.
+    pub piece: Option<u8>,
+    /// The origin file the token names (`Nbd2`, `exd5`).
+    pub hint_file: Option<u8>,
+    /// The origin rank the token names, from 0 (`R1a3`).
+    pub hint_rank: Option<u32>,
+    /// The promotion letter (upper case).
+    pub promo: Option<u8>,
+}
+
+/// Reads plain SAN for one piece table: the SAN letter of each piece kind (0 for a letter
+/// beyond ASCII, which this reader never matches) and which kinds are pawns.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SanReader {
+    letters: Vec<u8>,
+    pawns: Vec<bool>,
+}
+
+impl SanReader {
+    /// A reader for the piece table `pieces` (index = piece kind).
+    pub fn new(pieces: &[PieceType]) -> SanReader {
+        SanReader {
+            letters: pieces
+                .iter()
+                .map(|t| if t.letter.is_ascii() { t.letter } else { 0 })
+                .collect(),
+            pawns: pieces.iter().map(|t| t.role == Role::PAWN).collect(),
+        }
+    }
+
+    /// The SAN letter (upper case) of piece kind `kind`, 0 if none.
+    pub fn letter(&self, kind: u8) -> u8 {
+        self.letters.get(kind as usize).copied().unwrap_or(0)
+    }
+
+    /// The piece kinds `t` can name, as a [`crate::GenRequest::of_kinds`] mask (bit `k`: kind
+    /// `k`); 0 when kinds beyond 31 exist (no filter).
+    pub fn kinds(&self, t: &SanToken) -> u32 {
+        let mut mask = 0u32;
+        for (k, (&letter, &pawn)) in self.letters.iter().zip(&self.pawns).enumerate() {
+            let named = match t.piece {
+                Some(l) => letter == l,
+                None => pawn,
+            };
+            if named {
+                if k >= 32 {
+                    return 0;
+                }
+                mask |= 1 << k;
+            }
+        }
+        mask
+    }
+
+    /// Reads `text` as plain SAN (check marks and `!`/`?` glyphs at the end ignored);
+    /// `None` when it is not plain SAN on the board of `pos`.
+    pub fn read(&self, pos: &Position, text: &str) -> Option<SanToken> {
+        let mut b = text.as_bytes();
+        while let Some((&last, rest)) = b.split_last() {
+            if matches!(last, b'+' | b'#' | b'!' | b'?') {
+                b = rest;
+            } else {
+                break;
+            }
+        }
+        if b.is_empty() {
+            return None;
+        }
+        if matches!(b, b"O-O" | b"0-0" | b"O-O-O" | b"0-0-0") {
+            return Some(SanToken {
+                castle: Some(b.len() == 5),
+                dest: Square::NONE,
+                piece: None,
+                hint_file: None,
+                hint_rank: None,
+                promo: None,
+            });
+        }
+        // Promotion suffix: `=Q` or `Q`.
+        let mut promo = None;
+        if let Some((&last, rest)) = b.split_last() {
+            if last.is_ascii_alphabetic() {
+                promo = Some(last.to_ascii_uppercase());
+                b = rest.strip_suffix(b"=").unwrap_or(rest);
+            }
+        }
+        // Destination: file letter and rank number.
+        let digits = b.iter().rev().take_while(|c| c.is_ascii_digit()).count();
+        if digits == 0 || digits > 2 || b.len() < digits + 1 {
+            return None;
+        }
+        let rank = number(&b[b.len() - digits..])?;
+        let file = b[b.len() - digits - 1];
+        if !(b'a'..=b'p').contains(&file) || rank == 0 || rank > pos.ranks() as u32 {
+            return None;
+        }
+        let dest = Square::new(file - b'a', rank as u8 - 1);
+        let prefix = &b[..b.len() - digits - 1];
+        // Prefix: [piece][file][rank][x].
+        let mut i = 0;
+        let piece = match prefix.first() {
+            Some(&c) if c.is_ascii_uppercase() => {
+                i = 1;
+                Some(c)
+            }
+            _ => None,
+        };
+        let mut hint_file = None;
+        if let Some(&c) = prefix.get(i) {
+            if (b'a'..=b'p').contains(&c) {
+                hint_file = Some(c - b'a');
+                i += 1;
+            }
+        }
+        let mut hint_rank = None;
+        let rd = prefix[i..]
+            .iter()
+            .take_while(|c| c.is_ascii_digit())
+            .count();
+        if rd > 0 {
+            let n = number(&prefix[i..i + rd])?;
+            if n == 0 {
+                return None;
+            }
+            hint_rank = Some(n - 1);
+            i += rd;
+        }
+        if matches!(prefix.get(i), Some(b'x' | b':')) {
+            i += 1;
+        }
+        if i != prefix.len() {
+            return None;
+        }
+        Some(SanToken {
+            castle: None,
+            dest,
+            piece,
+            hint_file,
+            hint_rank,
+            promo,
+        })
+    }
+
+    /// The one move of `legal` that `t` names in `pos`, if exactly one. `legal` may be only
+    /// the legal moves to `t.dest` of the kinds [`SanReader::kinds`] names (castling: all
+    /// legal moves): the answer is the same.
+    pub fn matching(&self, pos: &Position, t: &SanToken, legal: &[Move]) -> Option<Move> {
+        if let Some(long) = t.castle {
+            let mut found = None;
+            for m in legal {
+                if m.is_castle() && (m.via.file() < m.from.file()) == long {
+                    if found.is_some() {
+                        return None;
+                    }
+                    found = Some(*m);
+                }
+            }
+            return found;
+        }
+        let them = pos.side_to_move.opposite();
+        let mut found = None;
+        for m in legal {
+            if m.is_drop() || m.is_castle() || m.is_special() || m.destination() != t.dest {
+                continue;
+            }
+            let Some(kind) = pos.get(m.from).kind() else {
+                continue;
+            };
+            match t.piece {
+                Some(l) => {
+                    if self.letter(kind) != l {
+                        continue;
+                    }
+                }
+                None => {
+                    if !self.pawns.get(kind as usize).copied().unwrap_or(false) {
+                        continue;
+                    }
+                    let capture = m.is_capture() || pos.get(t.dest).is_color(them);
+                    if t.hint_file.is_none() && capture {
+                        continue;
+                    }
+                }
+            }
+            if t.hint_file.is_some_and(|f| f != m.from.file())
+                || t.hint_rank.is_some_and(|rk| rk != m.from.rank() as u32)
+            {
+                continue;
+            }
+            match t.promo {
+                Some(l) => {
+                    if !m.is_promotion() || self.letter(m.piece) != l {
+                        continue;
+                    }
+                }
+                None => {
+                    if m.is_promotion() {
+                        continue;
+                    }
+                }
+            }
+            if found.is_some() {
+                return None;
+            }
+            found = Some(*m);
+        }
+        found
+    }
+}
+
+/// The value of ASCII digits; `None` past `u32`.
+fn number(digits: &[u8]) -> Option<u32> {
+    digits.iter().try_fold(0u32, |n, d| {
+        n.checked_mul(10)?.checked_add((d - b'0') as u32)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Cell, Color, MoveFlags};
+
+    fn table() -> Vec<PieceType> {
+        vec![
+            PieceType::new('P', "pawn", Role::PAWN, 100),
+            PieceType::new('N', "knight", Role::KNIGHT, 300),
+            PieceType::new('K', "king", Role::KING, 0),
+        ]
+    }
+
+    fn sq(name: &str) -> Square {
+        let b = name.as_bytes();
+        Square::new(b[0] - b'a', b[1] - b'1')
+    }
+
+    fn position() -> Position {
+        let mut pos = Position::empty(8, 8);
+        pos.set_raw(sq("b1"), Cell::piece(1, Color::White));
+        pos.set_raw(sq("f1"), Cell::piece(1, Color::White));
+        pos.set_raw(sq("e4"), Cell::piece(0, Color::White));
+        pos.set_raw(sq("d5"), Cell::piece(0, Color::Black));
+        pos
+    }
+
+    #[test]
+    fn reads_the_parts_of_plain_san() {
+        let r = SanReader::new(&table());
+        let pos = position();
+        let t = r.read(&pos, "Nbd2+!?").expect("SAN");
+        assert_eq!(
+            (t.piece, t.hint_file, t.hint_rank, t.dest),
+            (Some(b'N'), Some(1), None, sq("d2"))
+        );
+        let t = r.read(&pos, "e8=N").expect("SAN");
+        assert_eq!((t.promo, t.dest), (Some(b'N'), sq("e8")));
+        assert_eq!(r.read(&pos, "O-O-O").map(|t| t.castle), Some(Some(true)));
+        // Off the board, not SAN, a rank past any number.
+        for text in ["e9", "e2e4x", "N99999999999a3", "", "+"] {
+            assert_eq!(r.read(&pos, text), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn names_one_move_or_none() {
+        let r = SanReader::new(&table());
+        let pos = position();
+        let legal = [
+            Move::new(sq("b1"), sq("d2"), MoveFlags::NONE),
+            Move::new(sq("f1"), sq("d2"), MoveFlags::NONE),
+            Move::new(sq("e4"), sq("d5"), MoveFlags::CAPTURE),
+            Move::new(sq("e4"), sq("e5"), MoveFlags::NONE),
+        ];
+        let named = |text: &str| r.matching(&pos, &r.read(&pos, text)?, &legal);
+        assert_eq!(named("Nd2"), None, "two knights reach d2");
+        assert_eq!(named("Nbd2"), Some(legal[0]));
+        assert_eq!(named("Nfd2"), Some(legal[1]));
+        assert_eq!(named("exd5"), Some(legal[2]));
+        assert_eq!(named("d5"), None, "a pawn capture names its file");
+        assert_eq!(named("e5"), Some(legal[3]));
+        assert_eq!(r.kinds(&r.read(&pos, "Nd2").expect("SAN")), 0b10);
+        assert_eq!(r.kinds(&r.read(&pos, "e5").expect("SAN")), 0b1);
+    }
+}
