@@ -172,8 +172,8 @@ fn real_corpus(root: &Path, dir: &Path, games: usize) -> PathBuf {
         })
         .collect();
     let per_round = 20; // games in one round of the files
-    // Written as it is made: this process stays small (a child's peak RSS counts the
-    // parent's at fork time).
+                        // Written as it is made: this process stays small (a child's peak RSS counts the
+                        // parent's at fork time).
     use std::io::Write;
     let mut w = std::io::BufWriter::new(std::fs::File::create(&out).expect("create the corpus"));
     for _ in 0..games.div_ceil(per_round) {
@@ -191,7 +191,9 @@ fn random_corpus(h: &Path, dir: &Path, games: usize) -> PathBuf {
     let out = dir.join(format!("random-{games}.pgn"));
     if !out.exists() {
         let status = Command::new(h)
-            .args(["play", "--white", "random", "--black", "random", "--seed", "1"])
+            .args([
+                "play", "--white", "random", "--black", "random", "--seed", "1",
+            ])
             .args(["--max-plies", "120", "--games", &games.to_string(), "--out"])
             .arg(&out)
             .stdout(Stdio::null())
@@ -206,12 +208,82 @@ fn secs(d: Duration) -> String {
     format!("{:.3} s", d.as_secs_f64())
 }
 
+/// Instructions a program runs (valgrind's callgrind count): unlike times, the same on a
+/// loaded machine. `None` without valgrind.
+fn instructions(program: &Path, args: &[&str]) -> Option<u64> {
+    let out = Command::new("valgrind")
+        .args(["--tool=callgrind", "--callgrind-out-file=/dev/null"])
+        .arg(program)
+        .args(args)
+        .stdout(Stdio::null())
+        .output()
+        .ok()?;
+    let text = String::from_utf8_lossy(&out.stderr);
+    let line = text.lines().find(|l| l.contains("Collected :"))?;
+    line.rsplit(':')
+        .next()?
+        .trim()
+        .replace(',', "")
+        .parse()
+        .ok()
+}
+
+/// Section 5: instructions of the replay and of `analyze` on 1,300 games of the real-world
+/// corpus, under valgrind (about 50 times slower): the ratios of section 1 without the noise
+/// of a machine other work shares.
+fn instruction_counts(root: &Path, dir: &Path, h: &Path) {
+    let real = real_corpus(root, dir, 1300);
+    let f = real.to_str().expect("utf-8 path");
+    let me = std::env::current_exe().expect("this program");
+    let Some(reference) = instructions(&me, &["--replay-only", f]) else {
+        println!("\n5. instruction counts: valgrind is not installed (skipped)");
+        return;
+    };
+    println!("\n5. Instructions on 1,300 real-world games (valgrind --tool=callgrind; process start and plugin loading included)");
+    println!("| program | instructions | vs pgn-reader + shakmaty |\n|---|---|---|");
+    println!(
+        "| pgn-reader 0.25 + shakmaty 0.26 replay | {:.0} M | 1.0x |",
+        reference as f64 / 1e6
+    );
+    for (name, a) in [
+        (
+            "analyze --jsonl --no-plies",
+            vec!["analyze", "--jsonl", "--no-plies", "--no-isolate", f],
+        ),
+        (
+            "analyze --jsonl --no-plies --move-by-move",
+            vec![
+                "analyze",
+                "--jsonl",
+                "--no-plies",
+                "--no-isolate",
+                "--move-by-move",
+                f,
+            ],
+        ),
+        (
+            "analyze --jsonl (per-ply JSON)",
+            vec!["analyze", "--jsonl", "--no-isolate", f],
+        ),
+    ] {
+        if let Some(n) = instructions(h, &a) {
+            println!(
+                "| {name} | {:.0} M | {:.1}x |",
+                n as f64 / 1e6,
+                n as f64 / reference as f64
+            );
+        }
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let rounds: usize = args
-        .iter()
-        .find_map(|a| a.parse().ok())
-        .unwrap_or(3);
+    // The reference alone, for the instruction counts (run under valgrind by section 5).
+    if let (Some("--replay-only"), Some(file)) = (args.first().map(String::as_str), args.get(1)) {
+        replay(Path::new(file));
+        return;
+    }
+    let rounds: usize = args.iter().find_map(|a| a.parse().ok()).unwrap_or(3);
     let skip_1m = args.iter().any(|a| a == "--skip-1m");
     // `--only 3,4`: some sections.
     let only: Vec<u32> = args
@@ -219,7 +291,7 @@ fn main() {
         .position(|a| a == "--only")
         .and_then(|i| args.get(i + 1))
         .map(|l| l.split(',').filter_map(|x| x.parse().ok()).collect())
-        .unwrap_or_else(|| vec![1, 2, 3, 4]);
+        .unwrap_or_else(|| vec![1, 2, 3, 4, 5]);
     let root = std::env::current_dir().expect("cwd");
     let h = root.join("target/release/houserules");
     assert!(h.exists(), "build first: cargo build --release");
@@ -240,6 +312,9 @@ fn main() {
     if only.contains(&4) {
         long_game(&dir, &h, rounds);
     }
+    if only.contains(&5) {
+        instruction_counts(&root, &dir, &h);
+    }
 }
 
 fn against_pgn_reader(root: &Path, dir: &Path, h: &Path, rounds: usize) {
@@ -259,10 +334,33 @@ fn against_pgn_reader(root: &Path, dir: &Path, h: &Path, rounds: usize) {
         secs(cpu_ref)
     );
     for (name, a) in [
-        ("analyze --jsonl --no-plies", vec!["analyze", "--jsonl", "--no-plies", "--no-isolate", f]),
-        ("analyze --jsonl --no-plies --isolate", vec!["analyze", "--jsonl", "--no-plies", "--isolate", f]),
-        ("analyze --jsonl (per-ply JSON)", vec!["analyze", "--jsonl", "--no-isolate", f]),
-        ("analyze --jsonl --isolate (per-ply JSON)", vec!["analyze", "--jsonl", "--isolate", f]),
+        (
+            "analyze --jsonl --no-plies",
+            vec!["analyze", "--jsonl", "--no-plies", "--no-isolate", f],
+        ),
+        (
+            "analyze --jsonl --no-plies --move-by-move",
+            vec![
+                "analyze",
+                "--jsonl",
+                "--no-plies",
+                "--no-isolate",
+                "--move-by-move",
+                f,
+            ],
+        ),
+        (
+            "analyze --jsonl --no-plies --isolate",
+            vec!["analyze", "--jsonl", "--no-plies", "--isolate", f],
+        ),
+        (
+            "analyze --jsonl (per-ply JSON)",
+            vec!["analyze", "--jsonl", "--no-isolate", f],
+        ),
+        (
+            "analyze --jsonl --isolate (per-ply JSON)",
+            vec!["analyze", "--jsonl", "--isolate", f],
+        ),
     ] {
         let (t, _, cpu) = best(rounds, h, &a);
         println!(
@@ -273,7 +371,6 @@ fn against_pgn_reader(root: &Path, dir: &Path, h: &Path, rounds: usize) {
             cpu.as_secs_f64() / cpu_ref.as_secs_f64()
         );
     }
-
 }
 
 fn isolation(root: &Path, dir: &Path, h: &Path, rounds: usize) {
@@ -295,7 +392,6 @@ fn isolation(root: &Path, dir: &Path, h: &Path, rounds: usize) {
             (b.as_secs_f64() / a.as_secs_f64() - 1.0) * 100.0
         );
     }
-
 }
 
 fn memory(root: &Path, dir: &Path, h: &Path, skip_1m: bool) {
@@ -311,9 +407,12 @@ fn memory(root: &Path, dir: &Path, h: &Path, skip_1m: bool) {
         let f = file.to_str().expect("utf-8 path");
         let (_, a, _) = measure(h, &["analyze", "--jsonl", "--no-plies", "--no-isolate", f]);
         let (_, b, _) = measure(h, &["analyze", "--jsonl", "--no-plies", "--isolate", f]);
-        println!("| {n} | {:.1} MB | {:.1} MB |", a as f64 / 1024.0, b as f64 / 1024.0);
+        println!(
+            "| {n} | {:.1} MB | {:.1} MB |",
+            a as f64 / 1024.0,
+            b as f64 / 1024.0
+        );
     }
-
 }
 
 fn long_game(dir: &Path, h: &Path, rounds: usize) {
@@ -324,7 +423,11 @@ fn long_game(dir: &Path, h: &Path, rounds: usize) {
             .expect("write");
     }
     let f = long.to_str().expect("utf-8 path");
-    let (t, rss, _) = best(rounds, h, &["analyze", "--jsonl", "--no-plies", "--no-isolate", f]);
+    let (t, rss, _) = best(
+        rounds,
+        h,
+        &["analyze", "--jsonl", "--no-plies", "--no-isolate", f],
+    );
     println!(
         "\n4. one game of 1,000,000 plies with piece-hp: {} ({:.1} MB peak)",
         secs(t),

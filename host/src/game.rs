@@ -295,6 +295,9 @@ impl<'p> Game<'p> {
         if last.key != line.position.repetition_hash() {
             return false;
         }
+        self.moves.reserve(line.plies.len());
+        self.repetition.seen.reserve(line.plies.len());
+        self.repetition.marks.reserve(line.plies.len());
         for ply in &line.plies {
             self.moves.push(Some(ply.mv));
             let check = self.track_checks && ply.mark != 0;

@@ -473,7 +473,14 @@ impl VariantRules for Chess {
     fn parse_fen(&self, text: &str) -> Result<Position, FenError> {
         match &self.modelled {
             Some(m) => m.parse_fen(text, &self.pieces),
-            None => fen::parse(text, &self.pieces),
+            None => {
+                // With the engine board in the cache from the start: a game's first moves,
+                // its FEN and its result do not rebuild it from the cells each time.
+                let mut pos = fen::parse(text, &self.pieces)?;
+                let b = board_of(&pos);
+                store_board(&mut pos, &b);
+                Ok(pos)
+            }
         }
     }
 

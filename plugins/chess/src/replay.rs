@@ -9,7 +9,8 @@
 //! variant's `apply`, and the check mark follows the host's rule (a king of the other side
 //! attacked; `#` when that side then has no legal move).
 
-use crate::{kind, one_king_each, Chess};
+use crate::engine::MoveList;
+use crate::{board_of, fide_en_passant, kind, one_king_each, to_api, wanted, Chess};
 use houserules_plugin_api::abi_stable::std_types::RVec;
 use houserules_plugin_api::{
     Color, GenRequest, Move, MoveEffects, Position, ReplayedLine, ReplayedPly, SanReader,
@@ -33,6 +34,7 @@ impl Chess {
         let mut pos = start.clone();
         let mut plies = RVec::with_capacity(tokens.len());
         let mut moves = RVec::with_capacity(64);
+        let mut list = MoveList::new();
         for text in tokens {
             let Some(token) = reader.read(&pos, text) else {
                 break;
@@ -42,9 +44,25 @@ impl Chess {
                 req = req.of_kinds(reader.kinds(&token)).to_square(token.dest);
             }
             moves.clear();
-            self.generate(&pos, &req, &mut moves);
-            // The generator may give more than asked (the shared generator's positions).
-            moves.retain(|m| req.wants(&pos, m));
+            let b = board_of(&pos);
+            if one_king_each(&b) && fide_en_passant(&pos) {
+                // What `generate` does for this request, without its checks and copies.
+                list.clear();
+                b.generate_wanted(&mut list, wanted(&req));
+                moves.extend(list.iter().map(|&m| to_api(m)));
+            } else {
+                self.generate(&pos, &req, &mut moves);
+                // The shared generator gives every legal move: keep those asked for (the
+                // host's filter, `keep_wanted`).
+                let mut kept = 0;
+                for i in 0..moves.len() {
+                    if req.wants(&pos, &moves[i]) {
+                        moves[kept] = moves[i];
+                        kept += 1;
+                    }
+                }
+                moves.truncate(kept);
+            }
             let Some(mv) = reader.matching(&pos, &token, &moves) else {
                 break;
             };
@@ -69,7 +87,7 @@ impl Chess {
     /// without check.
     fn mark(&self, after: &Position, mover: Color, buf: &mut RVec<Move>) -> u8 {
         let opponent = mover.opposite();
-        let b = crate::board_of(after);
+        let b = board_of(after);
         let check = if one_king_each(&b) && after.side_to_move == opponent {
             b.is_check()
         } else {
