@@ -124,6 +124,8 @@ fn replay(file: &Path) -> (Duration, Duration, u64, u64) {
 
 /// Runs a command with its output to /dev/null; wall time, peak RSS (KiB) and CPU time (user
 /// and system) of the child.
+// The child is reaped by `wait4` (for its resource usage), not by `Child::wait`.
+#[allow(clippy::zombie_processes)]
 fn measure(program: &Path, args: &[&str]) -> (Duration, i64, Duration) {
     let start = Instant::now();
     let child = Command::new(program)
