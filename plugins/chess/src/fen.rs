@@ -393,6 +393,26 @@ mod tests {
     }
 
     #[test]
+    fn a_hole_is_refused_where_it_stands() {
+        // The engine's bitboards have no holes: read as empty, `*` would let the rook pass.
+        let c = Chess::default();
+        for fen in [
+            "4k3/8/8/8/8/8/8/R*2K3 w - - 0 1",
+            "rnbq1k1r/p*1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+        ] {
+            let e = c.parse_fen(fen).expect_err(fen);
+            assert_eq!(e.field, 0, "{fen}");
+            assert_eq!(
+                fen.chars().nth(e.column as usize),
+                Some('*'),
+                "{fen}: column {}",
+                e.column
+            );
+            assert!(c.parse_setup(fen).is_err(), "{fen}");
+        }
+    }
+
+    #[test]
     fn standard_fens_round_trip() {
         for fen in [
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",

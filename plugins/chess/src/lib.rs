@@ -428,6 +428,24 @@ fn wanted(req: &GenRequest) -> Wanted {
     w
 }
 
+/// FIDE's board has no holes, and the engine's bitboards cannot hold one (a hole read as an
+/// empty square would let pieces move onto it): a FEN with `*` is refused, at its column.
+fn no_holes(text: &str, pos: &Position) -> Result<(), FenError> {
+    if !(0..64u8).any(|s| pos.get(sq16(s)) == Cell::HOLE) {
+        return Ok(());
+    }
+    let column = text
+        .trim_start()
+        .chars()
+        .position(|c| c == '*')
+        .unwrap_or(0) as u32;
+    Err(FenError::new(
+        0,
+        column,
+        "`*` (a hole): the chess board has no holes",
+    ))
+}
+
 /// Whether each side has exactly one king (the engine's legal generator needs that).
 fn one_king_each(b: &Board) -> bool {
     b.pieces(Side::White, ERole::King).count_ones() == 1
@@ -477,6 +495,7 @@ impl VariantRules for Chess {
                 // With the engine board in the cache from the start: a game's first moves,
                 // its FEN and its result do not rebuild it from the cells each time.
                 let mut pos = fen::parse(text, &self.pieces)?;
+                no_holes(text, &pos)?;
                 let b = board_of(&pos);
                 store_board(&mut pos, &b);
                 Ok(pos)
@@ -487,7 +506,11 @@ impl VariantRules for Chess {
     fn parse_setup(&self, text: &str) -> Result<Position, FenError> {
         match &self.modelled {
             Some(m) => m.parse_fen(text, &self.pieces),
-            None => fen::parse_setup(text, &self.pieces),
+            None => {
+                let pos = fen::parse_setup(text, &self.pieces)?;
+                no_holes(text, &pos)?;
+                Ok(pos)
+            }
         }
     }
 
