@@ -273,7 +273,7 @@ mod tests {
         assert_eq!((t.promo, t.dest), (Some(b'N'), sq("e8")));
         assert_eq!(r.read(&pos, "O-O-O").map(|t| t.castle), Some(Some(true)));
         // Off the board, not SAN, a rank past any number.
-        for text in ["e9", "e2e4x", "N99999999999a3", "", "+"] {
+        for text in ["e9", "e2-e4", "N99999999999a3", "", "+"] {
             assert_eq!(r.read(&pos, text), None, "{text}");
         }
     }
