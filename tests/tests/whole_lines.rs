@@ -143,6 +143,23 @@ fn damaged(tokens: &[String], rng: &mut Rng) -> Vec<String> {
 }
 
 #[test]
+fn null_moves_in_either_spelling_go_move_by_move() {
+    let reg = registry();
+    for null in ["--", "0000", "Z0"] {
+        let text = format!("1. e4 {null} 2. d4 e5 3. dxe5 *\n");
+        let (whole, by_move) = both_ways(&reg, &text);
+        assert_eq!(whole, by_move, "{null}");
+        let report: serde_json::Value = serde_json::from_str(&whole[0]).expect("JSON");
+        assert_eq!(report["ply_count"], 5, "{null}: {report}");
+        assert_eq!(
+            report["errors"].as_array().map(Vec::len),
+            Some(0),
+            "{report}"
+        );
+    }
+}
+
+#[test]
 fn random_and_damaged_games_report_alike() {
     let reg = registry();
     let p = Pipeline::build(&reg, "chess", None, &[]).expect("chess");

@@ -785,8 +785,10 @@ impl Builder {
         // number) or only glyphs.
         let k = move_number_len(tok);
         let rest = &tok[k..];
+        // `0000` is all digits but no move number: the null move of UCI (python-chess writes
+        // it so).
         if rest.is_empty()
-            || rest.iter().all(|b| b.is_ascii_digit())
+            || (rest.iter().all(|b| b.is_ascii_digit()) && rest != b"0000")
             || rest.iter().all(|b| matches!(b, b'!' | b'?'))
         {
             return;
@@ -1191,6 +1193,13 @@ mod tests {
         assert_eq!(r.moves[5].pos, Pos { line: 7, column: 2 });
         assert_eq!(recs[1].line, 9);
         assert_eq!(texts(&recs[1], &recs[1].moves), ["d4"]);
+    }
+
+    #[test]
+    fn a_uci_null_move_is_a_move_not_a_move_number() {
+        let r = &read_all("1. e4 0000 2. d4 12 Nf6 *")[0];
+        assert_eq!(texts(r, &r.moves), ["e4", "0000", "d4", "Nf6"]);
+        assert_eq!(r.moves[1].pos, Pos { line: 1, column: 7 });
     }
 
     #[test]
