@@ -234,12 +234,22 @@ impl Supervisor {
             drop(done_tx);
             let mut pending: BTreeMap<u64, (C, Outcome)> = BTreeMap::new();
             let mut next = 1u64;
+            // Tokens go back to the producer eight at a time: it then wakes once for eight
+            // jobs, not once per job. Never a deadlock: with eight held back the other
+            // `window - 8` jobs are in flight, and their results release the eight.
+            let mut held = 0usize;
             for (seq, ctx, outcome) in done_rx.iter() {
                 pending.insert(seq, (ctx, outcome));
                 while let Some((ctx, outcome)) = pending.remove(&next) {
                     next += 1;
                     sink(ctx, outcome)?;
-                    let _ = token_tx.send(());
+                    held += 1;
+                    if held == TOKEN_BATCH {
+                        for _ in 0..held {
+                            let _ = token_tx.send(());
+                        }
+                        held = 0;
+                    }
                 }
             }
             drop(token_tx);
@@ -418,6 +428,10 @@ impl Supervisor {
         }
     }
 }
+
+/// Finished jobs whose tokens are handed back to the producer together ([`Supervisor::run`]);
+/// less than the window of one worker, `DEPTH + 8`.
+const TOKEN_BATCH: usize = 8;
 
 /// Jobs in flight per worker: the worker always has the next jobs at hand, and the parent,
 /// woken by one result, often finds several.
