@@ -214,20 +214,24 @@ fn secs(d: Duration) -> String {
 /// loaded machine. `None` without valgrind.
 fn instructions(program: &Path, args: &[&str]) -> Option<u64> {
     let out = Command::new("valgrind")
-        .args(["--tool=callgrind", "--callgrind-out-file=/dev/null"])
+        .args([
+            "--tool=callgrind",
+            "--callgrind-out-file=/dev/null",
+            "--trace-children=yes",
+        ])
         .arg(program)
         .args(args)
         .stdout(Stdio::null())
         .output()
         .ok()?;
+    // One count per process (an isolated run's workers are children): their sum.
     let text = String::from_utf8_lossy(&out.stderr);
-    let line = text.lines().find(|l| l.contains("Collected :"))?;
-    line.rsplit(':')
-        .next()?
-        .trim()
-        .replace(',', "")
-        .parse()
-        .ok()
+    let counts: Vec<u64> = text
+        .lines()
+        .filter(|l| l.contains("Collected :"))
+        .filter_map(|l| l.rsplit(':').next()?.trim().replace(',', "").parse().ok())
+        .collect();
+    (!counts.is_empty()).then(|| counts.iter().sum())
 }
 
 /// Section 5: instructions of the replay and of `analyze` on 1,300 games of the real-world
@@ -262,6 +266,10 @@ fn instruction_counts(root: &Path, dir: &Path, h: &Path) {
                 "--move-by-move",
                 f,
             ],
+        ),
+        (
+            "analyze --jsonl --no-plies --isolate (parent and worker)",
+            vec!["analyze", "--jsonl", "--no-plies", "--isolate", f],
         ),
         (
             "analyze --jsonl (per-ply JSON)",

@@ -501,6 +501,8 @@ struct Conn {
     stdout: ChildStdout,
     stderr: ChildStderr,
     inbuf: Vec<u8>,
+    /// What one read of the worker's output goes into (zeroed once, not per read).
+    readbuf: Vec<u8>,
     errbuf: Vec<u8>,
     /// The last bytes of the worker's standard error, forwarded or not (what a dying worker
     /// said: the runtime's stack-overflow or allocation-failure report).
@@ -636,6 +638,7 @@ impl Conn {
             stdout,
             stderr,
             inbuf: Vec::with_capacity(1 << 16),
+            readbuf: vec![0; 1 << 16],
             errbuf: Vec::new(),
             recent: Vec::new(),
             running: None,
@@ -782,10 +785,9 @@ impl Conn {
     }
 
     fn read_out(&mut self) {
-        let mut buf = [0u8; 1 << 16];
-        match self.stdout.read(&mut buf) {
+        match self.stdout.read(&mut self.readbuf) {
             Ok(0) => self.out_eof = true,
-            Ok(n) => self.inbuf.extend_from_slice(&buf[..n]),
+            Ok(n) => self.inbuf.extend_from_slice(&self.readbuf[..n]),
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
             Err(_) => self.out_eof = true,
         }
