@@ -42,8 +42,19 @@ const BELOW_KING: i32 = 12;
 /// Per square the enemy king can walk to through squares not attacked (and not held by its own
 /// side): a checkmate by pawn-movers needs the king boxed in.
 const KING_BOX: i32 = 10;
+/// Per pawn-mover below the enemy king that one of ours guards (the king cannot take it).
+const GUARDED: i32 = 0;
 /// Per square the kings are nearer each other, for the side with more pieces.
-const KING_NEAR: i32 = 10;
+const KING_NEAR: i32 = 30;
+/// Per file (up to two) the enemy king stands away from the board's edge files: pawn-movers
+/// attack only diagonally, so a king on an edge file is attacked from one file only and its
+/// corner takes a net of the king and three pieces, where a king in the middle of the last
+/// rank is mated by a wall of pieces alone.
+const KING_OFF_EDGE: i32 = 0;
+/// For the side with more pieces, its king two ranks below the enemy king on the same file
+/// (half on a neighbouring file): from there it guards the three squares below that king and
+/// every pawn-mover that steps up beside it to give check.
+const KING_OPPOSITION: i32 = 60;
 /// The eight steps of a king.
 const NEIGHBOURS: [(i32, i32); 8] = [
     (-1, -1),
@@ -123,6 +134,15 @@ impl Proletariat {
                 .count();
             score += BELOW_KING * below.min(1) as i32;
         }
+        // A guarded pawn-mover below the enemy king is a brick of a wall it cannot break.
+        for (sq, kind) in pos.pieces_of(color) {
+            let below = enemy_kings
+                .iter()
+                .any(|k| (k.rank() as i32 - sq.rank() as i32) * forward > 0);
+            if below && !self.is(&self.king, kind) && attacked.contains(sq) {
+                score += GUARDED;
+            }
+        }
         // The squares each enemy king can walk to through squares we do not attack (its
         // own pieces block it): the smaller its box, the nearer a checkmate.
         let blocked = |sq: Square| attacked.contains(sq) || pos.get(sq).is_color(color.opposite());
@@ -145,6 +165,9 @@ impl Proletariat {
                 }
             }
             score -= KING_BOX * region.len() as i32;
+            let files = pos.files() as i32;
+            let off_edge = (k.file() as i32).min(files - 1 - k.file() as i32).min(2);
+            score += KING_OFF_EDGE * off_edge;
         }
         score
     }
@@ -188,7 +211,17 @@ impl PresetRules for Proletariat {
                     .filter(|&(_, k)| !self.is(&self.king, k))
                     .count()
             };
-            score += near * (movers(Color::White) as i32 - movers(Color::Black) as i32).signum();
+            let lead = (movers(Color::White) as i32 - movers(Color::Black) as i32).signum();
+            score += near * lead;
+            // The stronger side's king and the enemy king, and the stronger side's forward.
+            let (ours, theirs, forward) = if lead > 0 { (w, b, 1) } else { (b, w, -1) };
+            let files_apart = (ours.file() as i32 - theirs.file() as i32).abs();
+            if lead != 0
+                && (theirs.rank() as i32 - ours.rank() as i32) * forward == 2
+                && files_apart <= 1
+            {
+                score += lead * KING_OPPOSITION / (1 + files_apart);
+            }
         }
         score
     }
