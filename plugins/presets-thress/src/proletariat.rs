@@ -55,6 +55,10 @@ const KING_OFF_EDGE: i32 = 0;
 /// (half on a neighbouring file): from there it guards the three squares below that king and
 /// every pawn-mover that steps up beside it to give check.
 const KING_OPPOSITION: i32 = 60;
+/// Per pawn-mover two ranks below the enemy king, within three files of it: the next step
+/// brings it beside the king, where it gives check. Pieces already beside or above the king
+/// can give no more checks, so a net needs these held back, not pushed on.
+const CHECKER_IN_RESERVE: i32 = 25;
 /// The eight steps of a king.
 const NEIGHBOURS: [(i32, i32); 8] = [
     (-1, -1),
@@ -133,6 +137,12 @@ impl Proletariat {
                 .filter(|k| (k.rank() as i32 - r) * forward > 0)
                 .count();
             score += BELOW_KING * below.min(1) as i32;
+            let in_reserve = enemy_kings.iter().any(|k| {
+                (k.rank() as i32 - r) * forward == 2 && (k.file() as i32 - f).abs() <= 3
+            });
+            if in_reserve {
+                score += CHECKER_IN_RESERVE;
+            }
         }
         // A guarded pawn-mover below the enemy king is a brick of a wall it cannot break.
         for (sq, kind) in pos.pieces_of(color) {
