@@ -13,6 +13,13 @@
 //! limit. The term values every piece but the king as one pawn-mover, a stranded one at a
 //! quarter of that, and rewards what a checkmate by pawn-movers needs: pieces still below the
 //! enemy king (a pawn-mover only ever attacks forward) and squares around it attacked.
+//!
+//! A lone king boxed on the last ranks is mated by a run of checks, each from a pawn-mover
+//! stepping up beside it, guarded, with the flights covered; a quiet move that takes its
+//! last square is stalemate. So the side with more pieces also keeps checkers in reserve (two
+//! ranks below that king: pieces pushed beside or past it give no more checks) and brings its
+//! own king to it, best two ranks straight below it (the opposition), where it guards the
+//! squares under the enemy king and each checker that arrives there.
 
 use crate::Meta;
 use houserules_plugin_api::abi_stable::std_types::ROption;
@@ -42,15 +49,8 @@ const BELOW_KING: i32 = 12;
 /// Per square the enemy king can walk to through squares not attacked (and not held by its own
 /// side): a checkmate by pawn-movers needs the king boxed in.
 const KING_BOX: i32 = 10;
-/// Per pawn-mover below the enemy king that one of ours guards (the king cannot take it).
-const GUARDED: i32 = 0;
 /// Per square the kings are nearer each other, for the side with more pieces.
 const KING_NEAR: i32 = 30;
-/// Per file (up to two) the enemy king stands away from the board's edge files: pawn-movers
-/// attack only diagonally, so a king on an edge file is attacked from one file only and its
-/// corner takes a net of the king and three pieces, where a king in the middle of the last
-/// rank is mated by a wall of pieces alone.
-const KING_OFF_EDGE: i32 = 0;
 /// For the side with more pieces, its king two ranks below the enemy king on the same file
 /// (half on a neighbouring file): from there it guards the three squares below that king and
 /// every pawn-mover that steps up beside it to give check.
@@ -137,20 +137,11 @@ impl Proletariat {
                 .filter(|k| (k.rank() as i32 - r) * forward > 0)
                 .count();
             score += BELOW_KING * below.min(1) as i32;
-            let in_reserve = enemy_kings.iter().any(|k| {
-                (k.rank() as i32 - r) * forward == 2 && (k.file() as i32 - f).abs() <= 3
-            });
+            let in_reserve = enemy_kings
+                .iter()
+                .any(|k| (k.rank() as i32 - r) * forward == 2 && (k.file() as i32 - f).abs() <= 3);
             if in_reserve {
                 score += CHECKER_IN_RESERVE;
-            }
-        }
-        // A guarded pawn-mover below the enemy king is a brick of a wall it cannot break.
-        for (sq, kind) in pos.pieces_of(color) {
-            let below = enemy_kings
-                .iter()
-                .any(|k| (k.rank() as i32 - sq.rank() as i32) * forward > 0);
-            if below && !self.is(&self.king, kind) && attacked.contains(sq) {
-                score += GUARDED;
             }
         }
         // The squares each enemy king can walk to through squares we do not attack (its
@@ -175,9 +166,6 @@ impl Proletariat {
                 }
             }
             score -= KING_BOX * region.len() as i32;
-            let files = pos.files() as i32;
-            let off_edge = (k.file() as i32).min(files - 1 - k.file() as i32).min(2);
-            score += KING_OFF_EDGE * off_edge;
         }
         score
     }
@@ -325,5 +313,37 @@ mod tests {
         let white = worth(&p, "7k/8/4NNN1/8/8/8/8/K7 w - - 0 1");
         let black = worth(&p, "k7/8/8/8/8/4nnn1/8/7K b - - 0 1");
         assert_eq!(white, -black);
+    }
+
+    #[test]
+    fn proletariat_evaluation_keeps_checkers_in_reserve() {
+        let p = pipe(&["proletariat"]);
+        // A knight two ranks below the king (its next step gives check beside it) is worth
+        // more than the same knight one rank further on, beside the king, where it gives no
+        // more checks: the reserve outweighs the rank it would gain.
+        let reserve = worth(&p, "4k3/8/2N5/8/8/8/8/K7 w - - 0 1");
+        let spent = worth(&p, "4k3/2N5/8/8/8/8/8/K7 w - - 0 1");
+        assert!(reserve > spent, "{reserve} {spent}");
+        // Four files away it is no checker of this king.
+        let aside = worth(&p, "4k3/8/N7/8/8/8/8/K7 w - - 0 1");
+        assert!(reserve > aside, "{reserve} {aside}");
+    }
+
+    #[test]
+    fn proletariat_evaluation_brings_the_king_to_the_opposition() {
+        let p = pipe(&["proletariat"]);
+        // White's king two squares from the Black king each time (the same nearness and the
+        // same squares covered): straight below it is best, a file off next, two files off
+        // (on the same rank as the opposition square) least.
+        let straight = worth(&p, "4k3/8/4K3/8/8/8/N7/8 w - - 0 1");
+        let beside = worth(&p, "4k3/8/3K4/8/8/8/N7/8 w - - 0 1");
+        let off = worth(&p, "4k3/8/2K5/8/8/8/N7/8 w - - 0 1");
+        assert!(
+            straight > beside && beside > off,
+            "{straight} {beside} {off}"
+        );
+        // The same for Black, the side with more pieces there (the board turned round).
+        let black = worth(&p, "8/n7/8/8/8/4k3/8/4K3 b - - 0 1");
+        assert_eq!(straight, -black);
     }
 }
