@@ -13,6 +13,13 @@
 //! limit. The term values every piece but the king as one pawn-mover, a stranded one at a
 //! quarter of that, and rewards what a checkmate by pawn-movers needs: pieces still below the
 //! enemy king (a pawn-mover only ever attacks forward) and squares around it attacked.
+//!
+//! A lone king boxed on the last ranks is mated by a run of checks, each from a pawn-mover
+//! stepping up beside it, guarded, with the flights covered; a quiet move that takes its
+//! last square is stalemate. So the side with more pieces also keeps checkers in reserve (two
+//! ranks below that king: pieces pushed beside or past it give no more checks) and brings its
+//! own king to it, best two ranks straight below it (the opposition), where it guards the
+//! squares under the enemy king and each checker that arrives there.
 
 use crate::Meta;
 use houserules_plugin_api::abi_stable::std_types::ROption;
@@ -43,7 +50,15 @@ const BELOW_KING: i32 = 12;
 /// side): a checkmate by pawn-movers needs the king boxed in.
 const KING_BOX: i32 = 10;
 /// Per square the kings are nearer each other, for the side with more pieces.
-const KING_NEAR: i32 = 10;
+const KING_NEAR: i32 = 30;
+/// For the side with more pieces, its king two ranks below the enemy king on the same file
+/// (half on a neighbouring file): from there it guards the three squares below that king and
+/// every pawn-mover that steps up beside it to give check.
+const KING_OPPOSITION: i32 = 60;
+/// Per pawn-mover two ranks below the enemy king, within three files of it: the next step
+/// brings it beside the king, where it gives check. Pieces already beside or above the king
+/// can give no more checks, so a net needs these held back, not pushed on.
+const CHECKER_IN_RESERVE: i32 = 25;
 /// The eight steps of a king.
 const NEIGHBOURS: [(i32, i32); 8] = [
     (-1, -1),
@@ -122,6 +137,12 @@ impl Proletariat {
                 .filter(|k| (k.rank() as i32 - r) * forward > 0)
                 .count();
             score += BELOW_KING * below.min(1) as i32;
+            let in_reserve = enemy_kings
+                .iter()
+                .any(|k| (k.rank() as i32 - r) * forward == 2 && (k.file() as i32 - f).abs() <= 3);
+            if in_reserve {
+                score += CHECKER_IN_RESERVE;
+            }
         }
         // The squares each enemy king can walk to through squares we do not attack (its
         // own pieces block it): the smaller its box, the nearer a checkmate.
@@ -188,7 +209,17 @@ impl PresetRules for Proletariat {
                     .filter(|&(_, k)| !self.is(&self.king, k))
                     .count()
             };
-            score += near * (movers(Color::White) as i32 - movers(Color::Black) as i32).signum();
+            let lead = (movers(Color::White) as i32 - movers(Color::Black) as i32).signum();
+            score += near * lead;
+            // The stronger side's king and the enemy king, and the stronger side's forward.
+            let (ours, theirs, forward) = if lead > 0 { (w, b, 1) } else { (b, w, -1) };
+            let files_apart = (ours.file() as i32 - theirs.file() as i32).abs();
+            if lead != 0
+                && (theirs.rank() as i32 - ours.rank() as i32) * forward == 2
+                && files_apart <= 1
+            {
+                score += lead * KING_OPPOSITION / (1 + files_apart);
+            }
         }
         score
     }
@@ -282,5 +313,37 @@ mod tests {
         let white = worth(&p, "7k/8/4NNN1/8/8/8/8/K7 w - - 0 1");
         let black = worth(&p, "k7/8/8/8/8/4nnn1/8/7K b - - 0 1");
         assert_eq!(white, -black);
+    }
+
+    #[test]
+    fn proletariat_evaluation_keeps_checkers_in_reserve() {
+        let p = pipe(&["proletariat"]);
+        // A knight two ranks below the king (its next step gives check beside it) is worth
+        // more than the same knight one rank further on, beside the king, where it gives no
+        // more checks: the reserve outweighs the rank it would gain.
+        let reserve = worth(&p, "4k3/8/2N5/8/8/8/8/K7 w - - 0 1");
+        let spent = worth(&p, "4k3/2N5/8/8/8/8/8/K7 w - - 0 1");
+        assert!(reserve > spent, "{reserve} {spent}");
+        // Four files away it is no checker of this king.
+        let aside = worth(&p, "4k3/8/N7/8/8/8/8/K7 w - - 0 1");
+        assert!(reserve > aside, "{reserve} {aside}");
+    }
+
+    #[test]
+    fn proletariat_evaluation_brings_the_king_to_the_opposition() {
+        let p = pipe(&["proletariat"]);
+        // White's king two squares from the Black king each time (the same nearness and the
+        // same squares covered): straight below it is best, a file off next, two files off
+        // (on the same rank as the opposition square) least.
+        let straight = worth(&p, "4k3/8/4K3/8/8/8/N7/8 w - - 0 1");
+        let beside = worth(&p, "4k3/8/3K4/8/8/8/N7/8 w - - 0 1");
+        let off = worth(&p, "4k3/8/2K5/8/8/8/N7/8 w - - 0 1");
+        assert!(
+            straight > beside && beside > off,
+            "{straight} {beside} {off}"
+        );
+        // The same for Black, the side with more pieces there (the board turned round).
+        let black = worth(&p, "8/n7/8/8/8/4k3/8/4K3 b - - 0 1");
+        assert_eq!(straight, -black);
     }
 }
