@@ -1050,8 +1050,10 @@ mod records {
         }
     }
 
-    /// Whether `analyze` isolates when neither --isolate nor --no-isolate is given (it costs
-    /// little: see docs/benchmarks.md, issue 14).
+    /// Whether `analyze` isolates when neither --isolate nor --no-isolate is given. A batch
+    /// that a crashing plugin cannot end is worth its cost: 13% more instructions, more in
+    /// time on a busy machine (pipes and wake-ups per record; docs/benchmarks.md, issue 14);
+    /// `--no-isolate` is there for speed.
     const ISOLATE_BY_DEFAULT: bool = true;
 
     /// `--jobs N`: 0 means one per CPU; more than four per CPU is pointless for work bound by
