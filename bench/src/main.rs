@@ -251,31 +251,7 @@ fn instruction_counts(root: &Path, dir: &Path, h: &Path) {
         "| pgn-reader 0.25 + shakmaty 0.26 replay | {:.0} M | 1.0x |",
         reference as f64 / 1e6
     );
-    for (name, a) in [
-        (
-            "analyze --jsonl --no-plies",
-            vec!["analyze", "--jsonl", "--no-plies", "--no-isolate", f],
-        ),
-        (
-            "analyze --jsonl --no-plies --move-by-move",
-            vec![
-                "analyze",
-                "--jsonl",
-                "--no-plies",
-                "--no-isolate",
-                "--move-by-move",
-                f,
-            ],
-        ),
-        (
-            "analyze --jsonl --no-plies --isolate (parent and worker)",
-            vec!["analyze", "--jsonl", "--no-plies", "--isolate", f],
-        ),
-        (
-            "analyze --jsonl (per-ply JSON)",
-            vec!["analyze", "--jsonl", "--no-isolate", f],
-        ),
-    ] {
+    for (name, a) in analyze_runs(f) {
         if let Some(n) = instructions(h, &a) {
             println!(
                 "| {name} | {:.0} M | {:.1}x |",
@@ -327,23 +303,9 @@ fn main() {
     }
 }
 
-fn against_pgn_reader(root: &Path, dir: &Path, h: &Path, rounds: usize) {
-    let real = real_corpus(root, dir, 6500);
-    let f = real.to_str().expect("utf-8 path");
-    let runs: Vec<_> = (0..rounds).map(|_| replay(&real)).collect();
-    let (_, _, plies, bad) = runs[0];
-    let t_ref = runs.iter().map(|r| r.0).min().expect("one round");
-    let cpu_ref = runs.iter().map(|r| r.1).min().expect("one round");
-    println!("\n1. 6,500 real-world games ({plies} plies replayed by shakmaty, {bad} games not replayable by it)");
-    // CPU time (user + system) beside the wall time: on a loaded machine it is the steadier
-    // figure (the wall time counts the waits for a core).
-    println!("| program | time | vs pgn-reader + shakmaty | CPU time | CPU vs pgn-reader + shakmaty |\n|---|---|---|---|---|");
-    println!(
-        "| pgn-reader 0.25 + shakmaty 0.26 replay | {} | 1.0x | {} | 1.0x |",
-        secs(t_ref),
-        secs(cpu_ref)
-    );
-    for (name, a) in [
+/// The `analyze` runs sections 1 and 5 measure on the corpus `f`: name and arguments.
+fn analyze_runs(f: &str) -> Vec<(&'static str, Vec<&str>)> {
+    vec![
         (
             "analyze --jsonl --no-plies",
             vec!["analyze", "--jsonl", "--no-plies", "--no-isolate", f],
@@ -360,7 +322,7 @@ fn against_pgn_reader(root: &Path, dir: &Path, h: &Path, rounds: usize) {
             ],
         ),
         (
-            "analyze --jsonl --no-plies --isolate",
+            "analyze --jsonl --no-plies --isolate (parent and worker)",
             vec!["analyze", "--jsonl", "--no-plies", "--isolate", f],
         ),
         (
@@ -371,7 +333,26 @@ fn against_pgn_reader(root: &Path, dir: &Path, h: &Path, rounds: usize) {
             "analyze --jsonl --isolate (per-ply JSON)",
             vec!["analyze", "--jsonl", "--isolate", f],
         ),
-    ] {
+    ]
+}
+
+fn against_pgn_reader(root: &Path, dir: &Path, h: &Path, rounds: usize) {
+    let real = real_corpus(root, dir, 6500);
+    let f = real.to_str().expect("utf-8 path");
+    let runs: Vec<_> = (0..rounds).map(|_| replay(&real)).collect();
+    let (_, _, plies, bad) = runs[0];
+    let t_ref = runs.iter().map(|r| r.0).min().expect("one round");
+    let cpu_ref = runs.iter().map(|r| r.1).min().expect("one round");
+    println!("\n1. 6,500 real-world games ({plies} plies replayed by shakmaty, {bad} games not replayable by it)");
+    // CPU time (user + system) beside the wall time: on a loaded machine it is the steadier
+    // figure (the wall time counts the waits for a core).
+    println!("| program | time | vs pgn-reader + shakmaty | CPU time | CPU vs pgn-reader + shakmaty |\n|---|---|---|---|---|");
+    println!(
+        "| pgn-reader 0.25 + shakmaty 0.26 replay | {} | 1.0x | {} | 1.0x |",
+        secs(t_ref),
+        secs(cpu_ref)
+    );
+    for (name, a) in analyze_runs(f) {
         let (t, _, cpu) = best(rounds, h, &a);
         println!(
             "| {name} | {} | {:.1}x | {} | {:.1}x |",
