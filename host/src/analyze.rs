@@ -939,6 +939,7 @@ impl<'a, 'p> Replay<'a, 'p> {
         };
         let mut warnings = Vec::new();
         for (i, ply) in line.plies.iter().enumerate() {
+            // More plies than tokens: not a replay of these tokens.
             let (Some(tok), Some(text)) = (rec.moves.get(from + i), tokens.get(i)) else {
                 return Some(0);
             };
@@ -962,7 +963,7 @@ impl<'a, 'p> Replay<'a, 'p> {
             }
         }
         let moves: Vec<Option<Move>> = line.plies.iter().map(|ply| Some(ply.mv)).collect();
-        if moves.len() > tokens.len() || !game.extend_replayed(line) {
+        if !game.extend_replayed(line) {
             return Some(0);
         }
         let taken = moves.len();

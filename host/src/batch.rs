@@ -44,15 +44,12 @@ impl Format {
     /// The bytes written for one report.
     pub fn report(&self, r: &GameReport) -> Vec<u8> {
         match self {
-            Format::Json => {
+            Format::Json | Format::Jsonl => {
                 let mut v = Vec::new();
                 crate::report_json::write_report(r, &mut v);
-                v
-            }
-            Format::Jsonl => {
-                let mut v = Vec::new();
-                crate::report_json::write_report(r, &mut v);
-                v.push(b'\n');
+                if matches!(self, Format::Jsonl) {
+                    v.push(b'\n');
+                }
                 v
             }
             Format::Text { quiet } => text_line(r, *quiet).into_bytes(),

@@ -31,14 +31,8 @@ pub fn write_report(r: &GameReport, out: &mut Vec<u8>) {
     out.extend_from_slice(b",\"ply_count\":");
     number(out, r.ply_count as u64);
     if let Some(plies) = &r.plies {
-        out.extend_from_slice(b",\"plies\":[");
-        for (i, p) in plies.iter().enumerate() {
-            if i > 0 {
-                out.push(b',');
-            }
-            ply(out, p);
-        }
-        out.push(b']');
+        out.extend_from_slice(b",\"plies\":");
+        list(out, plies, ply);
     }
     out.extend_from_slice(b",\"final_fen\":");
     opt_string(out, r.final_fen.as_deref());
@@ -65,17 +59,11 @@ fn ply(out: &mut Vec<u8>, p: &PlyReport) {
     out.extend_from_slice(b",\"fen\":");
     string(out, &p.fen);
     out.extend_from_slice(if p.check {
-        b",\"check\":true,\"events\":["
+        b",\"check\":true,\"events\":"
     } else {
-        b",\"check\":false,\"events\":["
+        b",\"check\":false,\"events\":"
     });
-    for (i, e) in p.events.iter().enumerate() {
-        if i > 0 {
-            out.push(b',');
-        }
-        event(out, e);
-    }
-    out.push(b']');
+    list(out, &p.events, event);
     if let Some(eval) = &p.engine {
         // Flattened: the evaluation's fields follow the ply's in the same object.
         let text = serde_json::to_vec(eval).unwrap_or_default();
@@ -116,6 +104,18 @@ fn event(out: &mut Vec<u8>, e: &EventReport) {
         string(out, s);
     }
     out.push(b'}');
+}
+
+/// A JSON array of `items`, each written by `each`.
+fn list<T>(out: &mut Vec<u8>, items: &[T], each: fn(&mut Vec<u8>, &T)) {
+    out.push(b'[');
+    for (i, x) in items.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        each(out, x);
+    }
+    out.push(b']');
 }
 
 /// Any other value, through serde_json (writing to a `Vec` cannot fail; a value that cannot

@@ -19,8 +19,8 @@ use houserules_plugin_api::abi_stable::std_types::RVec;
 use houserules_plugin_api::{
     export_plugin, geometry, variant_object, Cell, Color, Event, EventKind, FenError, GenRequest,
     Layout, Move, MoveEffects, MoveFlags, Outcome, OutcomeContext, PieceType, Plugin,
-    PluginManifest, Position, ReplayedLine, Role, Square, VariantBox, VariantFlags, VariantInfo,
-    VariantRules, VariantSummary, API_VERSION,
+    PluginManifest, Position, ReplayedLine, Role, SanReader, Square, VariantBox, VariantFlags,
+    VariantInfo, VariantRules, VariantSummary, API_VERSION,
 };
 
 /// Piece kinds of the chess piece table (index = engine role).
@@ -86,6 +86,8 @@ pub fn piece_table() -> Vec<PieceType> {
 /// The chess variant.
 pub struct Chess {
     pieces: Vec<PieceType>,
+    /// Plain SAN over `pieces`, for whole-line replay.
+    san: SanReader,
     /// A transformed rules model, played by the shared generator (none: FIDE's, played by the
     /// magic-bitboard engine).
     modelled: Option<model::Modelled>,
@@ -93,8 +95,10 @@ pub struct Chess {
 
 impl Default for Chess {
     fn default() -> Self {
+        let pieces = piece_table();
         Chess {
-            pieces: piece_table(),
+            san: SanReader::new(&pieces),
+            pieces,
             modelled: None,
         }
     }
@@ -446,6 +450,33 @@ fn no_holes(text: &str, pos: &Position) -> Result<(), FenError> {
     ))
 }
 
+/// The legal moves of the side to move that `req` asks for (destination, piece kinds),
+/// appended to `out`: by the magic-bitboard engine where it takes the position, else by FIDE's
+/// shared generator, whose full list is filtered here. `list` is the engine's scratch list
+/// (a caller generating many times keeps one).
+fn legal_wanted(pos: &Position, req: &GenRequest, list: &mut MoveList, out: &mut RVec<Move>) {
+    let b = board_of(pos);
+    if one_king_each(&b) && fide_en_passant(pos) {
+        list.clear();
+        b.generate_wanted(list, wanted(req));
+        out.reserve(list.len());
+        for &m in list.iter() {
+            out.push(to_api(m));
+        }
+    } else {
+        let from = out.len();
+        fide_generator().gen.legal_moves(pos, out);
+        let mut kept = from;
+        for i in from..out.len() {
+            if req.wants(pos, &out[i]) {
+                out[kept] = out[i];
+                kept += 1;
+            }
+        }
+        out.truncate(kept);
+    }
+}
+
 /// Whether each side has exactly one king (the engine's legal generator needs that).
 fn one_king_each(b: &Board) -> bool {
     b.pieces(Side::White, ERole::King).count_ones() == 1
@@ -550,17 +581,7 @@ impl VariantRules for Chess {
             self.pseudo(pos, req, out);
             return;
         }
-        let b = board_of(pos);
-        if one_king_each(&b) && fide_en_passant(pos) {
-            let mut list = MoveList::new();
-            b.generate_wanted(&mut list, wanted(req));
-            out.reserve(list.len());
-            for &m in list.iter() {
-                out.push(to_api(m));
-            }
-        } else {
-            fide_generator().gen.legal_moves(pos, out);
-        }
+        legal_wanted(pos, req, &mut MoveList::new(), out);
     }
 
     fn legal_move_count(&self, pos: &Position) -> u64 {

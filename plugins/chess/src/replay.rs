@@ -10,18 +10,12 @@
 //! attacked; `#` when that side then has no legal move).
 
 use crate::engine::MoveList;
-use crate::{board_of, fide_en_passant, kind, one_king_each, to_api, wanted, Chess};
+use crate::{board_of, kind, legal_wanted, one_king_each, Chess};
 use houserules_plugin_api::abi_stable::std_types::RVec;
 use houserules_plugin_api::{
-    Color, GenRequest, Move, MoveEffects, Position, ReplayedLine, ReplayedPly, SanReader,
-    SquareSet, VariantRules,
+    Color, GenRequest, Move, MoveEffects, Position, ReplayedLine, ReplayedPly, SquareSet,
+    VariantRules,
 };
-
-/// The SAN reader of the chess piece table (built once).
-fn reader() -> &'static SanReader {
-    static READER: std::sync::OnceLock<SanReader> = std::sync::OnceLock::new();
-    READER.get_or_init(|| SanReader::new(&crate::piece_table()))
-}
 
 impl Chess {
     /// See `VariantRules::replay_line`. `None` when the rules are a changed model (the host
@@ -30,7 +24,7 @@ impl Chess {
         if self.modelled.is_some() {
             return None;
         }
-        let reader = reader();
+        let reader = &self.san;
         let mut pos = start.clone();
         let mut plies = RVec::with_capacity(tokens.len());
         let mut moves = RVec::with_capacity(64);
@@ -44,25 +38,7 @@ impl Chess {
                 req = req.of_kinds(reader.kinds(&token)).to_square(token.dest);
             }
             moves.clear();
-            let b = board_of(&pos);
-            if one_king_each(&b) && fide_en_passant(&pos) {
-                // What `generate` does for this request, without its checks and copies.
-                list.clear();
-                b.generate_wanted(&mut list, wanted(&req));
-                moves.extend(list.iter().map(|&m| to_api(m)));
-            } else {
-                self.generate(&pos, &req, &mut moves);
-                // The shared generator gives every legal move: keep those asked for (the
-                // host's filter, `keep_wanted`).
-                let mut kept = 0;
-                for i in 0..moves.len() {
-                    if req.wants(&pos, &moves[i]) {
-                        moves[kept] = moves[i];
-                        kept += 1;
-                    }
-                }
-                moves.truncate(kept);
-            }
+            legal_wanted(&pos, &req, &mut list, &mut moves);
             let Some(mv) = reader.matching(&pos, &token, &moves) else {
                 break;
             };
