@@ -366,21 +366,25 @@ fn against_pgn_reader(root: &Path, dir: &Path, h: &Path, rounds: usize) {
 
 fn isolation(root: &Path, dir: &Path, h: &Path, rounds: usize) {
     println!("\n2. 100,000 games, `analyze -q --jobs 1`");
-    println!("| corpus | in process | --isolate | isolation cost |\n|---|---|---|---|");
+    // CPU time beside the wall time: on a loaded machine the steadier figure.
+    println!("| corpus | in process | --isolate | isolation cost | CPU in process | CPU isolated | CPU cost |\n|---|---|---|---|---|---|---|");
     for (name, file) in [
         ("real-world (x5,000)", real_corpus(root, dir, 100_000)),
         ("random, 120 plies", random_corpus(h, dir, 100_000)),
     ] {
         let f = file.to_str().expect("utf-8 path");
-        let (a, _, _) = best(rounds, h, &["analyze", "-q", "--no-isolate", f]);
-        let (b, _, _) = best(rounds, h, &["analyze", "-q", "--isolate", f]);
+        let (a, _, ca) = best(rounds, h, &["analyze", "-q", "--no-isolate", f]);
+        let (b, _, cb) = best(rounds, h, &["analyze", "-q", "--isolate", f]);
         println!(
-            "| {name} | {} ({:.0} games/s) | {} ({:.0} games/s) | {:+.1}% |",
+            "| {name} | {} ({:.0} games/s) | {} ({:.0} games/s) | {:+.1}% | {} | {} | {:+.1}% |",
             secs(a),
             1e5 / a.as_secs_f64(),
             secs(b),
             1e5 / b.as_secs_f64(),
-            (b.as_secs_f64() / a.as_secs_f64() - 1.0) * 100.0
+            (b.as_secs_f64() / a.as_secs_f64() - 1.0) * 100.0,
+            secs(ca),
+            secs(cb),
+            (cb.as_secs_f64() / ca.as_secs_f64() - 1.0) * 100.0
         );
     }
 }

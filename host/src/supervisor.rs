@@ -9,22 +9,28 @@
 //! ```text
 //! frame   = length:u32le kind:u8 body          (length counts kind and body)
 //! parent → worker: INIT   memory:u64le n:u32le (len:u32le path)*n app-bytes
-//!                  JOB    id:u64le payload     QUIT
+//!                  JOB    id:u64le payload | JOB_ALONE id:u64le payload (answered at once)
+//!                  QUIT
 //! worker → parent: LOADING path    (before each plugin file is opened)
 //!                  READY app-bytes | SETUP_ERROR message
 //!                  RESULT id:u64le payload | FAILED id:u64le message (a panic in the handler)
-//!                  RUNNING text (from a fatal-signal, timeout or exit handler: the plugin code
-//!                  running then; one write(2), so it never splits)
+//!                  RUNNING job:u64le text (from a fatal-signal, timeout or exit handler: the
+//!                  job and the plugin code running then; one write(2), so it never splits)
 //! ```
 //!
-//! The parent keeps a few jobs in flight per worker and times the oldest one. When a worker
-//! dies (a signal, an exit) or its job runs past the timeout (the parent asks the worker where
-//! it is with `SIGUSR1`, then kills it), that job fails with a [`Fault`] naming the signal or
-//! the timeout and, when known, the plugin, the variant or preset and the hook that were
-//! running (the worker's signal handlers write them as a frame, from the thread-local note of
-//! [`crate::fault`]). The worker is replaced, the other jobs it held are
-//! sent to the new one, and results reach the caller in input order. A worker that dies while
-//! opening a plugin file has that file excluded (and reported) in every later worker.
+//! The parent keeps a few jobs in flight per worker and times the oldest one. The worker
+//! writes its results in small groups (each write wakes the parent; see `serve` for when a
+//! group ends: at the latest [`GROUP_WINDOW`] after it began, so the timer is that much off at
+//! most). When a worker dies (a signal, an exit) or its job runs past the timeout (the parent
+//! asks the worker where it is with `SIGUSR1`, then kills it), the job it names fails with a
+//! [`Fault`] naming the signal or the timeout and, when known, the plugin, the variant or
+//! preset and the hook that were running (the worker's signal handlers write them as a frame,
+//! from the thread-local note of [`crate::fault`]). The worker is replaced, the other jobs it
+//! held — those whose results were still in its group too — are sent to the new one, and
+//! results reach the caller in input order. A worker that names no job (killed from outside)
+//! gets its jobs again one at a time (`JOB_ALONE`), so that the one that fails is known. A
+//! worker that dies while opening a plugin file has that file excluded (and reported) in
+//! every later worker.
 //!
 //! The supervisor knows nothing of records or games: a job is bytes in, bytes out. Analysis
 //! uses it through [`crate::isolated`]; a game runner (play, match, an engine) plugs in the
@@ -48,6 +54,16 @@ const READY: u8 = 11;
 const SETUP_ERROR: u8 = 12;
 const RESULT: u8 = 13;
 const FAILED: u8 = 14;
+/// A job whose result the worker writes out at once, not in a group (the jobs a worker that
+/// died without naming its job held: run again, each on its own).
+const JOB_ALONE: u8 = 4;
+
+/// Results a worker writes out together at most.
+const GROUP_SIZE: usize = 32;
+/// A job longer than this ends its group (its result goes out at once).
+const GROUP_JOB_TIME: Duration = Duration::from_millis(1);
+/// A group is written out at the latest this long after its first job started.
+const GROUP_WINDOW: Duration = Duration::from_millis(2);
 
 /// Largest frame accepted (a report of a million plies with per-ply JSON fits).
 const MAX_FRAME: usize = 1 << 30;
@@ -201,10 +217,14 @@ impl Supervisor {
         S: FnMut(C, Outcome) -> io::Result<()>,
     {
         let workers = self.limits.workers.max(1);
-        let window = workers * (DEPTH + 8);
-        let (job_tx, job_rx) = mpsc::sync_channel::<Item<C>>(workers * DEPTH);
+        let window = workers * DEPTH + TOKEN_BATCH;
+        // Unbounded: the tokens bound it (at most `window` jobs are out), and a bounded
+        // channel would wake the producer at every job a worker takes.
+        let (job_tx, job_rx) = mpsc::channel::<Item<C>>();
         let job_rx = Mutex::new(job_rx);
-        let (done_tx, done_rx) = mpsc::channel::<(u64, C, Outcome)>();
+        // Results come in groups (those of one read of a worker's output): one wake-up of
+        // this thread per group.
+        let (done_tx, done_rx) = mpsc::channel::<Vec<Done<C>>>();
         let (token_tx, token_rx) = mpsc::sync_channel::<()>(window);
         for _ in 0..window {
             let _ = token_tx.send(());
@@ -238,7 +258,7 @@ impl Supervisor {
             // jobs, not once per job. Never a deadlock: with eight held back the other
             // `window - 8` jobs are in flight, and their results release the eight.
             let mut held = 0usize;
-            for (seq, ctx, outcome) in done_rx.iter() {
+            for (seq, ctx, outcome) in done_rx.iter().flatten() {
                 pending.insert(seq, (ctx, outcome));
                 while let Some((ctx, outcome)) = pending.remove(&next) {
                     next += 1;
@@ -265,7 +285,7 @@ impl Supervisor {
         &self,
         mut conn: Option<Conn>,
         jobs: &Mutex<mpsc::Receiver<Item<C>>>,
-        done: mpsc::Sender<(u64, C, Outcome)>,
+        done: mpsc::Sender<Vec<Done<C>>>,
     ) {
         block_sigpipe();
         let mut inflight: VecDeque<Item<C>> = VecDeque::new();
@@ -273,9 +293,21 @@ impl Supervisor {
         let mut unsent = 0usize; // jobs of `inflight` not yet written to the current process
         let mut spawn_failures = 0u32;
         let mut dead: Option<Fault> = None;
+        // Jobs up to this one go to the worker one at a time (`JOB_ALONE`): a worker died
+        // without naming its job while it held them.
+        let mut alone_until = 0u64;
+        // A result is read, and another frame is in the buffer: handle it before taking and
+        // sending more jobs (one write to the worker for a group of results, not one each).
+        let mut more_buffered = false;
+        // The results of that group, sent on together.
+        let mut group: Vec<Done<C>> = Vec::new();
         loop {
+            // Before anything that may wait.
+            if !more_buffered && !group.is_empty() {
+                let _ = done.send(std::mem::take(&mut group));
+            }
             // Take more jobs.
-            while inflight.len() < DEPTH {
+            while !more_buffered && inflight.len() < DEPTH {
                 let item = if inflight.is_empty() {
                     match jobs.lock() {
                         Ok(rx) => rx.recv().ok(),
@@ -302,7 +334,7 @@ impl Supervisor {
             if let Some(f) = &dead {
                 // This worker cannot start any more: fail what it holds.
                 for item in inflight.drain(..) {
-                    let _ = done.send((item.seq, item.ctx, Outcome::Failed(f.clone())));
+                    let _ = done.send(vec![(item.seq, item.ctx, Outcome::Failed(f.clone()))]);
                 }
                 unsent = 0;
                 continue;
@@ -322,7 +354,8 @@ impl Supervisor {
                             other => Fault::new("exit", other.to_string()),
                         };
                         if let Some(item) = inflight.pop_front() {
-                            let _ = done.send((item.seq, item.ctx, Outcome::Failed(fault.clone())));
+                            let failed = Outcome::Failed(fault.clone());
+                            let _ = done.send(vec![(item.seq, item.ctx, failed)]);
                         }
                         if spawn_failures >= 3 {
                             dead = Some(fault);
@@ -334,17 +367,24 @@ impl Supervisor {
             let Some(c) = conn.as_mut() else { continue };
             // Send what the process does not have yet.
             let mut write_failed = false;
-            let skip = inflight.len() - unsent;
-            for item in inflight.iter().skip(skip) {
-                if c.send_job(item.seq, &item.payload).is_err() {
-                    write_failed = true;
-                    break;
+            if !more_buffered {
+                let skip = inflight.len() - unsent;
+                for item in inflight.iter().skip(skip) {
+                    let kind = if item.seq <= alone_until {
+                        JOB_ALONE
+                    } else {
+                        JOB
+                    };
+                    if c.send_job(kind, item.seq, &item.payload).is_err() {
+                        write_failed = true;
+                        break;
+                    }
                 }
+                if !write_failed && c.flush().is_err() {
+                    write_failed = true;
+                }
+                unsent = 0;
             }
-            if !write_failed && c.flush().is_err() {
-                write_failed = true;
-            }
-            unsent = 0;
             let deadline = self.limits.timeout.map(|t| started + t);
             let wait = if write_failed {
                 Wait::Closed
@@ -360,9 +400,10 @@ impl Supervisor {
                             "protocol",
                             format!("the worker answered job {id}, expected {front:?}"),
                         );
-                        self.fail_front(&mut conn, &mut inflight, &done, f);
+                        self.fail_faulty(&mut conn, &mut inflight, &done, f, &mut alone_until);
                         unsent = inflight.len();
                         started = Instant::now();
+                        more_buffered = false;
                         continue;
                     }
                     let outcome = if c.last_kind == FAILED {
@@ -375,30 +416,34 @@ impl Supervisor {
                     };
                     c.forward_stderr();
                     if let Some(item) = inflight.pop_front() {
-                        let _ = done.send((item.seq, item.ctx, outcome));
+                        group.push((item.seq, item.ctx, outcome));
                     }
                     started = Instant::now();
+                    more_buffered = c.frame_buffered();
                 }
                 Wait::Frame(kind, _) => {
                     let f = Fault::new(
                         "protocol",
                         format!("unexpected frame {kind} from the worker"),
                     );
-                    self.fail_front(&mut conn, &mut inflight, &done, f);
+                    self.fail_faulty(&mut conn, &mut inflight, &done, f, &mut alone_until);
                     unsent = inflight.len();
                     started = Instant::now();
+                    more_buffered = false;
                 }
                 Wait::Closed => {
                     let f = c.diagnose(false);
-                    self.fail_front(&mut conn, &mut inflight, &done, f);
+                    self.fail_faulty(&mut conn, &mut inflight, &done, f, &mut alone_until);
                     unsent = inflight.len();
                     started = Instant::now();
+                    more_buffered = false;
                 }
                 Wait::TimedOut => {
                     let f = c.diagnose(true);
-                    self.fail_front(&mut conn, &mut inflight, &done, f);
+                    self.fail_faulty(&mut conn, &mut inflight, &done, f, &mut alone_until);
                     unsent = inflight.len();
                     started = Instant::now();
+                    more_buffered = false;
                 }
             }
         }
@@ -411,31 +456,60 @@ impl Supervisor {
         }
     }
 
-    /// Fails the oldest job in flight with `fault` and drops the process (it is dead, or
-    /// killed here); the other jobs will go to the next process.
-    fn fail_front<C>(
+    /// Fails the job the worker was running with `fault` and drops the process (it is dead,
+    /// or killed here); the other jobs in flight, before and after it, go to the next process.
+    /// The job is the one the worker's RUNNING frame named; a worker that named none (it was
+    /// killed from outside, or ended with `_exit`) may have held finished results unwritten,
+    /// so its jobs are run again one at a time, and the first that fails then is the one.
+    fn fail_faulty<C>(
         &self,
         conn: &mut Option<Conn>,
         inflight: &mut VecDeque<Item<C>>,
-        done: &mpsc::Sender<(u64, C, Outcome)>,
+        done: &mpsc::Sender<Vec<Done<C>>>,
         fault: Fault,
+        alone_until: &mut u64,
     ) {
+        let named = conn.as_ref().and_then(|c| c.running_job);
         if let Some(mut c) = conn.take() {
             c.kill();
         }
-        if let Some(item) = inflight.pop_front() {
-            let _ = done.send((item.seq, item.ctx, Outcome::Failed(fault)));
+        let at = match named.and_then(|id| inflight.iter().position(|i| i.seq == id)) {
+            Some(at) => Some(at),
+            None => match (inflight.front(), inflight.back()) {
+                // Sent one at a time, or alone in flight: the oldest job was running.
+                (Some(front), _) if front.seq <= *alone_until || inflight.len() == 1 => Some(0),
+                (Some(_), Some(back)) => {
+                    *alone_until = back.seq;
+                    if let Ok(mut v) = self.warnings.lock() {
+                        v.push(format!(
+                            "a worker failed without naming the record it was on ({}: {}); \
+                             its {} records are run again one at a time",
+                            fault.kind,
+                            fault.message,
+                            inflight.len()
+                        ));
+                    }
+                    None
+                }
+                _ => None,
+            },
+        };
+        if let Some(item) = at.and_then(|at| inflight.remove(at)) {
+            let _ = done.send(vec![(item.seq, item.ctx, Outcome::Failed(fault))]);
         }
     }
 }
 
 /// Finished jobs whose tokens are handed back to the producer together ([`Supervisor::run`]);
 /// less than the window of one worker, `DEPTH + 8`.
-const TOKEN_BATCH: usize = 8;
+const TOKEN_BATCH: usize = 32;
 
 /// Jobs in flight per worker: the worker always has the next jobs at hand, and the parent,
 /// woken by one result, often finds several.
-const DEPTH: usize = 16;
+const DEPTH: usize = 64;
+
+/// A finished job: its number, context and outcome.
+type Done<C> = (u64, C, Outcome);
 
 struct Item<C> {
     seq: u64,
@@ -507,8 +581,10 @@ struct Conn {
     /// The last bytes of the worker's standard error, forwarded or not (what a dying worker
     /// said: the runtime's stack-overflow or allocation-failure report).
     recent: Vec<u8>,
-    /// What the last RUNNING frame said.
+    /// What the last RUNNING frame said: the plugin code running ...
     running: Option<String>,
+    /// ... and the job.
+    running_job: Option<u64>,
     out_eof: bool,
     err_eof: bool,
     last_kind: u8,
@@ -642,6 +718,7 @@ impl Conn {
             errbuf: Vec::new(),
             recent: Vec::new(),
             running: None,
+            running_job: None,
             out_eof: false,
             err_eof: false,
             last_kind: 0,
@@ -649,8 +726,23 @@ impl Conn {
         })
     }
 
-    fn send_job(&mut self, id: u64, payload: &[u8]) -> io::Result<()> {
-        write_frame(&mut self.outbuf, JOB, &[&id.to_le_bytes(), payload])
+    fn send_job(&mut self, kind: u8, id: u64, payload: &[u8]) -> io::Result<()> {
+        write_frame(&mut self.outbuf, kind, &[&id.to_le_bytes(), payload])
+    }
+
+    /// Whether a whole frame is already read and waiting.
+    fn frame_buffered(&self) -> bool {
+        frame_buffered(&self.inbuf)
+    }
+
+    /// Takes what a RUNNING frame says: the job (0: none) and the plugin code running.
+    fn note_running(&mut self, body: &[u8]) {
+        let Some((job, text)) = body.split_first_chunk::<8>() else {
+            return;
+        };
+        let job = u64::from_le_bytes(*job);
+        self.running_job = (job != 0).then_some(job);
+        self.running = (!text.is_empty()).then(|| String::from_utf8_lossy(text).into_owned());
     }
 
     /// Writes what the worker's pipe takes now, without waiting; the rest goes out while
@@ -703,7 +795,7 @@ impl Conn {
         loop {
             match self.take_frame() {
                 Some(Ok((RUNNING, body))) => {
-                    self.running = Some(String::from_utf8_lossy(&body).into_owned());
+                    self.note_running(&body);
                     continue;
                 }
                 Some(Ok((kind, body))) => {
@@ -873,7 +965,7 @@ impl Conn {
         }
         while let Some(Ok((kind, body))) = self.take_frame() {
             if kind == RUNNING {
-                self.running = Some(String::from_utf8_lossy(&body).into_owned());
+                self.note_running(&body);
             }
         }
         let status = match self.child.try_wait() {
@@ -1149,6 +1241,15 @@ where
     {
         return 70;
     }
+    // Results are written out in small groups, not one by one: each write wakes the parent.
+    // A group ends when the next job is not at hand yet (the worker would wait for it), when
+    // a job took more than a moment, or when it is full or old, so the parent's timer for a
+    // job it has sent is off by [`GROUP_WINDOW`] at most. A job that never ends leaves the
+    // results of its group unwritten: the RUNNING frame names the job, and the parent sends
+    // the others again.
+    let mut grouped = 0usize;
+    let mut group_start = std::time::Instant::now();
+    let mut framed_result = Vec::new();
     loop {
         let frame = match read_frame(&mut input) {
             Ok(Some(f)) => f,
@@ -1156,24 +1257,45 @@ where
             Err(_) => return 70,
         };
         match frame {
-            (JOB, body) if body.len() >= 8 => {
-                let id = &body[..8];
-                let payload = &body[8..];
+            (kind @ (JOB | JOB_ALONE), body) if body.len() >= 8 => {
+                let (id, payload) = body.split_at(8);
+                let started = std::time::Instant::now();
+                if grouped == 0 {
+                    group_start = started;
+                }
+                let seq = u64::from_le_bytes(id.try_into().unwrap_or([0; 8]));
+                CURRENT_JOB.store(seq, std::sync::atomic::Ordering::Relaxed);
                 let answer =
                     std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| handler(payload)));
-                let written = match answer {
-                    Ok(bytes) => write_frame(&mut out, RESULT, &[id, &bytes]),
+                CURRENT_JOB.store(0, std::sync::atomic::Ordering::Relaxed);
+                // Framed apart, then written whole: what the buffer passes on to the pipe is
+                // always whole frames, so that a RUNNING frame written by a signal handler
+                // during a later job never lands inside one.
+                framed_result.clear();
+                let framed = match answer {
+                    Ok(bytes) => write_frame(&mut framed_result, RESULT, &[id, &bytes]),
                     Err(p) => {
                         let msg = format!(
                             "the host panicked on this job: {}",
                             crate::batch::panic_message(&*p)
                         );
-                        write_frame(&mut out, FAILED, &[id, msg.as_bytes()])
+                        write_frame(&mut framed_result, FAILED, &[id, msg.as_bytes()])
                     }
                 };
-                // Each result goes out at once: the next job may never end, and the parent
-                // must know which one that is.
-                if written.and_then(|()| out.flush()).is_err() {
+                let written = framed.and_then(|()| out.write_all(&framed_result));
+                grouped += 1;
+                let now = std::time::Instant::now();
+                let group_ends = kind == JOB_ALONE
+                    || grouped >= GROUP_SIZE
+                    || now - started > GROUP_JOB_TIME
+                    || now - group_start > GROUP_WINDOW
+                    || !frame_buffered(input.buffer());
+                if group_ends {
+                    grouped = 0;
+                    if written.and_then(|()| out.flush()).is_err() {
+                        return 70;
+                    }
+                } else if written.is_err() {
                     return 70;
                 }
             }
@@ -1198,6 +1320,17 @@ const FATAL: [libc::c_int; 6] = [
     libc::SIGTRAP,
 ];
 
+/// The job the worker runs now (0: none), for the signal handlers.
+static CURRENT_JOB: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// Whether `buf` starts with a whole frame (the next job can be read without waiting).
+fn frame_buffered(buf: &[u8]) -> bool {
+    match buf.first_chunk::<4>() {
+        Some(len) => buf.len() - 4 >= u32::from_le_bytes(*len) as usize,
+        None => false,
+    }
+}
+
 /// The protocol's descriptor, for the signal handlers.
 static PROTO_FD: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(-1);
 
@@ -1208,16 +1341,18 @@ fn write_running() {
     if fd < 0 {
         return;
     }
+    let job = CURRENT_JOB.load(std::sync::atomic::Ordering::Relaxed);
     let mut buf = [0u8; 600];
-    let n = crate::fault::running_into(&mut buf[5..]);
-    if n == 0 {
+    let n = crate::fault::running_into(&mut buf[13..]);
+    if n == 0 && job == 0 {
         return;
     }
-    buf[..4].copy_from_slice(&(n as u32 + 1).to_le_bytes());
+    buf[..4].copy_from_slice(&(n as u32 + 9).to_le_bytes());
     buf[4] = RUNNING;
-    // SAFETY: write(2) is async-signal-safe; the buffer is valid for `n + 5` bytes.
+    buf[5..13].copy_from_slice(&job.to_le_bytes());
+    // SAFETY: write(2) is async-signal-safe; the buffer is valid for `n + 13` bytes.
     unsafe {
-        libc::write(fd, buf.as_ptr().cast(), n + 5);
+        libc::write(fd, buf.as_ptr().cast(), n + 13);
     }
 }
 

@@ -35,6 +35,13 @@ impl PresetRules for Fault {
                 loop { hoard.push(vec![1u8; 1 << 20]); std::hint::black_box(&hoard); }
             }
             "fault-exit" => std::process::exit(7),
+            // Killed from outside: no handler runs, the worker cannot say where it was.
+            "fault-kill" => {
+                let _ = std::process::Command::new("kill")
+                    .args(["-9", &std::process::id().to_string()])
+                    .status();
+                loop { std::thread::sleep(std::time::Duration::from_millis(10)) }
+            }
             _ => {}
         }
         std::hint::black_box(moves);
@@ -49,8 +56,8 @@ impl Drop for Fault {
     }
 }
 
-const IDS: [&str; 8] = ["fault-panic", "fault-loop", "fault-abort", "fault-segv", "fault-stack",
-    "fault-alloc", "fault-exit", "fault-drop"];
+const IDS: [&str; 9] = ["fault-panic", "fault-loop", "fault-abort", "fault-segv", "fault-stack",
+    "fault-alloc", "fault-exit", "fault-drop", "fault-kill"];
 
 struct P;
 impl Plugin for P {
@@ -199,7 +206,8 @@ fn each_fault_is_contained_under_isolate() {
                 "--plugin",
                 lib.to_str().unwrap(),
                 "--game-timeout",
-                "2",
+                // An allocation of 512 MB, 1 MB at a time, takes a while on a loaded machine.
+                "5",
                 "--worker-memory",
                 "512",
                 "--jobs",
@@ -233,6 +241,60 @@ fn each_fault_is_contained_under_isolate() {
             let message = g["errors"][0]["message"].as_str().unwrap();
             assert!(message.contains(kind), "{preset}: {message}");
         }
+    }
+}
+
+/// Workers write their results in groups: a fault after many quick records, with their
+/// results still unwritten, fails only its own record, whether the worker names the record
+/// (a crash, a timeout) or cannot (killed from outside: its records are run again one at a
+/// time, with a warning).
+#[test]
+fn a_fault_among_quick_records_fails_only_its_record() {
+    let lib = faults_plugin();
+    let faulty = [
+        (41, "fault-segv", "crash"),
+        (82, "fault-loop", "timeout"),
+        (123, "fault-kill", "crash"),
+    ];
+    let mut pgn = String::new();
+    for r in 1..=160 {
+        let preset = faulty.iter().find(|f| f.0 == r).map(|f| f.1);
+        pgn.push_str(&game(r, preset));
+    }
+    for jobs in ["1", "2"] {
+        let (games, code, err) = analyze(
+            &[
+                "--isolate",
+                "--plugin",
+                lib.to_str().unwrap(),
+                "--game-timeout",
+                "2",
+                "--jobs",
+                jobs,
+            ],
+            &pgn,
+        );
+        assert_eq!(code, 3, "{err}");
+        assert_eq!(games.len(), 160, "{err}");
+        for (i, g) in games.iter().enumerate() {
+            let round = i + 1;
+            assert_eq!(g["tags"]["Round"], round.to_string(), "input order");
+            match faulty.iter().find(|f| f.0 == round) {
+                Some((_, preset, kind)) => {
+                    assert_eq!(g["fault"]["kind"], *kind, "{preset}: {g}\n{err}");
+                }
+                None => {
+                    assert!(g["fault"].is_null(), "record {round} intact: {g}\n{err}");
+                    assert_eq!(g["ply_count"], 6, "{g}");
+                }
+            }
+        }
+        assert_eq!(
+            games[122]["fault"]["signal"], "SIGKILL (killed)",
+            "{}",
+            games[122]
+        );
+        assert!(err.contains("without naming the record"), "{err}");
     }
 }
 
