@@ -166,13 +166,18 @@ fn setup_analyze(
     };
     let format = t.format;
     let mut an = Analyzer::new(reg, options.clone());
+    // Records of one file come one after another: its name is made once.
+    let mut file_name: Arc<str> = Arc::from("");
     let handler = move |payload: &[u8]| -> Vec<u8> {
         let Some((index, file, record)) = decode_job(payload) else {
             return encode_result(None);
         };
+        if *file_name != *file {
+            file_name = Arc::from(file);
+        }
         let job = Job {
             index,
-            file: Arc::from(file.as_str()),
+            file: file_name.clone(),
             record,
             progress: 0,
         };
@@ -190,11 +195,11 @@ fn encode_job(job: &Job, out: &mut Vec<u8>) {
     job.record.encode(out);
 }
 
-fn decode_job(b: &[u8]) -> Option<(u64, String, Record)> {
+fn decode_job(b: &[u8]) -> Option<(u64, &str, Record)> {
     let (index, b) = b.split_first_chunk::<8>()?;
     let (len, b) = b.split_first_chunk::<4>()?;
     let (file, b) = b.split_at_checked(u32::from_le_bytes(*len) as usize)?;
-    let file = String::from_utf8(file.to_vec()).ok()?;
+    let file = std::str::from_utf8(file).ok()?;
     Some((u64::from_le_bytes(*index), file, Record::decode(b)?))
 }
 
@@ -297,9 +302,10 @@ impl Prepared {
         let read = self.supervisor.run(
             move |emit: &mut dyn FnMut(Job, Vec<u8>) -> bool| {
                 let mut empty = Vec::new();
-                batch::read_jobs(sources, &mut empty, |job| {
+                batch::read_jobs(sources, &mut empty, |mut job| {
                     let mut payload = Vec::with_capacity(256);
                     encode_job(&job, &mut payload);
+                    job.record.keep_header();
                     emit(job, payload)
                 })
                 .map(|()| empty)

@@ -227,6 +227,19 @@ impl Record {
         }
     }
 
+    /// Drops what only the analysis reads (moves, variations, their text, syntax errors and
+    /// the result), keeping the start line, end and tags: all a report of a record that could
+    /// not be analyzed shows. An isolated run keeps this much of each record in flight, and
+    /// frees the rest on the thread that allocated it.
+    pub fn keep_header(&mut self) {
+        self.moves = Vec::new();
+        self.result = None;
+        self.errors = Vec::new();
+        self.text = String::new();
+        self.var_moves = Vec::new();
+        self.vars = Vec::new();
+    }
+
     /// Reads a record written by [`Record::encode`]; `None` if the bytes are not one (or
     /// point outside themselves).
     pub fn decode(bytes: &[u8]) -> Option<Record> {
