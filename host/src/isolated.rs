@@ -303,7 +303,7 @@ impl Prepared {
             move |emit: &mut dyn FnMut(Job, Vec<u8>) -> bool| {
                 let mut empty = Vec::new();
                 batch::read_jobs(sources, &mut empty, |mut job| {
-                    let mut payload = Vec::with_capacity(256);
+                    let mut payload = Vec::new();
                     encode_job(&job, &mut payload);
                     job.record.keep_header();
                     emit(job, payload)

@@ -574,7 +574,9 @@ struct Conn {
     in_closed: bool,
     stdout: ChildStdout,
     stderr: ChildStderr,
+    /// What the worker wrote, read from `inpos` onwards.
     inbuf: Vec<u8>,
+    inpos: usize,
     /// What one read of the worker's output goes into (zeroed once, not per read).
     readbuf: Vec<u8>,
     errbuf: Vec<u8>,
@@ -714,6 +716,7 @@ impl Conn {
             stdout,
             stderr,
             inbuf: Vec::with_capacity(1 << 16),
+            inpos: 0,
             readbuf: vec![0; 1 << 16],
             errbuf: Vec::new(),
             recent: Vec::new(),
@@ -732,7 +735,7 @@ impl Conn {
 
     /// Whether a whole frame is already read and waiting.
     fn frame_buffered(&self) -> bool {
-        frame_buffered(&self.inbuf)
+        frame_buffered(&self.inbuf[self.inpos..])
     }
 
     /// Takes what a RUNNING frame says: the job (0: none) and the plugin code running.
@@ -773,20 +776,29 @@ impl Conn {
 
     /// A whole frame from the buffer, if one is there.
     fn take_frame(&mut self) -> Option<Result<(u8, Vec<u8>), ()>> {
-        if self.inbuf.len() < 4 {
+        let buf = &self.inbuf[self.inpos..];
+        let Some(len) = buf.first_chunk::<4>() else {
             return None;
-        }
-        let len = u32::from_le_bytes([self.inbuf[0], self.inbuf[1], self.inbuf[2], self.inbuf[3]])
-            as usize;
+        };
+        let len = u32::from_le_bytes(*len) as usize;
         if len == 0 || len > MAX_FRAME {
             return Some(Err(()));
         }
-        if self.inbuf.len() < 4 + len {
+        if buf.len() < 4 + len {
             return None;
         }
-        let kind = self.inbuf[4];
-        let body = self.inbuf[5..4 + len].to_vec();
-        self.inbuf.drain(..4 + len);
+        let kind = buf[4];
+        let body = buf[5..4 + len].to_vec();
+        // The frames of a group are taken one by one: move what is left to the front once
+        // the buffer is read, not after every frame.
+        self.inpos += 4 + len;
+        if self.inpos == self.inbuf.len() {
+            self.inbuf.clear();
+            self.inpos = 0;
+        } else if self.inpos > 1 << 16 {
+            self.inbuf.drain(..self.inpos);
+            self.inpos = 0;
+        }
         Some(Ok((kind, body)))
     }
 
@@ -1135,21 +1147,31 @@ impl WorkerInit<'_> {
 }
 
 fn read_frame(r: &mut impl BufRead) -> io::Result<Option<(u8, Vec<u8>)>> {
-    let mut len = [0u8; 4];
-    match r.read_exact(&mut len) {
+    let mut body = Vec::new();
+    Ok(read_frame_into(r, &mut body)?.map(|kind| (kind, body)))
+}
+
+/// Reads a frame's body into `body` (a buffer used again for every job: no allocation, no
+/// zeroing) and returns its kind; `None` at the end of the input.
+fn read_frame_into(r: &mut impl BufRead, body: &mut Vec<u8>) -> io::Result<Option<u8>> {
+    let mut head = [0u8; 5];
+    match r.read_exact(&mut head[..4]) {
         Ok(()) => {}
         Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => return Ok(None),
         Err(e) => return Err(e),
     }
-    let len = u32::from_le_bytes(len) as usize;
+    let len = u32::from_le_bytes([head[0], head[1], head[2], head[3]]) as usize;
     if len == 0 || len > MAX_FRAME {
         return Err(io::Error::other("bad frame length"));
     }
-    let mut body = vec![0u8; len];
-    r.read_exact(&mut body)?;
-    let kind = body[0];
-    body.remove(0);
-    Ok(Some((kind, body)))
+    r.read_exact(&mut head[4..])?;
+    body.clear();
+    let want = len - 1;
+    body.reserve(want);
+    if r.by_ref().take(want as u64).read_to_end(body)? != want {
+        return Err(io::ErrorKind::UnexpectedEof.into());
+    }
+    Ok(Some(head[4]))
 }
 
 fn take_u32(b: &mut &[u8]) -> Option<u32> {
@@ -1250,13 +1272,14 @@ where
     let mut grouped = 0usize;
     let mut group_start = std::time::Instant::now();
     let mut framed_result = Vec::new();
+    let mut body = Vec::new();
     loop {
-        let frame = match read_frame(&mut input) {
-            Ok(Some(f)) => f,
+        let kind = match read_frame_into(&mut input, &mut body) {
+            Ok(Some(k)) => k,
             Ok(None) => break,
             Err(_) => return 70,
         };
-        match frame {
+        match (kind, &body[..]) {
             (kind @ (JOB | JOB_ALONE), body) if body.len() >= 8 => {
                 let (id, payload) = body.split_at(8);
                 let started = std::time::Instant::now();

@@ -193,6 +193,16 @@ impl Record {
 impl Record {
     /// Appends the record's binary form to `out` ([`Record::decode`] reads it back).
     pub fn encode(&self, out: &mut Vec<u8>) {
+        // One allocation for most records: the large parts, and room for the rest.
+        out.reserve(
+            64 + self.text.len()
+                + (self.moves.len() + self.var_moves.len()) * TOKEN_BYTES
+                + self
+                    .tags
+                    .iter()
+                    .map(|t| t.name.len() + t.value.len() + 16)
+                    .sum::<usize>(),
+        );
         let mut w = Codec(out);
         w.u32(self.line);
         w.u64(self.end_offset);
@@ -322,6 +332,9 @@ impl Record {
     }
 }
 
+/// Bytes of one encoded [`MoveToken`]: six little-endian words.
+const TOKEN_BYTES: usize = 24;
+
 struct Codec<'a>(&'a mut Vec<u8>);
 
 impl Codec<'_> {
@@ -341,12 +354,23 @@ impl Codec<'_> {
     }
     fn tokens(&mut self, t: &[MoveToken]) {
         self.u32(t.len() as u32);
+        self.0.reserve(t.len() * TOKEN_BYTES);
         for m in t {
-            self.u32(m.start);
-            self.u32(m.len);
-            self.pos(m.pos);
-            self.u32(m.first_var);
-            self.u32(m.last_var);
+            let mut b = [0u8; TOKEN_BYTES];
+            for (i, v) in [
+                m.start,
+                m.len,
+                m.pos.line,
+                m.pos.column,
+                m.first_var,
+                m.last_var,
+            ]
+            .into_iter()
+            .enumerate()
+            {
+                b[4 * i..4 * i + 4].copy_from_slice(&v.to_le_bytes());
+            }
+            self.0.extend_from_slice(&b);
         }
     }
 }
@@ -386,18 +410,24 @@ impl Decoder<'_> {
         String::from_utf8(s.to_vec()).ok()
     }
     fn tokens(&mut self) -> Option<Vec<MoveToken>> {
-        let n = self.len(24)?;
-        let mut v = Vec::with_capacity(n);
-        for _ in 0..n {
-            v.push(MoveToken {
-                start: self.u32()?,
-                len: self.u32()?,
-                pos: self.pos()?,
-                first_var: self.u32()?,
-                last_var: self.u32()?,
-            });
-        }
-        Some(v)
+        let n = self.len(TOKEN_BYTES)?;
+        let (all, rest) = self.0.split_at(n * TOKEN_BYTES);
+        self.0 = rest;
+        let word = |c: &[u8], i: usize| u32::from_le_bytes([c[i], c[i + 1], c[i + 2], c[i + 3]]);
+        Some(
+            all.chunks_exact(TOKEN_BYTES)
+                .map(|c| MoveToken {
+                    start: word(c, 0),
+                    len: word(c, 4),
+                    pos: Pos {
+                        line: word(c, 8),
+                        column: word(c, 12),
+                    },
+                    first_var: word(c, 16),
+                    last_var: word(c, 20),
+                })
+                .collect(),
+        )
     }
 }
 
