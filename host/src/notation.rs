@@ -38,7 +38,9 @@ pub fn coordinate(p: &Pipeline, pos: &Position, m: Move) -> Result<String, HostE
     if m.is_castle() {
         return Ok(format!("{}{}", m.from, m.via));
     }
-    let mut s = m.from.name();
+    // Room for the longest common form (`e7e8q`): no growth at every ply.
+    let mut s = String::with_capacity(6);
+    m.from.push_name(&mut s);
     if m.flags
         .contains(houserules_plugin_api::MoveFlags::MULTI_LEG)
         && !m.via.is_none()
@@ -88,7 +90,8 @@ fn table_san(p: &Pipeline, pos: &Position, m: Move, legal: &[Move]) -> Result<St
     let kind = cell.kind().unwrap_or(0);
     let dest = m.destination();
     let capture = m.is_capture() || pos.get(dest).is_color(pos.side_to_move.opposite());
-    let mut s = String::new();
+    // Room for `exd8=Q` and a check mark: no growth at every ply.
+    let mut s = String::with_capacity(8);
     let rivals: Vec<Square> = legal
         .iter()
         .filter(|o| {
