@@ -673,6 +673,18 @@ fn spawn_ready(
     }
 }
 
+/// Drops the bytes of `buf` before `pos` (those used up) when all are, or when more than
+/// `limit` are: a buffer read or written from an offset moves its rest rarely.
+fn compact(buf: &mut Vec<u8>, pos: &mut usize, limit: usize) {
+    if *pos == buf.len() {
+        buf.clear();
+        *pos = 0;
+    } else if *pos > limit {
+        buf.drain(..*pos);
+        *pos = 0;
+    }
+}
+
 fn write_frame<W: Write + ?Sized>(w: &mut W, kind: u8, parts: &[&[u8]]) -> io::Result<()> {
     let len: usize = 1 + parts.iter().map(|p| p.len()).sum::<usize>();
     let len = u32::try_from(len).map_err(|_| io::Error::other("frame too large"))?;
@@ -760,13 +772,7 @@ impl Conn {
                 Err(_) => self.in_closed = true,
             }
         }
-        if self.outpos == self.outbuf.len() {
-            self.outbuf.clear();
-            self.outpos = 0;
-        } else if self.outpos > 1 << 20 {
-            self.outbuf.drain(..self.outpos);
-            self.outpos = 0;
-        }
+        compact(&mut self.outbuf, &mut self.outpos, 1 << 20);
         Ok(())
     }
 
@@ -792,13 +798,7 @@ impl Conn {
         // The frames of a group are taken one by one: move what is left to the front once
         // the buffer is read, not after every frame.
         self.inpos += 4 + len;
-        if self.inpos == self.inbuf.len() {
-            self.inbuf.clear();
-            self.inpos = 0;
-        } else if self.inpos > 1 << 16 {
-            self.inbuf.drain(..self.inpos);
-            self.inpos = 0;
-        }
+        compact(&mut self.inbuf, &mut self.inpos, 1 << 16);
         Some(Ok((kind, body)))
     }
 

@@ -176,6 +176,21 @@ fn analyze(args: &[&str], pgn: &str) -> (Vec<Value>, i32, String) {
     )
 }
 
+/// `analyze` under `--isolate` with the faults plugin, a timeout and a number of workers.
+fn analyze_isolated(
+    lib: &Path,
+    timeout: &str,
+    jobs: &str,
+    more: &[&str],
+    pgn: &str,
+) -> (Vec<Value>, i32, String) {
+    let lib = lib.to_str().unwrap();
+    let mut args = vec!["--isolate", "--plugin", lib, "--game-timeout", timeout];
+    args.extend_from_slice(&["--jobs", jobs]);
+    args.extend_from_slice(more);
+    analyze(&args, pgn)
+}
+
 /// Every hook fault, one record each between intact records, in one isolated batch.
 #[test]
 fn each_fault_is_contained_under_isolate() {
@@ -200,21 +215,9 @@ fn each_fault_is_contained_under_isolate() {
     round += 1;
     pgn.push_str(&game(round, None));
     for jobs in ["1", "2"] {
-        let (games, code, err) = analyze(
-            &[
-                "--isolate",
-                "--plugin",
-                lib.to_str().unwrap(),
-                "--game-timeout",
-                // An allocation of 512 MB, 1 MB at a time, takes a while on a loaded machine.
-                "5",
-                "--worker-memory",
-                "512",
-                "--jobs",
-                jobs,
-            ],
-            &pgn,
-        );
+        // An allocation of 512 MB, 1 MB at a time, takes a while on a loaded machine.
+        let (games, code, err) =
+            analyze_isolated(lib, "5", jobs, &["--worker-memory", "512"], &pgn);
         assert_eq!(code, 3, "exit code 3: plugin faults\n{err}");
         assert_eq!(games.len(), round, "every record is reported\n{err}");
         for (i, g) in games.iter().enumerate() {
@@ -262,18 +265,7 @@ fn a_fault_among_quick_records_fails_only_its_record() {
         pgn.push_str(&game(r, preset));
     }
     for jobs in ["1", "2"] {
-        let (games, code, err) = analyze(
-            &[
-                "--isolate",
-                "--plugin",
-                lib.to_str().unwrap(),
-                "--game-timeout",
-                "2",
-                "--jobs",
-                jobs,
-            ],
-            &pgn,
-        );
+        let (games, code, err) = analyze_isolated(lib, "2", jobs, &[], &pgn);
         assert_eq!(code, 3, "{err}");
         assert_eq!(games.len(), 160, "{err}");
         for (i, g) in games.iter().enumerate() {
