@@ -9,15 +9,15 @@
 //! variant's `apply`, and the check mark follows the host's rule (a king of the other side
 //! attacked; `#` when that side then has no legal move).
 
-use crate::engine::{Board, ChessMove, MoveList};
+use crate::engine::{Board, ChessMove, MoveList, Wanted};
 use crate::{
     board_of, cell_of, fide_en_passant, kind, legal_wanted, one_king_each, side_of, sq16, sq8,
-    store_board, sync_state, to_api, to_engine, wanted, Chess,
+    store_board, sync_state, to_api, to_engine, Chess,
 };
 use houserules_plugin_api::abi_stable::std_types::RVec;
 use houserules_plugin_api::{
     Cell, Color, GenRequest, Move, MoveEffects, MoveFlags, Position, ReplayedLine, ReplayedPly,
-    SquareSet, VariantRules,
+    SanToken, SquareSet, VariantRules,
 };
 
 impl Chess {
@@ -32,7 +32,6 @@ impl Chess {
         let mut plies = RVec::with_capacity(tokens.len());
         let mut moves = RVec::with_capacity(64);
         let mut list = MoveList::new();
-        let mut cands: Vec<Move> = Vec::with_capacity(8);
         // The engine board, kept here while the position is a plain one (the board in the
         // position's cache is stale meanwhile: it is stored back before any other use).
         let mut b = board_of(&pos);
@@ -41,32 +40,32 @@ impl Chess {
             let Some(token) = reader.read(&pos, text) else {
                 break;
             };
-            let mut req = GenRequest::new(pos.side_to_move, true, SquareSet::EMPTY);
-            if token.castle.is_none() {
-                req = req.of_kinds(reader.kinds(&token)).to_square(token.dest);
-            }
             let mover = pos.side_to_move;
             if plain {
-                // The same candidates as `legal_wanted` (the engine's branch), straight from
-                // the board kept here.
+                // The candidates `legal_wanted` (the engine's branch) would give, straight
+                // from the board kept here: all legal moves for castling, else the moves to
+                // the token's square by the kinds it names (found from that square, unless
+                // they are promotions or en passant).
                 list.clear();
-                let w = wanted(&req);
-                // One destination (every plain SAN but castling): the moves to it, found from
-                // it, unless they are promotions or en passant.
-                if w.to.count_ones() != 1
-                    || !b.moves_to(w.to.trailing_zeros() as u8, w.roles, &mut list)
-                {
-                    list.clear();
-                    b.generate_wanted(&mut list, w);
+                match token.castle {
+                    Some(_) => b.generate(&mut list),
+                    None => {
+                        let d = token.dest;
+                        // Off the board, or a letter of no piece: nothing for `pick`.
+                        let roles = self.roles_named(&token);
+                        if d.file() < 8 && d.rank() < 8 && roles != 0 {
+                            let to = sq8(d);
+                            if !b.moves_to(to, roles, &mut list) {
+                                list.clear();
+                                b.generate_wanted(&mut list, Wanted { to: 1 << to, roles });
+                            }
+                        }
+                    }
                 }
-                cands.clear();
-                cands.extend(list.iter().map(|&m| to_api(m)));
-                let Some(mv) = reader.matching(&pos, &token, &cands) else {
+                let Some(em) = self.pick(&b, &token, &list) else {
                     break;
                 };
-                let Some(em) = cands.iter().position(|c| *c == mv).map(|i| list[i]) else {
-                    break;
-                };
+                let mv = to_api(em);
                 if play_plain(&mut pos, &mut b, mv, em) {
                     let mark = plain_mark(&b, &mut list);
                     plies.push(ReplayedPly {
@@ -95,6 +94,10 @@ impl Chess {
                 });
                 continue;
             }
+            let mut req = GenRequest::new(pos.side_to_move, true, SquareSet::EMPTY);
+            if token.castle.is_none() {
+                req = req.of_kinds(reader.kinds(&token)).to_square(token.dest);
+            }
             moves.clear();
             legal_wanted(&pos, &req, &mut list, &mut moves);
             let Some(mv) = reader.matching(&pos, &token, &moves) else {
@@ -116,6 +119,71 @@ impl Chess {
             plies,
             position: pos,
         })
+    }
+
+    /// The engine roles (bit `1 << role`) a plain SAN token names: its letter's, pawns
+    /// without one; 0 for a letter of no chess piece.
+    fn roles_named(&self, t: &SanToken) -> u8 {
+        match t.piece {
+            None => 1 << kind::PAWN,
+            Some(l) => (0..6u8)
+                .find(|&k| self.san.letter(k) == l)
+                .map_or(0, |k| 1 << k),
+        }
+    }
+
+    /// [`SanReader::matching`] on the engine's moves `list` of the plain board `b`: the one
+    /// move `t` names, if exactly one (`list` holds the legal moves to `t.dest` of the kinds
+    /// the token names, or for castling all legal moves).
+    fn pick(&self, b: &Board, t: &SanToken, list: &[ChessMove]) -> Option<ChessMove> {
+        let mut found = None;
+        for &m in list {
+            if let Some(long) = t.castle {
+                if !m.is_castle() || (m.king_aware_to() & 7 < m.from() & 7) != long {
+                    continue;
+                }
+            } else {
+                if m.is_castle() || sq16(m.to()) != t.dest {
+                    continue;
+                }
+                let Some((_, role)) = b.piece_at(m.from()) else {
+                    continue;
+                };
+                let kind = role as u8;
+                match t.piece {
+                    Some(l) => {
+                        if self.san.letter(kind) != l {
+                            continue;
+                        }
+                    }
+                    None => {
+                        if kind != kind::PAWN {
+                            continue;
+                        }
+                        let them = b.by_side(b.side_to_move().opposite());
+                        let capture = m.is_capture() || them & (1u64 << m.to()) != 0;
+                        if t.hint_file.is_none() && capture {
+                            continue;
+                        }
+                    }
+                }
+                if t.hint_file.is_some_and(|f| f != m.from() & 7)
+                    || t.hint_rank.is_some_and(|rk| rk != (m.from() >> 3) as u32)
+                {
+                    continue;
+                }
+                match (t.promo, m.promotion()) {
+                    (Some(l), Some(p)) if self.san.letter(p as u8) == l => {}
+                    (None, None) => {}
+                    _ => continue,
+                }
+            }
+            if found.is_some() {
+                return None;
+            }
+            found = Some(m);
+        }
+        found
     }
 
     /// The check mark of a move by `mover` that led to `after`: `b'+'` when a king of the
