@@ -1026,8 +1026,23 @@ impl<'a, 'p> Replay<'a, 'p> {
                 None => p.legal_moves(&game.position, self.buf),
             };
             let mut full = token.is_none();
+            // A plain coordinate move (`g1f3`: SAN of a pawn that is not there) is looked for
+            // among the legal moves to its second square before the full list is made. Only
+            // where the variant replays lines and no result is checked before a move (plain
+            // chess: no presets, no special moves): there every move the full list could give
+            // for it ends on that square, in the same order, so the first match is the same.
+            let mut by_coordinate = None;
             let generated = generated.and_then(|()| {
                 if !full && self.buf.is_empty() {
+                    if p.replays_lines() && !p.results_need_check() {
+                        if let Some((_, to, _)) = read_coordinate(text) {
+                            p.legal_moves_matching(&game.position, Some(to), 0, self.buf)?;
+                            by_coordinate = coordinate_match(r, text, self.buf);
+                            if by_coordinate.is_some() {
+                                return Ok(());
+                            }
+                        }
+                    }
                     full = true;
                     p.legal_moves(&game.position, self.buf)
                 } else {
@@ -1087,7 +1102,7 @@ impl<'a, 'p> Replay<'a, 'p> {
             let targeted = token
                 .as_ref()
                 .and_then(|t| r.san.matching(&game.position, t, self.buf));
-            let resolved = match targeted {
+            let resolved = match targeted.or(by_coordinate) {
                 Some(m) => Ok(m),
                 None => {
                     let full_list = if full {

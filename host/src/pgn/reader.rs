@@ -826,10 +826,11 @@ impl Builder {
             line: line_no,
             column: cols.col(line, start),
         };
-        // Moves are ASCII but for rare records: the strict check is the fast one.
-        let text = match std::str::from_utf8(rest) {
-            Ok(t) => std::borrow::Cow::Borrowed(t),
-            Err(_) => String::from_utf8_lossy(rest),
+        // Moves are ASCII but for rare records: a byte loop over a few bytes is the fast
+        // check.
+        let text = match ascii_str(rest) {
+            Some(t) => std::borrow::Cow::Borrowed(t),
+            None => String::from_utf8_lossy(rest),
         };
         if text.len() > self.limits.token_bytes {
             self.error(
@@ -1009,11 +1010,22 @@ impl Builder {
     }
 }
 
-/// `bytes` as a string, invalid UTF-8 replaced (checked strictly first: the fast path).
+/// `bytes` as a string, invalid UTF-8 replaced (ASCII, most tags, is tested first).
 fn lossy(bytes: &[u8]) -> String {
-    match std::str::from_utf8(bytes) {
-        Ok(t) => t.to_owned(),
-        Err(_) => String::from_utf8_lossy(bytes).into_owned(),
+    match ascii_str(bytes) {
+        Some(t) => t.to_owned(),
+        None => String::from_utf8_lossy(bytes).into_owned(),
+    }
+}
+
+/// `bytes` as a string if they are ASCII (cheaper than the UTF-8 check for short texts).
+#[inline]
+fn ascii_str(bytes: &[u8]) -> Option<&str> {
+    if bytes.iter().all(|b| b.is_ascii()) {
+        // SAFETY: ASCII bytes are valid UTF-8.
+        Some(unsafe { std::str::from_utf8_unchecked(bytes) })
+    } else {
+        None
     }
 }
 
