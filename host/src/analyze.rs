@@ -801,6 +801,21 @@ fn coordinate_shaped(text: &str) -> bool {
 }
 
 /// Null moves as ChessBase and python-chess write them.
+/// `text` without its `!`/`?` glyphs at the end (bytes: they are ASCII).
+fn without_glyphs(text: &str) -> &str {
+    let b = text.as_bytes();
+    let mut n = b.len();
+    while n > 0 && matches!(b[n - 1], b'!' | b'?') {
+        n -= 1;
+    }
+    &text[..n]
+}
+
+/// Whether `text` ends in a check mark, `+` or `#`.
+fn check_marked(text: &str) -> bool {
+    matches!(text.as_bytes().last(), Some(b'+' | b'#'))
+}
+
 fn is_null(text: &str) -> bool {
     matches!(text, "--" | "Z0" | "0000" | "@@@@")
 }
@@ -908,10 +923,10 @@ impl<'a, 'p> Replay<'a, 'p> {
         let mut tokens: Vec<&str> = Vec::new();
         for tok in &rec.moves[from..] {
             let text = tok.text(rec);
-            let unglyphed = text.trim_end_matches(['!', '?']);
+            let unglyphed = without_glyphs(text);
             if tok.has_variations()
                 || is_null(text)
-                || (unglyphed.ends_with(['+', '#']) && coordinate_shaped(unglyphed))
+                || (check_marked(unglyphed) && coordinate_shaped(unglyphed))
             {
                 break;
             }
@@ -943,8 +958,8 @@ impl<'a, 'p> Replay<'a, 'p> {
             let (Some(tok), Some(text)) = (rec.moves.get(from + i), tokens.get(i)) else {
                 return Some(0);
             };
-            let unglyphed = text.trim_end_matches(['!', '?']);
-            if !unglyphed.ends_with(['+', '#']) {
+            let unglyphed = without_glyphs(text);
+            if !check_marked(unglyphed) {
                 continue;
             }
             if may_be_coordinate(p, ply.mv, unglyphed) {
@@ -962,12 +977,13 @@ impl<'a, 'p> Replay<'a, 'p> {
                 ));
             }
         }
-        let moves: Vec<Option<Move>> = line.plies.iter().map(|ply| Some(ply.mv)).collect();
+        let taken = line.plies.len();
+        let before = self.steps.len();
+        self.steps.extend(line.plies.iter().map(|ply| Some(ply.mv)));
         if !game.extend_replayed(line) {
+            self.steps.truncate(before);
             return Some(0);
         }
-        let taken = moves.len();
-        self.steps.extend(moves);
         self.warnings.extend(warnings);
         Some(taken)
     }
@@ -1026,8 +1042,23 @@ impl<'a, 'p> Replay<'a, 'p> {
                 None => p.legal_moves(&game.position, self.buf),
             };
             let mut full = token.is_none();
+            // A plain coordinate move (`g1f3`: SAN of a pawn that is not there) is looked for
+            // among the legal moves to its second square before the full list is made. Only
+            // where the variant replays lines and no result is checked before a move (plain
+            // chess: no presets, no special moves): there every move the full list could give
+            // for it ends on that square, in the same order, so the first match is the same.
+            let mut by_coordinate = None;
             let generated = generated.and_then(|()| {
                 if !full && self.buf.is_empty() {
+                    if p.replays_lines() && !p.results_need_check() {
+                        if let Some((_, to, _)) = read_coordinate(text) {
+                            p.legal_moves_matching(&game.position, Some(to), 0, self.buf)?;
+                            by_coordinate = coordinate_match(r, text, self.buf);
+                            if by_coordinate.is_some() {
+                                return Ok(());
+                            }
+                        }
+                    }
                     full = true;
                     p.legal_moves(&game.position, self.buf)
                 } else {
@@ -1087,7 +1118,7 @@ impl<'a, 'p> Replay<'a, 'p> {
             let targeted = token
                 .as_ref()
                 .and_then(|t| r.san.matching(&game.position, t, self.buf));
-            let resolved = match targeted {
+            let resolved = match targeted.or(by_coordinate) {
                 Some(m) => Ok(m),
                 None => {
                     let full_list = if full {

@@ -464,20 +464,39 @@ enum Fed {
 
 /// Character columns of the current line, computed incrementally: tokens come in order, so
 /// the counter only moves forward (once per line in all, whatever the number of records on it).
+/// A line of ASCII only (almost every line) has its columns at its byte offsets.
 #[derive(Clone, Copy)]
 struct Columns {
     at: usize,
     col: u32,
+    ascii: bool,
 }
 
 impl Columns {
-    const START: Columns = Columns { at: 0, col: 1 };
+    const START: Columns = Columns {
+        at: 0,
+        col: 1,
+        ascii: false,
+    };
 
-    fn col(&mut self, bytes: &[u8], i: usize) -> u32 {
-        if i < self.at {
-            *self = Columns::START;
+    /// The counter of a new line `bytes`.
+    fn of_line(bytes: &[u8]) -> Columns {
+        Columns {
+            ascii: bytes.is_ascii(),
+            ..Columns::START
         }
+    }
+
+    #[inline]
+    fn col(&mut self, bytes: &[u8], i: usize) -> u32 {
         let i = i.min(bytes.len());
+        if self.ascii {
+            return i as u32 + 1;
+        }
+        if i < self.at {
+            self.at = 0;
+            self.col = 1;
+        }
         // Characters are the bytes that do not continue one (a count the compiler vectorizes).
         let continuing = bytes[self.at..i]
             .iter()
@@ -511,24 +530,22 @@ fn is_bom(line: &[u8], i: usize) -> bool {
     line.get(i..i + 3) == Some(&[0xEF, 0xBB, 0xBF][..])
 }
 
+/// Bytes that end a move-text symbol: blanks and the characters of other tokens. (A byte
+/// order mark ends one too; it is tested apart, as it is three bytes.)
+const DELIMITER: [bool; 256] = {
+    let mut t = [false; 256];
+    let list = b" \t\r\n\x0c\x0b{}();[]$\"";
+    let mut i = 0;
+    while i < list.len() {
+        t[list[i] as usize] = true;
+        i += 1;
+    }
+    t
+};
+
+#[inline]
 fn is_delimiter(b: u8) -> bool {
-    matches!(
-        b,
-        b' ' | b'\t'
-            | b'\r'
-            | b'\n'
-            | 0x0c
-            | 0x0b
-            | b'{'
-            | b'}'
-            | b'('
-            | b')'
-            | b';'
-            | b'['
-            | b']'
-            | b'$'
-            | b'"'
-    )
+    DELIMITER[b as usize]
 }
 
 /// Whether a line looks like a tag pair: `[Name "..."`.
@@ -722,8 +739,17 @@ impl Builder {
                 b'%' if i == 0 => return Fed::More,
                 _ => {
                     let start = i;
-                    while i < n && !is_delimiter(line[i]) && !(line[i] == 0xEF && is_bom(line, i)) {
+                    i += line[i..]
+                        .iter()
+                        .position(|&b| is_delimiter(b) || b == 0xEF)
+                        .unwrap_or(n - i);
+                    // A byte 0xEF inside a token (rare): part of it unless a byte order mark.
+                    while i < n && line[i] == 0xEF && !is_bom(line, i) {
                         i += 1;
+                        i += line[i..]
+                            .iter()
+                            .position(|&b| is_delimiter(b) || b == 0xEF)
+                            .unwrap_or(n - i);
                     }
                     if i == start {
                         // A lone delimiter we do not use (`]`, `}`, `"`): it belongs to a
@@ -735,8 +761,9 @@ impl Builder {
                         continue;
                     }
                     let tok = &line[start..i];
+                    let k = move_number_len(tok);
                     // A result glued to a move number (`2.1-0`, `1.*`) is still a result.
-                    if let Some(r) = result_token(&tok[move_number_len(tok)..]) {
+                    if let Some(r) = result_token(&tok[k..]) {
                         let p = pos_at!(start);
                         if self.stage == Stage::Empty {
                             self.rec.line = line_no;
@@ -755,7 +782,7 @@ impl Builder {
                         return Fed::Ended(i);
                     }
                     self.begin(line_no, Stage::Moves);
-                    self.symbol(tok, start, line, line_no, cols);
+                    self.symbol(&tok[k..], start + k, line, line_no, cols);
                 }
             }
         }
@@ -822,12 +849,11 @@ impl Builder {
         self.spare.push(var);
     }
 
-    /// A move-text symbol: a move number, a glyph, or a move.
-    fn symbol(&mut self, tok: &[u8], start: usize, line: &[u8], line_no: u32, cols: &mut Columns) {
+    /// A move-text symbol after its move numbers (`rest`, from byte `start` of `line`): a move
+    /// number, a glyph, or a move.
+    fn symbol(&mut self, rest: &[u8], start: usize, line: &[u8], line_no: u32, cols: &mut Columns) {
         // What is left after the move numbers is a move unless it is only digits (a move
         // number) or only glyphs.
-        let k = move_number_len(tok);
-        let rest = &tok[k..];
         // `0000` is all digits but no move number: the null move of UCI (python-chess writes
         // it so).
         if rest.is_empty()
@@ -841,12 +867,13 @@ impl Builder {
         }
         let pos = Pos {
             line: line_no,
-            column: cols.col(line, start + k),
+            column: cols.col(line, start),
         };
-        // Moves are ASCII but for rare records: the strict check is the fast one.
-        let text = match std::str::from_utf8(rest) {
-            Ok(t) => std::borrow::Cow::Borrowed(t),
-            Err(_) => String::from_utf8_lossy(rest),
+        // Moves are ASCII but for rare records: a byte loop over a few bytes is the fast
+        // check.
+        let text = match ascii_str(rest) {
+            Some(t) => std::borrow::Cow::Borrowed(t),
+            None => String::from_utf8_lossy(rest),
         };
         if text.len() > self.limits.token_bytes {
             self.error(
@@ -907,29 +934,34 @@ impl Builder {
             self.error(open, "malformed tag pair: expected [Name \"value\"]");
             return skip_past(line, i, b']');
         }
-        let name = String::from_utf8_lossy(name_bytes).into_owned();
+        let name = lossy(name_bytes);
         let vpos = Pos {
             line: line_no,
             column: cols.col(line, j),
         };
         j += 1;
-        let mut value = Vec::new();
+        // The value up to its closing quote; copied piecewise only when it has escapes.
+        let mut escaped: Option<Vec<u8>> = None;
+        let mut seg = j;
+        let mut end = j;
         let mut closed = false;
-        while j < n {
-            match line[j] {
-                b'\\' if j + 1 < n && matches!(line[j + 1], b'"' | b'\\') => {
-                    value.push(line[j + 1]);
-                    j += 2;
-                }
-                b'"' => {
-                    closed = true;
-                    j += 1;
-                    break;
-                }
-                b => {
-                    value.push(b);
-                    j += 1;
-                }
+        while let Some(off) = memchr::memchr2(b'"', b'\\', &line[j..]) {
+            let at = j + off;
+            if line[at] == b'"' {
+                closed = true;
+                end = at;
+                j = at + 1;
+                break;
+            }
+            if at + 1 < n && matches!(line[at + 1], b'"' | b'\\') {
+                let v = escaped.get_or_insert_with(Vec::new);
+                v.extend_from_slice(&line[seg..at]);
+                v.push(line[at + 1]);
+                j = at + 2;
+                seg = j;
+            } else {
+                // A backslash that escapes nothing stands for itself.
+                j = at + 1;
             }
         }
         if !closed {
@@ -939,6 +971,10 @@ impl Builder {
             );
             return n;
         }
+        if let Some(v) = &mut escaped {
+            v.extend_from_slice(&line[seg..end]);
+        }
+        let value: &[u8] = escaped.as_deref().unwrap_or(&line[seg..end]);
         while j < n && line[j].is_ascii_whitespace() {
             j += 1;
         }
@@ -973,7 +1009,7 @@ impl Builder {
         }
         self.rec.tags.push(Tag {
             name,
-            value: String::from_utf8_lossy(&value).into_owned(),
+            value: lossy(value),
             pos: vpos,
         });
         j
@@ -1014,6 +1050,25 @@ impl Builder {
         self.rec.moves = self.current;
         self.rec.end = end;
         self.rec
+    }
+}
+
+/// `bytes` as a string, invalid UTF-8 replaced (ASCII, most tags, is tested first).
+fn lossy(bytes: &[u8]) -> String {
+    match ascii_str(bytes) {
+        Some(t) => t.to_owned(),
+        None => String::from_utf8_lossy(bytes).into_owned(),
+    }
+}
+
+/// `bytes` as a string if they are ASCII (cheaper than the UTF-8 check for short texts).
+#[inline]
+fn ascii_str(bytes: &[u8]) -> Option<&str> {
+    if bytes.iter().all(|b| b.is_ascii()) {
+        // SAFETY: ASCII bytes are valid UTF-8.
+        Some(unsafe { std::str::from_utf8_unchecked(bytes) })
+    } else {
+        None
     }
 }
 
@@ -1116,6 +1171,7 @@ impl<R: BufRead> Reader<R> {
         if self.line.starts_with(&[0xEF, 0xBB, 0xBF]) {
             self.line.drain(..3);
         }
+        self.cols = Columns::of_line(&self.line);
         Ok(true)
     }
 

@@ -9,12 +9,15 @@
 //! variant's `apply`, and the check mark follows the host's rule (a king of the other side
 //! attacked; `#` when that side then has no legal move).
 
-use crate::engine::MoveList;
-use crate::{board_of, kind, legal_wanted, one_king_each, Chess};
+use crate::engine::{Board, ChessMove, MoveList, Wanted};
+use crate::{
+    board_of, cell_of, fide_en_passant, kind, legal_wanted, one_king_each, side_of, sq16, sq8,
+    store_board, sync_state, to_api, to_engine, Chess,
+};
 use houserules_plugin_api::abi_stable::std_types::RVec;
 use houserules_plugin_api::{
-    Color, GenRequest, Move, MoveEffects, Position, ReplayedLine, ReplayedPly, SquareSet,
-    VariantRules,
+    Cell, Color, GenRequest, Move, MoveEffects, MoveFlags, Position, ReplayedLine, ReplayedPly,
+    SanToken, SquareSet, VariantRules,
 };
 
 impl Chess {
@@ -29,10 +32,68 @@ impl Chess {
         let mut plies = RVec::with_capacity(tokens.len());
         let mut moves = RVec::with_capacity(64);
         let mut list = MoveList::new();
+        // The engine board, kept here while the position is a plain one (the board in the
+        // position's cache is stale meanwhile: it is stored back before any other use).
+        let mut b = board_of(&pos);
+        let mut plain = plain(&pos, &b);
         for text in tokens {
             let Some(token) = reader.read(&pos, text) else {
                 break;
             };
+            let mover = pos.side_to_move;
+            if plain {
+                // The candidates `legal_wanted` (the engine's branch) would give, straight
+                // from the board kept here: all legal moves for castling, else the moves to
+                // the token's square by the kinds it names (found from that square, unless
+                // they are promotions or en passant).
+                list.clear();
+                match token.castle {
+                    Some(_) => b.generate(&mut list),
+                    None => {
+                        let d = token.dest;
+                        // Off the board, or a letter of no piece: nothing for `pick`.
+                        let roles = self.roles_named(&token);
+                        if d.file() < 8 && d.rank() < 8 && roles != 0 {
+                            let to = sq8(d);
+                            if !b.moves_to(to, roles, &mut list) {
+                                list.clear();
+                                b.generate_wanted(&mut list, Wanted { to: 1 << to, roles });
+                            }
+                        }
+                    }
+                }
+                let Some(em) = self.pick(&b, &token, &list) else {
+                    break;
+                };
+                let mv = to_api(em);
+                if play_plain(&mut pos, &mut b, mv, em) {
+                    let mark = plain_mark(&b, &mut list);
+                    plies.push(ReplayedPly {
+                        mv,
+                        mover,
+                        mark,
+                        key: pos.repetition_hash(),
+                    });
+                    continue;
+                }
+                // A move `play_plain` leaves to `apply` (the board was not touched).
+                store_board(&mut pos, &b);
+                self.apply(&mut pos, mv, &mut MoveEffects::new(mover, false));
+                b = board_of(&pos);
+                plain = self::plain(&pos, &b);
+                let mark = if plain {
+                    plain_mark(&b, &mut list)
+                } else {
+                    self.mark(&pos, mover, &mut moves)
+                };
+                plies.push(ReplayedPly {
+                    mv,
+                    mover,
+                    mark,
+                    key: pos.repetition_hash(),
+                });
+                continue;
+            }
             let mut req = GenRequest::new(pos.side_to_move, true, SquareSet::EMPTY);
             if token.castle.is_none() {
                 req = req.of_kinds(reader.kinds(&token)).to_square(token.dest);
@@ -42,7 +103,6 @@ impl Chess {
             let Some(mv) = reader.matching(&pos, &token, &moves) else {
                 break;
             };
-            let mover = pos.side_to_move;
             self.apply(&mut pos, mv, &mut MoveEffects::new(mover, false));
             let mark = self.mark(&pos, mover, &mut moves);
             plies.push(ReplayedPly {
@@ -52,10 +112,78 @@ impl Chess {
                 key: pos.repetition_hash(),
             });
         }
+        if plain {
+            store_board(&mut pos, &b);
+        }
         Some(ReplayedLine {
             plies,
             position: pos,
         })
+    }
+
+    /// The engine roles (bit `1 << role`) a plain SAN token names: its letter's, pawns
+    /// without one; 0 for a letter of no chess piece.
+    fn roles_named(&self, t: &SanToken) -> u8 {
+        match t.piece {
+            None => 1 << kind::PAWN,
+            Some(l) => (0..6u8)
+                .find(|&k| self.san.letter(k) == l)
+                .map_or(0, |k| 1 << k),
+        }
+    }
+
+    /// [`SanReader::matching`] on the engine's moves `list` of the plain board `b`: the one
+    /// move `t` names, if exactly one (`list` holds the legal moves to `t.dest` of the kinds
+    /// the token names, or for castling all legal moves).
+    fn pick(&self, b: &Board, t: &SanToken, list: &[ChessMove]) -> Option<ChessMove> {
+        let mut found = None;
+        for &m in list {
+            if let Some(long) = t.castle {
+                if !m.is_castle() || (m.king_aware_to() & 7 < m.from() & 7) != long {
+                    continue;
+                }
+            } else {
+                if m.is_castle() || sq16(m.to()) != t.dest {
+                    continue;
+                }
+                let Some((_, role)) = b.piece_at(m.from()) else {
+                    continue;
+                };
+                let kind = role as u8;
+                match t.piece {
+                    Some(l) => {
+                        if self.san.letter(kind) != l {
+                            continue;
+                        }
+                    }
+                    None => {
+                        if kind != kind::PAWN {
+                            continue;
+                        }
+                        let them = b.by_side(b.side_to_move().opposite());
+                        let capture = m.is_capture() || them & (1u64 << m.to()) != 0;
+                        if t.hint_file.is_none() && capture {
+                            continue;
+                        }
+                    }
+                }
+                if t.hint_file.is_some_and(|f| f != m.from() & 7)
+                    || t.hint_rank.is_some_and(|rk| rk != (m.from() >> 3) as u32)
+                {
+                    continue;
+                }
+                match (t.promo, m.promotion()) {
+                    (Some(l), Some(p)) if self.san.letter(p as u8) == l => {}
+                    (None, None) => {}
+                    _ => continue,
+                }
+            }
+            if found.is_some() {
+                return None;
+            }
+            found = Some(m);
+        }
+        found
     }
 
     /// The check mark of a move by `mover` that led to `after`: `b'+'` when a king of the
@@ -88,10 +216,90 @@ impl Chess {
     }
 }
 
+/// Whether `pos` (with its engine board `b`) is one the line can be replayed on with the board
+/// kept aside: one king each and FIDE's en passant (what `legal_wanted` gives the engine),
+/// no attributes to carry with the pieces, and the side to move the board's.
+fn plain(pos: &Position, b: &Board) -> bool {
+    one_king_each(b)
+        && fide_en_passant(pos)
+        && !pos.has_attributes()
+        && side_of(pos.side_to_move) == b.side_to_move()
+}
+
+/// Plays `mv`, a legal move of the plain position `pos`, on `b` and on the cells and state of
+/// `pos`, as `Chess::apply` does there, but without storing the board in the cache; `false`
+/// (nothing changed) for the moves where `apply` does more than that: a king that leaves
+/// from off its back rank (`apply` keeps castling rights then), a king taken, an en passant
+/// victim elsewhere than behind the passed square.
+fn play_plain(pos: &mut Position, b: &mut Board, mv: Move, em: ChessMove) -> bool {
+    // `em` is the engine's move that `mv` was made from, the one `apply` would play.
+    debug_assert_eq!(em, to_engine(mv, pos));
+    let from = mv.from;
+    let Some(mover_kind) = pos.get(from).kind() else {
+        return false;
+    };
+    let back = if pos.side_to_move == Color::White {
+        0
+    } else {
+        7
+    };
+    if mover_kind == kind::KING && !mv.is_castle() && from.rank() != back {
+        return false;
+    }
+    let victim_sq = if mv.flags.contains(MoveFlags::EN_PASSANT) {
+        let behind = sq16(em.to() ^ 8);
+        if pos.ep_victim.to_option().unwrap_or(behind) != behind {
+            return false;
+        }
+        behind
+    } else {
+        mv.to
+    };
+    if !mv.is_castle() && pos.get(victim_sq).kind() == Some(kind::KING) {
+        return false;
+    }
+    b.play(em);
+    if mv.is_castle() {
+        let kd = sq16(em.castle_king_to().unwrap_or(em.from()));
+        let rd = sq16(em.castle_rook_to().unwrap_or(em.to()));
+        for s in [from, mv.to, kd, rd] {
+            pos.set_raw(s, cell_of(b.piece_at(sq8(s))));
+        }
+    } else {
+        // What the board now holds there: nothing on the origin and the victim's square, the
+        // piece (promoted) on the destination.
+        let color = pos.side_to_move;
+        let placed = if mv.is_promotion() {
+            mv.piece
+        } else {
+            mover_kind
+        };
+        pos.set_raw(victim_sq, Cell::EMPTY);
+        pos.set_raw(from, Cell::EMPTY);
+        pos.set_raw(mv.to, Cell::piece(placed, color));
+    }
+    sync_state(pos, b);
+    true
+}
+
+/// `Chess::mark` on a plain position after a move (the side to move is the mover's
+/// opponent): `+` for check, `#` when that side also has no legal move.
+fn plain_mark(b: &Board, list: &mut MoveList) -> u8 {
+    if !b.is_check() {
+        return 0;
+    }
+    list.clear();
+    b.generate(list);
+    if list.is_empty() {
+        b'#'
+    } else {
+        b'+'
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use houserules_plugin_api::MoveFlags;
 
     /// Replays `tokens` from `fen`: the plies' moves' flags, their marks, and the FEN after.
     fn replay(fen: &str, tokens: &str) -> (usize, Vec<u8>, String, Option<Move>) {

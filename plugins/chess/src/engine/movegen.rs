@@ -436,3 +436,127 @@ impl Board {
         }
     }
 }
+
+impl Board {
+    /// The legal moves to `to` by our pieces of the roles in `roles` (bit `1 << role`), as
+    /// [`Board::generate_wanted`] gives them for that one destination but without castling,
+    /// found from the destination: the pieces of those roles that reach it, each tested by
+    /// whether our king is attacked once it has moved (no pin or check analysis of the whole
+    /// board). `false` (nothing written) where it leaves the answer to the generator: a pawn
+    /// to the last rank (promotions) or to the en passant square.
+    pub(crate) fn moves_to(&self, to: u8, roles: u8, out: &mut MoveList) -> bool {
+        let us = self.side as usize & 1;
+        let them = us ^ 1;
+        let r = &self.by_role;
+        let our = self.by_side[us];
+        let their = self.by_side[them];
+        let occ = our | their;
+        let tb = bit(to);
+        let king_bb = r[ROLE_KING] & our;
+        if king_bb == 0 || to >= 64 {
+            return true; // the generator gives nothing either
+        }
+        if our & tb != 0 {
+            return true;
+        }
+        let has = |role: usize| roles & (1 << role) != 0;
+        let pawn_role = has(ROLE_PAWN);
+        if pawn_role && (tb & (RANK_1 | RANK_8) != 0 || to == self.ep) {
+            return false;
+        }
+        let k = king_bb.trailing_zeros() as u8;
+        let flag = if their & tb != 0 { F_CAPTURE } else { F_QUIET };
+        let their_pawns = r[ROLE_PAWN] & their;
+        let their_knights = r[ROLE_KNIGHT] & their;
+        let their_diag = (r[ROLE_BISHOP] | r[ROLE_QUEEN]) & their;
+        let their_orth = (r[ROLE_ROOK] | r[ROLE_QUEEN]) & their;
+        let their_king = r[ROLE_KING] & their;
+        // Is `sq` attacked by their pieces other than one on `to` (taken), with occupancy
+        // `o`? Sliders by rays: few stand on any square's lines.
+        let attacked = |sq: u8, o: u64, with_king: bool| -> bool {
+            let left = !tb;
+            if pawn_attacks_idx(us, sq) & their_pawns & left != 0
+                || knight_attacks(sq) & their_knights & left != 0
+                || (with_king && king_attacks(sq) & their_king != 0)
+            {
+                return true;
+            }
+            let mut sn = rook_rays(sq) & their_orth & left;
+            while sn != 0 {
+                if between(sq, pop_lsb(&mut sn)) & o == 0 {
+                    return true;
+                }
+            }
+            let mut sn = bishop_rays(sq) & their_diag & left;
+            while sn != 0 {
+                if between(sq, pop_lsb(&mut sn)) & o == 0 {
+                    return true;
+                }
+            }
+            false
+        };
+        // A move of a piece other than the king from `s`: legal when our king is not
+        // attacked afterwards.
+        let safe = |s: u8| !attacked(k, (occ ^ bit(s)) | tb, false);
+        let push_from = |mut from: u64, flag: u16, out: &mut MoveList| {
+            while from != 0 {
+                let s = pop_lsb(&mut from);
+                if safe(s) {
+                    out.push(ChessMove::raw_new(s, to, flag));
+                }
+            }
+        };
+        if has(ROLE_KING) && king_attacks(to) & king_bb != 0 && !attacked(to, occ ^ king_bb, true) {
+            out.push(ChessMove::raw_new(k, to, flag));
+        }
+        if has(ROLE_KNIGHT) {
+            push_from(knight_attacks(to) & r[ROLE_KNIGHT] & our, flag, out);
+        }
+        let mut diag = 0u64;
+        let mut orth = 0u64;
+        if has(ROLE_BISHOP) {
+            diag |= r[ROLE_BISHOP];
+        }
+        if has(ROLE_ROOK) {
+            orth |= r[ROLE_ROOK];
+        }
+        if has(ROLE_QUEEN) {
+            diag |= r[ROLE_QUEEN];
+            orth |= r[ROLE_QUEEN];
+        }
+        let mut reach = 0u64;
+        let mut sn = bishop_rays(to) & diag & our;
+        while sn != 0 {
+            let s = pop_lsb(&mut sn);
+            if between(s, to) & occ == 0 {
+                reach |= bit(s);
+            }
+        }
+        let mut sn = rook_rays(to) & orth & our;
+        while sn != 0 {
+            let s = pop_lsb(&mut sn);
+            if between(s, to) & occ == 0 {
+                reach |= bit(s);
+            }
+        }
+        push_from(reach, flag, out);
+        if pawn_role {
+            let pawns = r[ROLE_PAWN] & our;
+            if flag == F_CAPTURE {
+                push_from(pawn_attacks_idx(them, to) & pawns, F_CAPTURE, out);
+            } else {
+                let (one, two, fourth) = if us == 0 {
+                    (to.wrapping_sub(8), to.wrapping_sub(16), 3)
+                } else {
+                    (to + 8, to + 16, 4)
+                };
+                if one < 64 && pawns & bit(one) != 0 {
+                    push_from(bit(one), F_QUIET, out);
+                } else if to >> 3 == fourth && occ & bit(one) == 0 && pawns & bit(two) != 0 {
+                    push_from(bit(two), F_DOUBLE, out);
+                }
+            }
+        }
+        true
+    }
+}
