@@ -800,7 +800,6 @@ fn coordinate_shaped(text: &str) -> bool {
     b.get(next).is_some_and(|&c| is_file(c))
 }
 
-/// Null moves as ChessBase and python-chess write them.
 /// `text` without its `!`/`?` glyphs at the end (bytes: they are ASCII).
 fn without_glyphs(text: &str) -> &str {
     let b = text.as_bytes();
@@ -811,11 +810,22 @@ fn without_glyphs(text: &str) -> &str {
     &text[..n]
 }
 
+/// Whether the side to move still has a castling right.
+fn may_castle(pos: &Position) -> bool {
+    use houserules_plugin_api::castle_slot::*;
+    let slots = match pos.side_to_move {
+        Color::White => [WHITE_KING_SIDE, WHITE_QUEEN_SIDE],
+        Color::Black => [BLACK_KING_SIDE, BLACK_QUEEN_SIDE],
+    };
+    slots.iter().any(|&s| !pos.castling[s].is_none())
+}
+
 /// Whether `text` ends in a check mark, `+` or `#`.
 fn check_marked(text: &str) -> bool {
     matches!(text.as_bytes().last(), Some(b'+' | b'#'))
 }
 
+/// Null moves as ChessBase and python-chess write them.
 fn is_null(text: &str) -> bool {
     matches!(text, "--" | "Z0" | "0000" | "@@@@")
 }
@@ -1045,12 +1055,15 @@ impl<'a, 'p> Replay<'a, 'p> {
             // A plain coordinate move (`g1f3`: SAN of a pawn that is not there) is looked for
             // among the legal moves to its second square before the full list is made. Only
             // where the variant replays lines and no result is checked before a move (plain
-            // chess: no presets, no special moves): there every move the full list could give
-            // for it ends on that square, in the same order, so the first match is the same.
+            // chess: no presets, no special moves), and while the side to move cannot castle
+            // (a castling move is written king square to king target, which is not where it
+            // ends, so a king step of the same squares in the shorter list could shadow it):
+            // there every move the full list could give for it ends on that square, in the
+            // same order, so the first match is the same.
             let mut by_coordinate = None;
             let generated = generated.and_then(|()| {
                 if !full && self.buf.is_empty() {
-                    if p.replays_lines() && !p.results_need_check() {
+                    if p.replays_lines() && !p.results_need_check() && !may_castle(&game.position) {
                         if let Some((_, to, _)) = read_coordinate(text) {
                             p.legal_moves_matching(&game.position, Some(to), 0, self.buf)?;
                             by_coordinate = coordinate_match(r, text, self.buf);

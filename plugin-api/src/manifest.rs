@@ -168,7 +168,9 @@ impl VariantFlags {
     pub const MOVE_MARKS: VariantFlags = VariantFlags(128);
     /// The variant replays whole main lines of SAN itself (API 1.6,
     /// [`crate::VariantRules::replay_line`]): batch analysis then crosses the library
-    /// boundary once per line instead of several times per ply.
+    /// boundary once per line instead of several times per ply. Declare it only for a
+    /// variant without special moves ([`crate::Move::is_special`]): the host then also finds a
+    /// coordinate-written move among the legal moves to its target square alone.
     pub const REPLAYS_LINES: VariantFlags = VariantFlags(256);
 
     /// Every flag this version of the API defines (a variant with others needs a newer host).
