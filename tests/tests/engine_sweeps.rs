@@ -26,7 +26,8 @@
 //! (`SWEEP_GAMES=N` changes the number of games, `SWEEP_NODES=N` the engine's nodes a move
 //! against the random mover, `SWEEP_PLIES=N` the ply limit (400 against the random mover, 300
 //! between engines; a game that reaches it is a draw), `SWEEP_ONLY=name,name` the rule sets:
-//! variant ids and rule-set names such as `chess+proletariat`, or preset ids).
+//! variant ids and rule-set names such as `chess+proletariat`, or preset ids;
+//! `SWEEP_SHOW_DRAWS=1` prints the end position of every game that reached the ply limit).
 
 use houserules_host::engine::{Engine, EngineConfig, Limits};
 use houserules_host::play::Rng;
@@ -192,6 +193,11 @@ fn play_game<'p>(
             }
         };
         game.play(m).expect("a legal move plays");
+    }
+    if std::env::var_os("SWEEP_SHOW_DRAWS").is_some() {
+        // Where a game that was not decided stood (to study what the engine missed).
+        let fen = p.write_fen(&game.position).unwrap_or_default();
+        println!("ply limit, seed {seed}: {fen}");
     }
     Played {
         white_score: 0.5,
