@@ -294,26 +294,93 @@ pub(crate) fn lost(job: &Job, format: &Format, fault: Fault) -> Finished {
     })
 }
 
-/// Sends a job's result exactly once: if the thread unwinds before the result is sent, the
-/// guard sends a `host-panic` result for it.
+/// Sends the results of a batch of jobs exactly once: if the thread unwinds before they are
+/// sent, the guard sends those made and a `host-panic` result for each job left.
 struct Pending<'a> {
-    job: Option<Job>,
+    jobs: std::collections::VecDeque<Job>,
+    results: Vec<Finished>,
     format: &'a Format,
-    done: &'a mpsc::Sender<Finished>,
+    done: &'a mpsc::Sender<Vec<Finished>>,
 }
 
 impl Drop for Pending<'_> {
     fn drop(&mut self) {
-        if let Some(job) = self.job.take() {
+        for job in self.jobs.drain(..) {
             let fault = Fault::new("host-panic", "the worker thread died on this record");
-            let _ = self.done.send(lost(&job, self.format, fault));
+            self.results.push(lost(&job, self.format, fault));
+        }
+        if !self.results.is_empty() {
+            let _ = self.done.send(std::mem::take(&mut self.results));
         }
     }
 }
 
+/// The records read and not yet taken by a worker thread. A worker takes several at once
+/// when several wait, and the reader wakes a worker only when one is idle: busy threads
+/// cost no wake-ups, and a record is never held back for a batch to fill.
+#[derive(Default)]
+struct JobQueue {
+    state: Mutex<QueueState>,
+    ready: std::sync::Condvar,
+}
+
+#[derive(Default)]
+struct QueueState {
+    jobs: std::collections::VecDeque<Job>,
+    closed: bool,
+    idle: usize,
+}
+
+impl JobQueue {
+    /// Adds a record; false when the run is over (the sink failed).
+    fn push(&self, job: Job) -> bool {
+        let Ok(mut q) = self.state.lock() else {
+            return false;
+        };
+        if q.closed {
+            return false;
+        }
+        q.jobs.push_back(job);
+        if q.idle > 0 {
+            self.ready.notify_one();
+        }
+        true
+    }
+
+    /// No more records: the workers end once the queue is empty.
+    fn close(&self) {
+        if let Ok(mut q) = self.state.lock() {
+            q.closed = true;
+        }
+        self.ready.notify_all();
+    }
+
+    /// The next records for one of `workers` threads (a fair share of those waiting, at
+    /// most [`BATCH`]); `None` when the queue is closed and empty.
+    fn take(&self, workers: usize) -> Option<std::collections::VecDeque<Job>> {
+        let mut q = self.state.lock().ok()?;
+        loop {
+            if !q.jobs.is_empty() {
+                let n = (q.jobs.len() / workers).clamp(1, BATCH);
+                return Some(q.jobs.drain(..n).collect());
+            }
+            if q.closed {
+                return None;
+            }
+            q.idle += 1;
+            q = self.ready.wait(q).ok()?;
+            q.idle -= 1;
+        }
+    }
+}
+
+/// Records a worker thread takes at once at most, and tokens handed back to the reader
+/// together: per record, the wake-ups cost more than a second thread gained.
+const BATCH: usize = 16;
+
 /// Reads every record of `sources` and analyzes it on `jobs` threads (1: on this thread);
 /// `sink` receives the results in input order, each as soon as it and all before it are done.
-/// Memory stays bounded: at most 8 records per thread are in flight.
+/// Memory stays bounded: at most `64 * jobs + 16` records are in flight.
 pub fn run<S>(
     registry: &Registry,
     options: &Options,
@@ -380,16 +447,17 @@ where
         return Ok(summary);
     }
 
-    let window = jobs * 8;
-    let (job_tx, job_rx) = mpsc::sync_channel::<Job>(jobs * 2);
-    let job_rx = Mutex::new(job_rx);
-    let (done_tx, done_rx) = mpsc::channel::<Finished>();
+    // Records in flight (read and not yet handed to the sink): bounded, whatever a slow
+    // record holds up.
+    let window = jobs * BATCH * 4 + BATCH;
+    let queue = JobQueue::default();
+    let (done_tx, done_rx) = mpsc::channel::<Vec<Finished>>();
     let (token_tx, token_rx) = mpsc::sync_channel::<()>(window);
     for _ in 0..window {
         let _ = token_tx.send(());
     }
     let read_result: Mutex<io::Result<Vec<String>>> = Mutex::new(Ok(Vec::new()));
-    let (make, step) = (&make, &step);
+    let (make, step, queue) = (&make, &step, &queue);
     let result = std::thread::scope(|s| -> io::Result<()> {
         // Owned here, so that an early return (the sink failed) ends the reader too.
         let token_tx = token_tx;
@@ -398,9 +466,10 @@ where
             let mut empty = Vec::new();
             let r = catch_unwind(AssertUnwindSafe(|| {
                 read_jobs(sources, &mut empty, |job| {
-                    token_rx.recv().is_ok() && job_tx.send(job).is_ok()
+                    token_rx.recv().is_ok() && queue.push(job)
                 })
             }));
+            queue.close();
             let r = match r {
                 Ok(r) => r.map(|()| empty),
                 Err(p) => Err(io::Error::other(format!(
@@ -414,45 +483,58 @@ where
         });
         for _ in 0..jobs {
             let done_tx = done_tx.clone();
-            let job_rx = &job_rx;
             s.spawn(move || {
                 let mut state = make();
-                loop {
-                    let job = match job_rx.lock() {
-                        Ok(rx) => rx.recv(),
-                        Err(_) => return,
-                    };
-                    let Ok(job) = job else { return };
+                while let Some(batch) = queue.take(jobs) {
                     let mut pending = Pending {
-                        job: Some(job),
+                        results: Vec::with_capacity(batch.len()),
+                        jobs: batch,
                         format,
                         done: &done_tx,
                     };
-                    let Some(job) = pending.job.as_ref() else {
-                        return;
-                    };
-                    let f = step(&mut state, job);
-                    pending.job = None;
-                    if done_tx.send(f).is_err() {
+                    while let Some(job) = pending.jobs.front() {
+                        let f = step(&mut state, job);
+                        pending.jobs.pop_front();
+                        pending.results.push(f);
+                    }
+                    let results = std::mem::take(&mut pending.results);
+                    drop(pending);
+                    if done_tx.send(results).is_err() {
+                        queue.close();
                         return;
                     }
                 }
             });
         }
         drop(done_tx);
-        // Reorder and hand over in input order.
+        // Reorder and hand over in input order; tokens go back to the reader a batch at a
+        // time (one wake-up of it per batch, not per record).
         let mut pending: BTreeMap<u64, Finished> = BTreeMap::new();
         let mut next = 1u64;
-        for f in done_rx.iter() {
-            pending.insert(f.index, f);
-            while let Some(f) = pending.remove(&next) {
-                summary.add(&f);
-                next += 1;
-                sink(f)?;
-                let _ = token_tx.send(());
+        let mut held = 0usize;
+        let result = (|| -> io::Result<()> {
+            for batch in done_rx.iter() {
+                for f in batch {
+                    pending.insert(f.index, f);
+                }
+                while let Some(f) = pending.remove(&next) {
+                    summary.add(&f);
+                    next += 1;
+                    sink(f)?;
+                    held += 1;
+                    if held == BATCH {
+                        for _ in 0..held {
+                            let _ = token_tx.send(());
+                        }
+                        held = 0;
+                    }
+                }
             }
-        }
-        Ok(())
+            Ok(())
+        })();
+        // A failed sink ends the workers (and the reader, whose tokens stop).
+        queue.close();
+        result
     });
     result?;
     let read = read_result

@@ -783,10 +783,7 @@ impl Conn {
     /// A whole frame from the buffer, if one is there.
     fn take_frame(&mut self) -> Option<Result<(u8, Vec<u8>), ()>> {
         let buf = &self.inbuf[self.inpos..];
-        let Some(len) = buf.first_chunk::<4>() else {
-            return None;
-        };
-        let len = u32::from_le_bytes(*len) as usize;
+        let len = u32::from_le_bytes(*buf.first_chunk::<4>()?) as usize;
         if len == 0 || len > MAX_FRAME {
             return Some(Err(()));
         }
