@@ -20,7 +20,7 @@
 //!
 //! The parent keeps a few jobs in flight per worker and times the oldest one. The worker
 //! writes its results in small groups (each write wakes the parent; see `serve` for when a
-//! group ends: at the latest [`GROUP_WINDOW`] after it began, so the timer is that much off at
+//! group ends: at the latest 2 ms after it began, so the timer is that much off at
 //! most). When a worker dies (a signal, an exit) or its job runs past the timeout (the parent
 //! asks the worker where it is with `SIGUSR1`, then kills it), the job it names fails with a
 //! [`Fault`] naming the signal or the timeout and, when known, the plugin, the variant or

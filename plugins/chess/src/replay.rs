@@ -66,25 +66,19 @@ impl Chess {
                     break;
                 };
                 let mv = to_api(em);
-                if play_plain(&mut pos, &mut b, mv, em) {
-                    let mark = plain_mark(&b, &mut list);
-                    plies.push(ReplayedPly {
-                        mv,
-                        mover,
-                        mark,
-                        key: pos.repetition_hash(),
-                    });
-                    continue;
-                }
-                // A move `play_plain` leaves to `apply` (the board was not touched).
-                store_board(&mut pos, &b);
-                self.apply(&mut pos, mv, &mut MoveEffects::new(mover, false));
-                b = board_of(&pos);
-                plain = self::plain(&pos, &b);
-                let mark = if plain {
+                let mark = if play_plain(&mut pos, &mut b, mv, em) {
                     plain_mark(&b, &mut list)
                 } else {
-                    self.mark(&pos, mover, &mut moves)
+                    // A move `play_plain` leaves to `apply` (the board was not touched).
+                    store_board(&mut pos, &b);
+                    self.apply(&mut pos, mv, &mut MoveEffects::new(mover, false));
+                    b = board_of(&pos);
+                    plain = self::plain(&pos, &b);
+                    if plain {
+                        plain_mark(&b, &mut list)
+                    } else {
+                        self.mark(&pos, mover, &mut moves)
+                    }
                 };
                 plies.push(ReplayedPly {
                     mv,
