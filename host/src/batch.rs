@@ -349,8 +349,20 @@ impl JobQueue {
 
     /// No more records: the workers end once the queue is empty.
     fn close(&self) {
+        self.end(false);
+    }
+
+    /// The run is over: the records waiting are dropped, the workers end now.
+    fn abandon(&self) {
+        self.end(true);
+    }
+
+    fn end(&self, drop_waiting: bool) {
         if let Ok(mut q) = self.state.lock() {
             q.closed = true;
+            if drop_waiting {
+                q.jobs.clear();
+            }
         }
         self.ready.notify_all();
     }
@@ -375,7 +387,8 @@ impl JobQueue {
 }
 
 /// Records a worker thread takes at once at most, and tokens handed back to the reader
-/// together: per record, the wake-ups cost more than a second thread gained.
+/// together ([`crate::tokens`]): per record, the wake-ups cost more than a second thread
+/// gained.
 const BATCH: usize = 16;
 
 /// Reads every record of `sources` and analyzes it on `jobs` threads (1: on this thread);
@@ -452,15 +465,12 @@ where
     let window = jobs * BATCH * 4 + BATCH;
     let queue = JobQueue::default();
     let (done_tx, done_rx) = mpsc::channel::<Vec<Finished>>();
-    let (token_tx, token_rx) = mpsc::sync_channel::<()>(window);
-    for _ in 0..window {
-        let _ = token_tx.send(());
-    }
+    let (tokens, token_rx) = crate::tokens::window(window, BATCH);
     let read_result: Mutex<io::Result<Vec<String>>> = Mutex::new(Ok(Vec::new()));
     let (make, step, queue) = (&make, &step, &queue);
     let result = std::thread::scope(|s| -> io::Result<()> {
         // Owned here, so that an early return (the sink failed) ends the reader too.
-        let token_tx = token_tx;
+        let mut tokens = tokens;
         let read_result = &read_result;
         s.spawn(move || {
             let mut empty = Vec::new();
@@ -500,41 +510,31 @@ where
                     let results = std::mem::take(&mut pending.results);
                     drop(pending);
                     if done_tx.send(results).is_err() {
-                        queue.close();
+                        queue.abandon();
                         return;
                     }
                 }
             });
         }
         drop(done_tx);
-        // Reorder and hand over in input order; tokens go back to the reader a batch at a
-        // time (one wake-up of it per batch, not per record).
+        // Reorder and hand over in input order.
         let mut pending: BTreeMap<u64, Finished> = BTreeMap::new();
         let mut next = 1u64;
-        let mut held = 0usize;
-        let result = (|| -> io::Result<()> {
-            for batch in done_rx.iter() {
-                for f in batch {
-                    pending.insert(f.index, f);
+        for f in done_rx.iter().flatten() {
+            pending.insert(f.index, f);
+            while let Some(f) = pending.remove(&next) {
+                summary.add(&f);
+                next += 1;
+                if let Err(e) = sink(f) {
+                    // The run is over: the records read and not taken are not analyzed (the
+                    // reader ends too, its tokens gone with this scope).
+                    queue.abandon();
+                    return Err(e);
                 }
-                while let Some(f) = pending.remove(&next) {
-                    summary.add(&f);
-                    next += 1;
-                    sink(f)?;
-                    held += 1;
-                    if held == BATCH {
-                        for _ in 0..held {
-                            let _ = token_tx.send(());
-                        }
-                        held = 0;
-                    }
-                }
+                tokens.done();
             }
-            Ok(())
-        })();
-        // A failed sink ends the workers (and the reader, whose tokens stop).
-        queue.close();
-        result
+        }
+        Ok(())
     });
     result?;
     let read = read_result

@@ -29,6 +29,7 @@ pub mod play;
 pub mod report_json;
 #[cfg(unix)]
 pub mod supervisor;
+mod tokens;
 pub mod uci;
 pub mod xboard;
 

@@ -225,14 +225,10 @@ impl Supervisor {
         // Results come in groups (those of one read of a worker's output): one wake-up of
         // this thread per group.
         let (done_tx, done_rx) = mpsc::channel::<Vec<Done<C>>>();
-        let (token_tx, token_rx) = mpsc::sync_channel::<()>(window);
-        for _ in 0..window {
-            let _ = token_tx.send(());
-        }
+        let (mut tokens, token_rx) = crate::tokens::window(window, TOKEN_BATCH);
         let first = self.first.take();
         let this = &*self;
         std::thread::scope(|s| -> io::Result<R> {
-            let token_tx = token_tx;
             let producer = s.spawn(move || {
                 let mut seq = 0u64;
                 let mut emit = |ctx: C, payload: Vec<u8>| {
@@ -254,25 +250,15 @@ impl Supervisor {
             drop(done_tx);
             let mut pending: BTreeMap<u64, (C, Outcome)> = BTreeMap::new();
             let mut next = 1u64;
-            // Tokens go back to the producer eight at a time: it then wakes once for eight
-            // jobs, not once per job. Never a deadlock: with eight held back the other
-            // `window - 8` jobs are in flight, and their results release the eight.
-            let mut held = 0usize;
             for (seq, ctx, outcome) in done_rx.iter().flatten() {
                 pending.insert(seq, (ctx, outcome));
                 while let Some((ctx, outcome)) = pending.remove(&next) {
                     next += 1;
                     sink(ctx, outcome)?;
-                    held += 1;
-                    if held == TOKEN_BATCH {
-                        for _ in 0..held {
-                            let _ = token_tx.send(());
-                        }
-                        held = 0;
-                    }
+                    tokens.done();
                 }
             }
-            drop(token_tx);
+            drop(tokens);
             producer
                 .join()
                 .map_err(|_| io::Error::other("the job producer panicked"))
@@ -500,8 +486,7 @@ impl Supervisor {
     }
 }
 
-/// Finished jobs whose tokens are handed back to the producer together ([`Supervisor::run`]);
-/// less than the window of one worker, `DEPTH + 8`.
+/// Finished jobs whose tokens are handed back to the producer together ([`Supervisor::run`]).
 const TOKEN_BATCH: usize = 32;
 
 /// Jobs in flight per worker: the worker always has the next jobs at hand, and the parent,
