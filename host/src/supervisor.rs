@@ -377,60 +377,46 @@ impl Supervisor {
             } else {
                 c.next_frame(deadline)
             };
-            match wait {
+            let failure = match wait {
                 Wait::Frame(RESULT, body) | Wait::Frame(FAILED, body) if body.len() >= 8 => {
                     let id = u64::from_le_bytes(body[..8].try_into().unwrap_or([0; 8]));
                     let front = inflight.front().map(|i| i.seq);
-                    if front != Some(id) {
-                        let f = Fault::new(
+                    if front == Some(id) {
+                        let outcome = if c.last_kind == FAILED {
+                            Outcome::Failed(Fault::new(
+                                "host-panic",
+                                String::from_utf8_lossy(&body[8..]).into_owned(),
+                            ))
+                        } else {
+                            Outcome::Done(body[8..].to_vec())
+                        };
+                        c.forward_stderr();
+                        if let Some(item) = inflight.pop_front() {
+                            group.push((item.seq, item.ctx, outcome));
+                        }
+                        started = Instant::now();
+                        more_buffered = c.frame_buffered();
+                        None
+                    } else {
+                        Some(Fault::new(
                             "protocol",
                             format!("the worker answered job {id}, expected {front:?}"),
-                        );
-                        self.fail_faulty(&mut conn, &mut inflight, &done, f, &mut alone_until);
-                        unsent = inflight.len();
-                        started = Instant::now();
-                        more_buffered = false;
-                        continue;
-                    }
-                    let outcome = if c.last_kind == FAILED {
-                        Outcome::Failed(Fault::new(
-                            "host-panic",
-                            String::from_utf8_lossy(&body[8..]).into_owned(),
                         ))
-                    } else {
-                        Outcome::Done(body[8..].to_vec())
-                    };
-                    c.forward_stderr();
-                    if let Some(item) = inflight.pop_front() {
-                        group.push((item.seq, item.ctx, outcome));
                     }
-                    started = Instant::now();
-                    more_buffered = c.frame_buffered();
                 }
-                Wait::Frame(kind, _) => {
-                    let f = Fault::new(
-                        "protocol",
-                        format!("unexpected frame {kind} from the worker"),
-                    );
-                    self.fail_faulty(&mut conn, &mut inflight, &done, f, &mut alone_until);
-                    unsent = inflight.len();
-                    started = Instant::now();
-                    more_buffered = false;
-                }
-                Wait::Closed => {
-                    let f = c.diagnose(false);
-                    self.fail_faulty(&mut conn, &mut inflight, &done, f, &mut alone_until);
-                    unsent = inflight.len();
-                    started = Instant::now();
-                    more_buffered = false;
-                }
-                Wait::TimedOut => {
-                    let f = c.diagnose(true);
-                    self.fail_faulty(&mut conn, &mut inflight, &done, f, &mut alone_until);
-                    unsent = inflight.len();
-                    started = Instant::now();
-                    more_buffered = false;
-                }
+                Wait::Frame(kind, _) => Some(Fault::new(
+                    "protocol",
+                    format!("unexpected frame {kind} from the worker"),
+                )),
+                Wait::Closed => Some(c.diagnose(false)),
+                Wait::TimedOut => Some(c.diagnose(true)),
+            };
+            if let Some(f) = failure {
+                self.fail_faulty(&mut conn, &mut inflight, &done, f, &mut alone_until);
+                // The next process gets every job still in flight.
+                unsent = inflight.len();
+                started = Instant::now();
+                more_buffered = false;
             }
         }
         if let Some(c) = conn {
