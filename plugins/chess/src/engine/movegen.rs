@@ -466,38 +466,12 @@ impl Board {
         }
         let k = king_bb.trailing_zeros() as u8;
         let flag = if their & tb != 0 { F_CAPTURE } else { F_QUIET };
-        let their_pawns = r[ROLE_PAWN] & their;
-        let their_knights = r[ROLE_KNIGHT] & their;
-        let their_diag = (r[ROLE_BISHOP] | r[ROLE_QUEEN]) & their;
-        let their_orth = (r[ROLE_ROOK] | r[ROLE_QUEEN]) & their;
-        let their_king = r[ROLE_KING] & their;
         // Is `sq` attacked by their pieces other than one on `to` (taken), with occupancy
-        // `o`? Sliders by rays: few stand on any square's lines.
-        let attacked = |sq: u8, o: u64, with_king: bool| -> bool {
-            let left = !tb;
-            if pawn_attacks_idx(us, sq) & their_pawns & left != 0
-                || knight_attacks(sq) & their_knights & left != 0
-                || (with_king && king_attacks(sq) & their_king != 0)
-            {
-                return true;
-            }
-            let mut sn = rook_rays(sq) & their_orth & left;
-            while sn != 0 {
-                if between(sq, pop_lsb(&mut sn)) & o == 0 {
-                    return true;
-                }
-            }
-            let mut sn = bishop_rays(sq) & their_diag & left;
-            while sn != 0 {
-                if between(sq, pop_lsb(&mut sn)) & o == 0 {
-                    return true;
-                }
-            }
-            false
-        };
+        // `o`? (Their king never attacks ours, so it may be counted for every move.)
+        let attacked = |sq: u8, o: u64| self.attackers_idx(sq, them, o) & !tb != 0;
         // A move of a piece other than the king from `s`: legal when our king is not
         // attacked afterwards.
-        let safe = |s: u8| !attacked(k, (occ ^ bit(s)) | tb, false);
+        let safe = |s: u8| !attacked(k, (occ ^ bit(s)) | tb);
         let push_from = |mut from: u64, flag: u16, out: &mut MoveList| {
             while from != 0 {
                 let s = pop_lsb(&mut from);
@@ -506,7 +480,7 @@ impl Board {
                 }
             }
         };
-        if has(ROLE_KING) && king_attacks(to) & king_bb != 0 && !attacked(to, occ ^ king_bb, true) {
+        if has(ROLE_KING) && king_attacks(to) & king_bb != 0 && !attacked(to, occ ^ king_bb) {
             out.push(ChessMove::raw_new(k, to, flag));
         }
         if has(ROLE_KNIGHT) {
