@@ -739,17 +739,17 @@ impl Builder {
                 b'%' if i == 0 => return Fed::More,
                 _ => {
                     let start = i;
-                    i += line[i..]
-                        .iter()
-                        .position(|&b| is_delimiter(b) || b == 0xEF)
-                        .unwrap_or(n - i);
-                    // A byte 0xEF inside a token (rare): part of it unless a byte order mark.
-                    while i < n && line[i] == 0xEF && !is_bom(line, i) {
-                        i += 1;
-                        i += line[i..]
+                    // The next delimiter or 0xEF (a byte order mark may start there).
+                    let stop = |i: usize| {
+                        i + line[i..]
                             .iter()
                             .position(|&b| is_delimiter(b) || b == 0xEF)
-                            .unwrap_or(n - i);
+                            .unwrap_or(n - i)
+                    };
+                    i = stop(i);
+                    // A byte 0xEF inside a token (rare): part of it unless a byte order mark.
+                    while i < n && line[i] == 0xEF && !is_bom(line, i) {
+                        i = stop(i + 1);
                     }
                     if i == start {
                         // A lone delimiter we do not use (`]`, `}`, `"`): it belongs to a
@@ -1064,7 +1064,7 @@ fn lossy(bytes: &[u8]) -> String {
 /// `bytes` as a string if they are ASCII (cheaper than the UTF-8 check for short texts).
 #[inline]
 fn ascii_str(bytes: &[u8]) -> Option<&str> {
-    if bytes.iter().all(|b| b.is_ascii()) {
+    if bytes.is_ascii() {
         // SAFETY: ASCII bytes are valid UTF-8.
         Some(unsafe { std::str::from_utf8_unchecked(bytes) })
     } else {
