@@ -20,6 +20,7 @@ pub mod history;
 pub mod install;
 #[cfg(unix)]
 pub mod isolated;
+pub mod layout_cache;
 pub mod loader;
 pub mod notation;
 pub mod perft;

@@ -14,6 +14,7 @@
 //! makes them) is loaded once.
 
 use crate::error::HostError;
+use crate::layout_cache::LayoutChecks;
 use abi_stable::library::{lib_header_from_path, LibraryError};
 use houserules_plugin_api::{
     PluginManifest, PluginModuleRef, PresetInfo, VariantSummary, API_VERSION, EXTRA_ERROR,
@@ -94,6 +95,15 @@ fn as_path(path: &Path) -> PathBuf {
 /// houserules root module and show an unwinding panic runtime (read without loading it), it
 /// is a shared library, its ABI layout matches, and its API version matches.
 pub fn load_plugin(path: &Path) -> Result<LoadedPlugin, HostError> {
+    let mut checks = LayoutChecks::open();
+    let p = load_plugin_with(path, &mut checks);
+    checks.save();
+    p
+}
+
+/// [`load_plugin`], skipping abi_stable's layout check for a file `checks` says this host has
+/// checked as it is now (the check is most of the cost of loading; see [`crate::layout_cache`]).
+fn load_plugin_with(path: &Path, checks: &mut LayoutChecks) -> Result<LoadedPlugin, HostError> {
     if !path.is_file() {
         return Err(HostError::PluginMissing {
             path: path.to_path_buf(),
@@ -136,9 +146,15 @@ pub fn load_plugin(path: &Path) -> Result<LoadedPlugin, HostError> {
         reason: summarize_library_error(&e),
     };
     let header = lib_header_from_path(&full).map_err(incompatible)?;
-    let module = header
-        .init_root_module::<PluginModuleRef>()
-        .map_err(incompatible)?;
+    let module = if checks.is_checked(&full) {
+        // SAFETY: this host build checked the layout of this very file (same device, inode,
+        // size and modification time) in an earlier run; the version is still checked.
+        unsafe { header.init_root_module_with_unchecked_layout::<PluginModuleRef>() }
+    } else {
+        header.init_root_module::<PluginModuleRef>()
+    }
+    .map_err(incompatible)?;
+    checks.record(&full);
     let manifest = (module.manifest())()
         .into_result()
         .map_err(|e| HostError::plugin(&path.display().to_string(), e))?;
@@ -198,6 +214,20 @@ impl Registry {
         opening: &mut dyn FnMut(&Path),
     ) -> Result<Registry, HostError> {
         let mut reg = Registry::default();
+        let mut checks = LayoutChecks::open();
+        let found = reg.discover_into(search, skip, opening, &mut checks);
+        checks.save();
+        found.map(|()| reg)
+    }
+
+    fn discover_into(
+        &mut self,
+        search: &PluginSearch,
+        skip: &[PathBuf],
+        opening: &mut dyn FnMut(&Path),
+        checks: &mut LayoutChecks,
+    ) -> Result<(), HostError> {
+        let reg = self;
         // Per loaded plugin: whether it came from beside the executable.
         let mut bundled: Vec<bool> = Vec::new();
         let skipped = |f: &Path| {
@@ -214,7 +244,7 @@ impl Registry {
                 continue;
             }
             opening(&as_path(f));
-            let p = load_plugin(f)?;
+            let p = load_plugin_with(f, checks)?;
             reg.add_found(p, false, &mut bundled);
         }
         // (directory, whether a missing one is an error, whether it is the executable's)
@@ -289,13 +319,13 @@ impl Registry {
                     continue;
                 }
                 opening(&as_path(&f));
-                match load_plugin(&f) {
+                match load_plugin_with(&f, checks) {
                     Ok(p) => reg.add_found(p, beside, &mut bundled),
                     Err(e) => reg.warnings.push(e),
                 }
             }
         }
-        Ok(reg)
+        Ok(())
     }
 
     /// Adds a plugin found by [`Registry::discover`]: a second one with an id already taken is

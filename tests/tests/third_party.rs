@@ -301,10 +301,55 @@ fn a_plugin_built_against_a_different_abi_is_refused() {
     let dir = tmp.path().join("boom-abi");
     write_crate(&dir, "boom_abi", &api, PANIC_PLUGIN);
     let lib = build_crate(&dir, "boom_abi");
-    let (code, err) = stderr_of(&["--plugin".as_ref(), lib.as_os_str(), "list".as_ref()]);
-    assert_eq!(code, 2, "{err}");
-    assert!(err.contains("incompatible plugin ABI"), "{err}");
-    assert!(err.contains("boom_abi"), "the file is named: {err}");
+    // Twice, with a layout-check cache: a failed check is never remembered.
+    let cache = tmp.path().join("cache");
+    for run in 0..2 {
+        let out = Command::new(built_artifacts().join("houserules"))
+            .args(["--plugin".as_ref(), lib.as_os_str(), "list".as_ref()])
+            .env_remove("HOUSERULES_PLUGIN_PATH")
+            .env("HOUSERULES_CACHE_DIR", &cache)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "run {run}: {err}");
+        assert!(err.contains("incompatible plugin ABI"), "run {run}: {err}");
+        assert!(err.contains("boom_abi"), "the file is named: {err}");
+    }
+}
+
+/// The layout checks of plugins that passed are remembered (one line per plugin file, for
+/// this host), and a plugin loaded through the cache works as before; `off` writes nothing.
+#[test]
+fn passed_layout_checks_are_remembered_per_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = |cache: &Path, setting: &str| {
+        let out = Command::new(built_artifacts().join("houserules"))
+            .args(["perft", "--depth", "3"])
+            .env_remove("HOUSERULES_PLUGIN_PATH")
+            .env("HOUSERULES_CACHE_DIR", cache)
+            .env("HOUSERULES_LAYOUT_CACHE", setting)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let off = tmp.path().join("off");
+    let first = run(&off, "off");
+    assert!(first.contains("8902"), "{first}");
+    assert!(!off.join("layout-checks").exists(), "off writes nothing");
+    let cache = tmp.path().join("on");
+    assert_eq!(run(&cache, "on"), first);
+    let lines = std::fs::read_to_string(cache.join("layout-checks")).unwrap();
+    let n = lines.lines().count();
+    assert!(n >= 2, "one line per loaded plugin: {lines}");
+    // Loaded through the cache: the same answer, nothing added.
+    assert_eq!(run(&cache, "on"), first);
+    let again = std::fs::read_to_string(cache.join("layout-checks")).unwrap();
+    assert_eq!(again, lines);
 }
 
 /// plugin-api as a standalone crate that says it is version `major.minor`.
