@@ -69,9 +69,19 @@ where
     I: IntoIterator<Item = S>,
     S: AsRef<std::ffi::OsStr>,
 {
+    houserules_env(args, &[])
+}
+
+/// [`houserules`] with these environment variables set.
+pub fn houserules_env<I, S>(args: I, env: &[(&str, &std::ffi::OsStr)]) -> Output
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<std::ffi::OsStr>,
+{
     Command::new(built_artifacts().join("houserules"))
         .args(args)
         .env_remove("HOUSERULES_PLUGIN_PATH")
+        .envs(env.iter().copied())
         .output()
         .expect("houserules runs")
 }
@@ -82,7 +92,11 @@ where
     I: IntoIterator<Item = S>,
     S: AsRef<std::ffi::OsStr>,
 {
-    let out = houserules(args);
+    succeeded(houserules(args))
+}
+
+/// The standard output of a run, panicking with its standard error when it failed.
+pub fn succeeded(out: Output) -> String {
     assert!(
         out.status.success(),
         "houserules failed ({}): {}",

@@ -2,7 +2,9 @@
 //! `plugin-api` alone, and loaded into the built host with `--plugin`. Also the ways a plugin
 //! file can be wrong: missing, not a library, not a plugin, built against another ABI or API.
 
-use houserules_tests::{built_artifacts, houserules, houserules_ok, workspace_root};
+use houserules_tests::{
+    built_artifacts, houserules, houserules_env, houserules_ok, succeeded, workspace_root,
+};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -304,12 +306,10 @@ fn a_plugin_built_against_a_different_abi_is_refused() {
     // Twice, with a layout-check cache: a failed check is never remembered.
     let cache = tmp.path().join("cache");
     for run in 0..2 {
-        let out = Command::new(built_artifacts().join("houserules"))
-            .args(["--plugin".as_ref(), lib.as_os_str(), "list".as_ref()])
-            .env_remove("HOUSERULES_PLUGIN_PATH")
-            .env("HOUSERULES_CACHE_DIR", &cache)
-            .output()
-            .unwrap();
+        let out = houserules_env(
+            ["--plugin".as_ref(), lib.as_os_str(), "list".as_ref()],
+            &[("HOUSERULES_CACHE_DIR", cache.as_os_str())],
+        );
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "run {run}: {err}");
         assert!(err.contains("incompatible plugin ABI"), "run {run}: {err}");
@@ -323,19 +323,13 @@ fn a_plugin_built_against_a_different_abi_is_refused() {
 fn passed_layout_checks_are_remembered_per_file() {
     let tmp = tempfile::tempdir().unwrap();
     let run = |cache: &Path, setting: &str| {
-        let out = Command::new(built_artifacts().join("houserules"))
-            .args(["perft", "--depth", "3"])
-            .env_remove("HOUSERULES_PLUGIN_PATH")
-            .env("HOUSERULES_CACHE_DIR", cache)
-            .env("HOUSERULES_LAYOUT_CACHE", setting)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8_lossy(&out.stdout).into_owned()
+        succeeded(houserules_env(
+            ["perft", "--depth", "3"],
+            &[
+                ("HOUSERULES_CACHE_DIR", cache.as_os_str()),
+                ("HOUSERULES_LAYOUT_CACHE", setting.as_ref()),
+            ],
+        ))
     };
     let off = tmp.path().join("off");
     let first = run(&off, "off");
