@@ -124,4 +124,4 @@ pub use moves::{CapturedPiece, Event, EventKind, Move, MoveEffects, MoveFlags};
 pub use outcome::{
     Decision, FenError, Outcome, OutcomeContext, PluginError, ResultDecision, Winner,
 };
-pub use san::{SanReader, SanToken};
+pub use san::{SanCandidate, SanReader, SanToken};

@@ -26,6 +26,21 @@ pub struct SanToken {
     pub promo: Option<u8>,
 }
 
+/// What SAN can say of a move that is not a castle (see [`SanReader::names`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SanCandidate {
+    /// The origin file, from 0.
+    pub file: u8,
+    /// The origin rank, from 0.
+    pub rank: u8,
+    /// The moving piece's kind.
+    pub kind: u8,
+    /// Whether it captures (on its destination or elsewhere, as en passant does).
+    pub capture: bool,
+    /// The kind it promotes to, if it does.
+    pub promotion: Option<u8>,
+}
+
 /// Reads plain SAN for one piece table: the SAN letter of each piece kind (0 for a letter
 /// beyond ASCII, which this reader never matches) and which kinds are pawns.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -47,6 +62,7 @@ impl SanReader {
     }
 
     /// The SAN letter (upper case) of piece kind `kind`, 0 if none.
+    #[inline]
     pub fn letter(&self, kind: u8) -> u8 {
         self.letters.get(kind as usize).copied().unwrap_or(0)
     }
@@ -184,38 +200,15 @@ impl SanReader {
             let Some(kind) = pos.get(m.from).kind() else {
                 continue;
             };
-            match t.piece {
-                Some(l) => {
-                    if self.letter(kind) != l {
-                        continue;
-                    }
-                }
-                None => {
-                    if !self.pawns.get(kind as usize).copied().unwrap_or(false) {
-                        continue;
-                    }
-                    let capture = m.is_capture() || pos.get(t.dest).is_color(them);
-                    if t.hint_file.is_none() && capture {
-                        continue;
-                    }
-                }
-            }
-            if t.hint_file.is_some_and(|f| f != m.from.file())
-                || t.hint_rank.is_some_and(|rk| rk != m.from.rank() as u32)
-            {
+            let candidate = SanCandidate {
+                file: m.from.file(),
+                rank: m.from.rank(),
+                kind,
+                capture: m.is_capture() || pos.get(t.dest).is_color(them),
+                promotion: m.is_promotion().then_some(m.piece),
+            };
+            if !self.names(t, &candidate) {
                 continue;
-            }
-            match t.promo {
-                Some(l) => {
-                    if !m.is_promotion() || self.letter(m.piece) != l {
-                        continue;
-                    }
-                }
-                None => {
-                    if m.is_promotion() {
-                        continue;
-                    }
-                }
             }
             if found.is_some() {
                 return None;
@@ -223,6 +216,29 @@ impl SanReader {
             found = Some(*m);
         }
         found
+    }
+
+    /// Whether `t` (not a castle) names a move of `c` to `t.dest`: the piece letter (or a pawn,
+    /// which names a capture only with its file), the origin hints and the promotion. The one
+    /// rule for [`SanReader::matching`] and for variants that match SAN on their own move
+    /// lists.
+    #[inline]
+    pub fn names(&self, t: &SanToken, c: &SanCandidate) -> bool {
+        let piece = match t.piece {
+            Some(l) => self.letter(c.kind) == l,
+            None => {
+                self.pawns.get(c.kind as usize).copied().unwrap_or(false)
+                    && (t.hint_file.is_some() || !c.capture)
+            }
+        };
+        piece
+            && t.hint_file.is_none_or(|f| f == c.file)
+            && t.hint_rank.is_none_or(|r| r == c.rank as u32)
+            && match (t.promo, c.promotion) {
+                (Some(l), Some(p)) => self.letter(p) == l,
+                (None, None) => true,
+                _ => false,
+            }
     }
 }
 
@@ -297,5 +313,45 @@ mod tests {
         assert_eq!(named("e5"), Some(legal[3]));
         assert_eq!(r.kinds(&r.read(&pos, "Nd2").expect("SAN")), 0b10);
         assert_eq!(r.kinds(&r.read(&pos, "e5").expect("SAN")), 0b1);
+    }
+
+    #[test]
+    fn names_checks_letter_hints_and_promotion() {
+        let r = SanReader::new(&table());
+        let pos = position();
+        let token = |text: &str| r.read(&pos, text).expect("SAN");
+        let knight = SanCandidate {
+            file: 1,
+            rank: 0,
+            kind: 1,
+            capture: false,
+            promotion: None,
+        };
+        assert!(r.names(&token("Nd2"), &knight));
+        assert!(r.names(&token("N1d2"), &knight));
+        assert!(!r.names(&token("N2d2"), &knight), "another rank");
+        assert!(!r.names(&token("Kd2"), &knight), "another letter");
+        assert!(!r.names(&token("d2"), &knight), "not a pawn");
+        let pawn = SanCandidate {
+            file: 4,
+            rank: 6,
+            kind: 0,
+            capture: false,
+            promotion: Some(1),
+        };
+        assert!(r.names(&token("e8=N"), &pawn));
+        assert!(!r.names(&token("e8"), &pawn), "the promotion must be named");
+        assert!(!r.names(&token("e8=K"), &pawn), "another promotion");
+        let step = SanCandidate {
+            promotion: None,
+            ..pawn
+        };
+        assert!(!r.names(&token("e8=N"), &step), "no promotion made");
+        let capture = SanCandidate {
+            capture: true,
+            ..step
+        };
+        assert!(!r.names(&token("d8"), &capture), "a capture names its file");
+        assert!(r.names(&token("ed8"), &capture));
     }
 }

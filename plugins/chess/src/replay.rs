@@ -17,7 +17,7 @@ use crate::{
 use houserules_plugin_api::abi_stable::std_types::RVec;
 use houserules_plugin_api::{
     Cell, Color, GenRequest, Move, MoveEffects, MoveFlags, Position, ReplayedLine, ReplayedPly,
-    SanToken, SquareSet, VariantRules,
+    SanCandidate, SanToken, SquareSet, VariantRules,
 };
 
 impl Chess {
@@ -128,8 +128,9 @@ impl Chess {
 
     /// [`SanReader::matching`] on the engine's moves `list` of the plain board `b`: the one
     /// move `t` names, if exactly one (`list` holds the legal moves to `t.dest` of the kinds
-    /// the token names, or for castling all legal moves).
+    /// the token names, or for castling all legal moves). The rule is [`SanReader::names`].
     fn pick(&self, b: &Board, t: &SanToken, list: &[ChessMove]) -> Option<ChessMove> {
+        let them = b.by_side(b.side_to_move().opposite());
         let mut found = None;
         for &m in list {
             if let Some(long) = t.castle {
@@ -143,33 +144,18 @@ impl Chess {
                 let Some((_, role)) = b.piece_at(m.from()) else {
                     continue;
                 };
-                let kind = role as u8;
-                match t.piece {
-                    Some(l) => {
-                        if self.san.letter(kind) != l {
-                            continue;
-                        }
-                    }
-                    None => {
-                        if kind != kind::PAWN {
-                            continue;
-                        }
-                        let them = b.by_side(b.side_to_move().opposite());
-                        let capture = m.is_capture() || them & (1u64 << m.to()) != 0;
-                        if t.hint_file.is_none() && capture {
-                            continue;
-                        }
-                    }
-                }
-                if t.hint_file.is_some_and(|f| f != m.from() & 7)
-                    || t.hint_rank.is_some_and(|rk| rk != (m.from() >> 3) as u32)
-                {
+                let candidate = SanCandidate {
+                    file: m.from() & 7,
+                    rank: m.from() >> 3,
+                    kind: role as u8,
+                    // Read only for a pawn token without a file: spared otherwise.
+                    capture: t.piece.is_none()
+                        && t.hint_file.is_none()
+                        && (m.is_capture() || them & (1u64 << m.to()) != 0),
+                    promotion: m.promotion().map(|p| p as u8),
+                };
+                if !self.san.names(t, &candidate) {
                     continue;
-                }
-                match (t.promo, m.promotion()) {
-                    (Some(l), Some(p)) if self.san.letter(p as u8) == l => {}
-                    (None, None) => {}
-                    _ => continue,
                 }
             }
             if found.is_some() {
