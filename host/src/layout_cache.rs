@@ -119,23 +119,33 @@ impl LayoutChecks {
         }
     }
 
-    /// Whether this host has checked the layout of the plugin file at `path` as it is now.
-    pub fn is_checked(&self, path: &Path) -> bool {
-        let (Some(host), Some(plugin)) = (self.host, FileStamp::of(path)) else {
-            return false;
-        };
-        self.entries.contains(&(host, plugin))
-    }
-
-    /// Remembers that the layout of the plugin file at `path` matched.
-    pub fn record(&mut self, path: &Path) {
-        let (Some(host), Some(plugin)) = (self.host, FileStamp::of(path)) else {
-            return;
-        };
-        if !self.entries.contains(&(host, plugin)) {
-            self.entries.push((host, plugin));
+    /// Loads the plugin file at `path` with `load`, told whether this host has checked its
+    /// layout as the file is now; a load that succeeds is remembered as checked. The file is
+    /// stamped once for both.
+    pub fn load<T, E>(
+        &mut self,
+        path: &Path,
+        load: impl FnOnce(bool) -> Result<T, E>,
+    ) -> Result<T, E> {
+        let pair = self.host.zip(FileStamp::of(path));
+        let known = pair.is_some_and(|p| self.entries.contains(&p));
+        let loaded = load(known)?;
+        if let (Some(p), false) = (pair, known) {
+            self.entries.push(p);
             self.changed = true;
         }
+        Ok(loaded)
+    }
+
+    #[cfg(test)]
+    fn is_checked(&self, path: &Path) -> bool {
+        let pair = self.host.zip(FileStamp::of(path));
+        pair.is_some_and(|p| self.entries.contains(&p))
+    }
+
+    #[cfg(test)]
+    fn record(&mut self, path: &Path) {
+        let _ = self.load(path, |_| Ok::<(), ()>(()));
     }
 
     /// Writes the entries back if any was added (best effort).

@@ -146,15 +146,18 @@ fn load_plugin_with(path: &Path, checks: &mut LayoutChecks) -> Result<LoadedPlug
         reason: summarize_library_error(&e),
     };
     let header = lib_header_from_path(&full).map_err(incompatible)?;
-    let module = if checks.is_checked(&full) {
-        // SAFETY: this host build checked the layout of this very file (same device, inode,
-        // size and modification time) in an earlier run; the version is still checked.
-        unsafe { header.init_root_module_with_unchecked_layout::<PluginModuleRef>() }
-    } else {
-        header.init_root_module::<PluginModuleRef>()
-    }
-    .map_err(incompatible)?;
-    checks.record(&full);
+    let module = checks
+        .load(&full, |checked| {
+            if checked {
+                // SAFETY: this host build checked the layout of this very file (same device,
+                // inode, size and modification time) in an earlier run; the version is
+                // still checked.
+                unsafe { header.init_root_module_with_unchecked_layout::<PluginModuleRef>() }
+            } else {
+                header.init_root_module::<PluginModuleRef>()
+            }
+        })
+        .map_err(incompatible)?;
     let manifest = (module.manifest())()
         .into_result()
         .map_err(|e| HostError::plugin(&path.display().to_string(), e))?;
