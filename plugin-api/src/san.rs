@@ -26,6 +26,15 @@ pub struct SanToken {
     pub promo: Option<u8>,
 }
 
+impl SanToken {
+    /// Whether [`SanReader::names`] reads [`SanCandidate::capture`]: a pawn token without a
+    /// file (`d5`, which names a step, never a capture).
+    #[inline]
+    pub fn capture_matters(&self) -> bool {
+        self.piece.is_none() && self.hint_file.is_none()
+    }
+}
+
 /// What SAN can say of a move that is not a castle (see [`SanReader::names`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SanCandidate {
@@ -35,7 +44,8 @@ pub struct SanCandidate {
     pub rank: u8,
     /// The moving piece's kind.
     pub kind: u8,
-    /// Whether it captures (on its destination or elsewhere, as en passant does).
+    /// Whether it captures (on its destination or elsewhere, as en passant does); read only
+    /// where [`SanToken::capture_matters`].
     pub capture: bool,
     /// The kind it promotes to, if it does.
     pub promotion: Option<u8>,
@@ -228,7 +238,7 @@ impl SanReader {
             Some(l) => self.letter(c.kind) == l,
             None => {
                 self.pawns.get(c.kind as usize).copied().unwrap_or(false)
-                    && (t.hint_file.is_some() || !c.capture)
+                    && !(t.capture_matters() && c.capture)
             }
         };
         piece

@@ -53,7 +53,12 @@ fn scaffold(dir: &Path, kind: &str, id: &str) {
 }
 
 fn stderr_of(args: &[&std::ffi::OsStr]) -> (i32, String) {
-    let out = houserules(args);
+    stderr_of_env(args, &[])
+}
+
+/// [`stderr_of`] with these environment variables set.
+fn stderr_of_env(args: &[&std::ffi::OsStr], env: &[(&str, &std::ffi::OsStr)]) -> (i32, String) {
+    let out = houserules_env(args, env);
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stderr).into_owned(),
@@ -306,12 +311,11 @@ fn a_plugin_built_against_a_different_abi_is_refused() {
     // Twice, with a layout-check cache: a failed check is never remembered.
     let cache = tmp.path().join("cache");
     for run in 0..2 {
-        let out = houserules_env(
-            ["--plugin".as_ref(), lib.as_os_str(), "list".as_ref()],
+        let (code, err) = stderr_of_env(
+            &["--plugin".as_ref(), lib.as_os_str(), "list".as_ref()],
             &[("HOUSERULES_CACHE_DIR", cache.as_os_str())],
         );
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "run {run}: {err}");
+        assert_eq!(code, 2, "run {run}: {err}");
         assert!(err.contains("incompatible plugin ABI"), "run {run}: {err}");
         assert!(err.contains("boom_abi"), "the file is named: {err}");
     }

@@ -148,9 +148,8 @@ impl Chess {
                     file: m.from() & 7,
                     rank: m.from() >> 3,
                     kind: role as u8,
-                    // Read only for a pawn token without a file: spared otherwise.
-                    capture: t.piece.is_none()
-                        && t.hint_file.is_none()
+                    // Spared where the rule does not read it.
+                    capture: t.capture_matters()
                         && (m.is_capture() || them & (1u64 << m.to()) != 0),
                     promotion: m.promotion().map(|p| p as u8),
                 };
