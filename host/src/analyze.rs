@@ -23,7 +23,8 @@ use crate::pgn::{write_record, MoveToken, Pos, Record, WrittenMove};
 use crate::pipeline::{parse_preset_list, Pipeline, PresetSpec};
 use abi_stable::std_types::RVec;
 use houserules_plugin_api::{
-    Cell, Color, Event, Move, MoveFlags, Position, SanReader, Square, VariantFlags, Winner,
+    Cell, Color, DescribedLine, Event, Move, MoveFlags, Position, SanReader, Square, VariantFlags,
+    Winner,
 };
 use serde::Serialize;
 use std::collections::HashMap;
@@ -945,7 +946,15 @@ impl<'a, 'p> Replay<'a, 'p> {
         if tokens.is_empty() {
             return None;
         }
-        let line = match p.replay_line(&game.position, &tokens) {
+        // With per-ply output the variant also writes each ply's texts (API 1.7).
+        let describe = self.plies.is_some();
+        let replayed = if describe {
+            p.describe_line(&game.position, &tokens)
+        } else {
+            p.replay_line(&game.position, &tokens)
+                .map(|l| l.map(DescribedLine::of_moves))
+        };
+        let described = match replayed {
             Ok(Some(line)) => line,
             Ok(None) => return Some(0),
             Err(e) => {
@@ -962,6 +971,7 @@ impl<'a, 'p> Replay<'a, 'p> {
                 return Some(0);
             }
         };
+        let line = &described.line;
         let mut warnings = Vec::new();
         for (i, ply) in line.plies.iter().enumerate() {
             // More plies than tokens: not a replay of these tokens.
@@ -988,13 +998,36 @@ impl<'a, 'p> Replay<'a, 'p> {
             }
         }
         let taken = line.plies.len();
+        // The plies' reports, all or none: texts that do not fit their buffers send the line
+        // move by move.
+        let mut reports = Vec::new();
+        if describe {
+            reports.reserve(taken);
+            for i in 0..taken {
+                let Some(t) = described.ply(i) else {
+                    return Some(0);
+                };
+                reports.push(PlyReport {
+                    ply: (from + i) as u32 + 1,
+                    san: t.san.to_string(),
+                    coordinate: t.coordinate.to_string(),
+                    fen: t.fen.to_string(),
+                    check: t.san.ends_with(['+', '#']),
+                    events: t.events.iter().map(|e| event_report(p, e)).collect(),
+                    engine: None,
+                });
+            }
+        }
         let before = self.steps.len();
         self.steps.extend(line.plies.iter().map(|ply| Some(ply.mv)));
-        if !game.extend_replayed(line) {
+        if !game.extend_replayed(described.line) {
             self.steps.truncate(before);
             return Some(0);
         }
         self.warnings.extend(warnings);
+        if let Some(plies) = &mut self.plies {
+            plies.extend(reports);
+        }
         Some(taken)
     }
 
@@ -1011,7 +1044,7 @@ impl<'a, 'p> Replay<'a, 'p> {
             && r.fast
             && p.replays_lines()
             && !p.results_need_check()
-            && self.plies.is_none()
+            && (self.plies.is_none() || p.describes_lines())
             && self.written.is_none();
         let mut next = 0;
         // Stretches in a row the variant took nothing of (a record in coordinate form): past

@@ -584,7 +584,7 @@ impl Checker<'_> {
                 &subject,
                 "line replay",
                 bad,
-                "replay_line gives the moves, positions, keys and check marks of the move-by-move path",
+                "replay_line gives the moves, positions, keys and check marks of the move-by-move path (and describe_line its SAN, coordinates, FENs and events)",
             );
         }
     }
@@ -600,7 +600,7 @@ impl Checker<'_> {
         first_problem(starts, |start| {
             for _ in 0..self.opts.games {
                 let mut g = Game::new(p, start.clone());
-                let (mut tokens, mut plies) = (Vec::new(), Vec::new());
+                let (mut tokens, mut plies, mut texts_by_move) = (Vec::new(), Vec::new(), Vec::new());
                 for _ in 0..self.opts.plies {
                     let legal = g.legal_moves()?;
                     if legal.is_empty() || g.status_with(true)?.outcome.is_some() {
@@ -609,7 +609,9 @@ impl Checker<'_> {
                     let m = legal[rng.below(legal.len())];
                     let mover = g.position.side_to_move;
                     tokens.push(crate::notation::san(p, &g.position, m, &legal)?);
-                    g.play(m)?;
+                    let coordinate = crate::notation::coordinate(p, &g.position, m)?;
+                    let events = g.play_recording(m, true)?;
+                    texts_by_move.push((coordinate, p.write_fen(&g.position)?, events));
                     let mark = crate::notation::check_mark(p, &g.position, mover)?;
                     plies.push((
                         m,
@@ -644,6 +646,37 @@ impl Checker<'_> {
                         p.write_fen(&line.position)?,
                         p.write_fen(&g.position)?
                     )));
+                }
+                if p.describes_lines() {
+                    let Some(d) = p.describe_line(&start, &texts)? else {
+                        return Ok(Some("describe_line declared but gave no line".to_string()));
+                    };
+                    if d.line != line {
+                        return Ok(Some(format!(
+                            "{} {}: describe_line replayed another line than replay_line",
+                            p.write_fen(&start)?,
+                            tokens.join(" ")
+                        )));
+                    }
+                    for (k, (san, (coordinate, fen, events))) in
+                        tokens.iter().zip(&texts_by_move).enumerate()
+                    {
+                        let want = houserules_plugin_api::PlyText {
+                            san,
+                            coordinate,
+                            fen,
+                            events,
+                        };
+                        if d.ply(k) != Some(want) {
+                            return Ok(Some(format!(
+                                "{} {}: describe_line wrote ply {} as {:?}, the host as {want:?}",
+                                p.write_fen(&start)?,
+                                tokens.join(" "),
+                                k + 1,
+                                d.ply(k)
+                            )));
+                        }
+                    }
                 }
                 if !texts.is_empty() {
                     let cut = rng.below(texts.len());

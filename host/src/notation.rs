@@ -5,7 +5,10 @@
 use crate::error::HostError;
 use crate::pipeline::Pipeline;
 use abi_stable::std_types::RVec;
-use houserules_plugin_api::{Color, Move, MoveEffects, Position, Role, Square, VariantFlags};
+use houserules_plugin_api::{
+    write_coordinate, write_san, Color, Move, MoveEffects, Position, Role, SanMove, Square,
+    VariantFlags,
+};
 
 fn letter(p: &Pipeline, kind: u8) -> char {
     p.info
@@ -35,22 +38,9 @@ pub fn coordinate(p: &Pipeline, pos: &Position, m: Move) -> Result<String, HostE
     if m.is_drop() {
         return Ok(format!("{}@{}", letter(p, m.piece), m.to));
     }
-    if m.is_castle() {
-        return Ok(format!("{}{}", m.from, m.via));
-    }
     // Room for the longest common form (`e7e8q`): no growth at every ply.
     let mut s = String::with_capacity(6);
-    m.from.push_name(&mut s);
-    if m.flags
-        .contains(houserules_plugin_api::MoveFlags::MULTI_LEG)
-        && !m.via.is_none()
-    {
-        m.via.push_name(&mut s);
-    }
-    m.to.push_name(&mut s);
-    if m.is_promotion() {
-        s.push(letter(p, m.piece).to_ascii_lowercase());
-    }
+    write_coordinate(&mut s, &m, m.is_promotion().then(|| letter(p, m.piece)));
     if m.is_special() {
         s.push_str(&format!(":{}", m.special));
     }
@@ -89,9 +79,6 @@ fn table_san(p: &Pipeline, pos: &Position, m: Move, legal: &[Move]) -> Result<St
     let cell = pos.get(m.from);
     let kind = cell.kind().unwrap_or(0);
     let dest = m.destination();
-    let capture = m.is_capture() || pos.get(dest).is_color(pos.side_to_move.opposite());
-    // Room for `exd8=Q` and a check mark: no growth at every ply.
-    let mut s = String::with_capacity(8);
     let rivals: Vec<Square> = legal
         .iter()
         .filter(|o| {
@@ -103,42 +90,17 @@ fn table_san(p: &Pipeline, pos: &Position, m: Move, legal: &[Move]) -> Result<St
         })
         .map(|o| o.from)
         .collect();
-    let pawn = role(p, kind) == Role::PAWN;
-    // A pawn's SAN names its origin only by the file of a capture. Where that does not single
-    // the move out (berolina pawns: a2-b3 and c2-b3), write it as a piece move, `Pab3`, as
-    // Fairy-Stockfish does.
-    let pawn_plain = pawn
-        && if capture {
-            rivals.iter().all(|r| r.file() != m.from.file())
-        } else {
-            rivals.is_empty()
-        };
-    if pawn_plain {
-        if capture {
-            s.push((b'a' + m.from.file()) as char);
-            s.push('x');
-        }
-        dest.push_name(&mut s);
-    } else {
-        s.push(letter(p, kind));
-        if !rivals.is_empty() {
-            if rivals.iter().all(|r| r.file() != m.from.file()) {
-                s.push((b'a' + m.from.file()) as char);
-            } else if rivals.iter().all(|r| r.rank() != m.from.rank()) {
-                s.push_str(&(m.from.rank() as u32 + 1).to_string());
-            } else {
-                m.from.push_name(&mut s);
-            }
-        }
-        if capture {
-            s.push('x');
-        }
-        dest.push_name(&mut s);
-    }
-    if m.is_promotion() {
-        s.push('=');
-        s.push(letter(p, m.piece));
-    }
+    let san = SanMove {
+        from: m.from,
+        dest,
+        letter: letter(p, kind),
+        pawn: role(p, kind) == Role::PAWN,
+        capture: m.is_capture() || pos.get(dest).is_color(pos.side_to_move.opposite()),
+        promotion: m.is_promotion().then(|| letter(p, m.piece)),
+    };
+    // Room for `exd8=Q` and a check mark: no growth at every ply.
+    let mut s = String::with_capacity(8);
+    write_san(&mut s, &san, &rivals);
     Ok(s)
 }
 

@@ -14,10 +14,10 @@ use crate::history::HistoryFacts;
 use crate::loader::Registry;
 use abi_stable::std_types::{ROption, RResult, RSlice, RStr, RVec};
 use houserules_plugin_api::{
-    host_query, stage, Cell, Color, Decision, Event, EventKind, GenRequest, HookSet, HostQuery,
-    Layout, Move, MoveEffects, MoveFlags, OptionValue, Outcome, OutcomeContext, PluginError,
-    Position, PresetBox, PresetInfo, ReplayedLine, RulesModel, Square, SquareSet, VariantBox,
-    VariantFlags, VariantInfo, EXTRA_MOVEMENT, MOVEMENT_ADDITIVE, MOVEMENT_NONE,
+    host_query, stage, Cell, Color, Decision, DescribedLine, Event, EventKind, GenRequest, HookSet,
+    HostQuery, Layout, Move, MoveEffects, MoveFlags, OptionValue, Outcome, OutcomeContext,
+    PluginError, Position, PresetBox, PresetInfo, ReplayedLine, RulesModel, Square, SquareSet,
+    VariantBox, VariantFlags, VariantInfo, EXTRA_MOVEMENT, MOVEMENT_ADDITIVE, MOVEMENT_NONE,
 };
 use std::cell::RefCell;
 
@@ -702,6 +702,35 @@ impl Pipeline {
             self.variant_plugin.as_str(),
             "replay_line",
             self.variant.replay_line(pos, RSlice::from_slice(&tokens))
+        )?;
+        Ok(line.into_option())
+    }
+
+    /// Whether the variant also describes the lines it replays
+    /// ([`Pipeline::describe_line`]): it declares [`VariantFlags::DESCRIBES_LINES`] (API 1.7)
+    /// besides replaying lines.
+    pub fn describes_lines(&self) -> bool {
+        self.replays_lines() && self.info.flags.contains(VariantFlags::DESCRIBES_LINES)
+    }
+
+    /// The variant's own replay of the SAN `tokens` from `pos` with the texts of every ply
+    /// ([`houserules_plugin_api::VariantRules::describe_line`]). `None` when the pipeline does
+    /// not describe lines or the variant declined.
+    pub fn describe_line(
+        &self,
+        pos: &Position,
+        tokens: &[&str],
+    ) -> Result<Option<DescribedLine>, HostError> {
+        if !self.describes_lines() {
+            return Ok(None);
+        }
+        let tokens: Vec<RStr<'_>> = tokens.iter().map(|t| RStr::from_str(t)).collect();
+        let line = call!(
+            "variant",
+            self.vname(),
+            self.variant_plugin.as_str(),
+            "describe_line",
+            self.variant.describe_line(pos, RSlice::from_slice(&tokens))
         )?;
         Ok(line.into_option())
     }

@@ -8,7 +8,7 @@
 use crate::board::{Color, Position, Square, SquareSet};
 use crate::manifest::{HookSet, OptionValue, VariantInfo};
 use crate::model::RulesModel;
-use crate::moves::{Move, MoveEffects};
+use crate::moves::{Event, Move, MoveEffects};
 use crate::outcome::{Decision, FenError, Outcome, OutcomeContext, PluginError, ResultDecision};
 use abi_stable::{
     sabi_trait,
@@ -241,6 +241,20 @@ pub trait VariantRules: Send + Sync + 'static {
         let _ = (start, tokens);
         None
     }
+    /// [`VariantRules::replay_line`] that also writes what batch analysis reports of each
+    /// ply (API 1.7; called only when the variant declares
+    /// [`crate::VariantFlags::DESCRIBES_LINES`], on a pipeline without presets, when per-ply
+    /// output is asked for): its SAN with the check mark ([`crate::write_san`] over the
+    /// legal moves of the same piece to the same square, `O-O`/`O-O-O` for castles), its
+    /// coordinate form ([`crate::write_coordinate`]), the FEN after it
+    /// ([`VariantRules::write_fen`]) and the events [`VariantRules::apply`] records for it,
+    /// each exactly what the host's move-by-move path writes (`houserules check-plugin`
+    /// compares them on random games). Build the answer with [`DescribedLine::push`].
+    /// Default: `None` (the host replays move by move).
+    fn describe_line(&self, start: &Position, tokens: &[&str]) -> Option<DescribedLine> {
+        let _ = (start, tokens);
+        None
+    }
 }
 
 /// One ply of a [`ReplayedLine`].
@@ -266,6 +280,121 @@ pub struct ReplayedLine {
     pub plies: RVec<ReplayedPly>,
     /// The position after the last ply replayed (the start when none was).
     pub position: Position,
+}
+
+/// Where the texts of one ply of a [`DescribedLine`] end in its `text` and `events`.
+#[repr(C)]
+#[derive(StableAbi, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PlyTextEnds {
+    /// End of the SAN (byte offset in `text`).
+    pub san: u32,
+    /// End of the coordinate form.
+    pub coordinate: u32,
+    /// End of the FEN after the ply.
+    pub fen: u32,
+    /// End of the ply's events in `events`.
+    pub events: u32,
+}
+
+/// The texts of one ply of a [`DescribedLine`] ([`DescribedLine::ply`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PlyText<'a> {
+    /// SAN with its check mark.
+    pub san: &'a str,
+    /// Coordinate form.
+    pub coordinate: &'a str,
+    /// FEN after the ply.
+    pub fen: &'a str,
+    /// What the move did.
+    pub events: &'a [Event],
+}
+
+/// A main line a variant replayed and described itself ([`VariantRules::describe_line`],
+/// API 1.7): the replayed line and, per ply, its texts, all in one buffer (one allocation
+/// for the line, not three per ply).
+#[repr(C)]
+#[derive(StableAbi, Debug, Clone, PartialEq, Eq)]
+pub struct DescribedLine {
+    /// The moves, keys and check marks, as [`VariantRules::replay_line`] gives them.
+    pub line: ReplayedLine,
+    /// The texts of every ply, one after the other.
+    pub text: RString,
+    /// Where each ply's texts end (one entry per ply of `line`).
+    pub ends: RVec<PlyTextEnds>,
+    /// The events of every ply, one after the other.
+    pub events: RVec<Event>,
+}
+
+impl DescribedLine {
+    /// An empty line from `start`, with room for `plies` plies.
+    pub fn new(start: Position, plies: usize) -> DescribedLine {
+        DescribedLine {
+            line: ReplayedLine {
+                plies: RVec::with_capacity(plies),
+                position: start,
+            },
+            // A FEN, a SAN and a coordinate move: about 80 bytes a ply.
+            text: RString::with_capacity(plies * 80),
+            ends: RVec::with_capacity(plies),
+            events: RVec::new(),
+        }
+    }
+
+    /// A replayed line without texts (what [`VariantRules::replay_line`] gives).
+    pub fn of_moves(line: ReplayedLine) -> DescribedLine {
+        DescribedLine {
+            line,
+            text: RString::new(),
+            ends: RVec::new(),
+            events: RVec::new(),
+        }
+    }
+
+    /// Adds a ply and its texts (`san` with its check mark).
+    pub fn push(
+        &mut self,
+        ply: ReplayedPly,
+        san: &str,
+        coordinate: &str,
+        fen: &str,
+        events: &[Event],
+    ) {
+        let end = |text: &RString| u32::try_from(text.len()).unwrap_or(u32::MAX);
+        self.line.plies.push(ply);
+        self.text.push_str(san);
+        let san = end(&self.text);
+        self.text.push_str(coordinate);
+        let coordinate = end(&self.text);
+        self.text.push_str(fen);
+        let fen = end(&self.text);
+        self.events.extend_from_slice(events);
+        self.ends.push(PlyTextEnds {
+            san,
+            coordinate,
+            fen,
+            events: u32::try_from(self.events.len()).unwrap_or(u32::MAX),
+        });
+    }
+
+    /// The texts of ply `i` (from 0); `None` past the end or where the ends the plugin wrote
+    /// do not fit its buffers (the host then replays move by move).
+    pub fn ply(&self, i: usize) -> Option<PlyText<'_>> {
+        let (start, events_start) = match i.checked_sub(1) {
+            None => (0, 0),
+            Some(k) => {
+                let e = self.ends.get(k)?;
+                (e.fen as usize, e.events as usize)
+            }
+        };
+        let e = self.ends.get(i)?;
+        let (san, coordinate, fen) = (e.san as usize, e.coordinate as usize, e.fen as usize);
+        Some(PlyText {
+            san: self.text.get(start..san)?,
+            coordinate: self.text.get(san..coordinate)?,
+            fen: self.text.get(coordinate..fen)?,
+            events: self.events.get(events_start..e.events as usize)?,
+        })
+    }
 }
 
 /// A preset: a modification of the pipeline through hooks. Every method has a default body
@@ -463,6 +592,13 @@ pub trait VariantFfi: Send + Sync {
         start: &Position,
         tokens: RSlice<'_, RStr<'_>>,
     ) -> RResult<ROption<ReplayedLine>, PluginError>;
+    /// See [`VariantRules::describe_line`] (API 1.7; called only when the variant declares
+    /// [`crate::VariantFlags::DESCRIBES_LINES`]).
+    fn describe_line(
+        &self,
+        start: &Position,
+        tokens: RSlice<'_, RStr<'_>>,
+    ) -> RResult<ROption<DescribedLine>, PluginError>;
 }
 
 /// The boundary form of [`PresetRules`].
@@ -792,6 +928,16 @@ impl<T: VariantRules> VariantFfi for VariantAdapter<T> {
         guard("replay_line", || {
             let tokens: Vec<&str> = tokens.iter().map(|t| t.as_str()).collect();
             self.0.replay_line(start, &tokens).into()
+        })
+    }
+    fn describe_line(
+        &self,
+        start: &Position,
+        tokens: RSlice<'_, RStr<'_>>,
+    ) -> RResult<ROption<DescribedLine>, PluginError> {
+        guard("describe_line", || {
+            let tokens: Vec<&str> = tokens.iter().map(|t| t.as_str()).collect();
+            self.0.describe_line(start, &tokens).into()
         })
     }
 }

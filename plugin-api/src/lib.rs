@@ -109,9 +109,10 @@ pub use export::{
     PluginModule, PluginModuleRef,
 };
 pub use hooks::{
-    guard, host_query, preset_object, stage, variant_object, GenRequest, HostQuery, HostQueryRef,
-    HostQuery_TO, Options, PresetBox, PresetFfi, PresetFfi_TO, PresetRules, Query, ReplayedLine,
-    ReplayedPly, Scope, VariantBox, VariantFfi, VariantFfi_TO, VariantRules,
+    guard, host_query, preset_object, stage, variant_object, DescribedLine, GenRequest, HostQuery,
+    HostQueryRef, HostQuery_TO, Options, PlyText, PlyTextEnds, PresetBox, PresetFfi, PresetFfi_TO,
+    PresetRules, Query, ReplayedLine, ReplayedPly, Scope, VariantBox, VariantFfi, VariantFfi_TO,
+    VariantRules,
 };
 pub use manifest::{
     ApiVersion, HookSet, Layout, OptionKind, OptionSpec, OptionValue, PieceType, PluginManifest,
@@ -124,4 +125,4 @@ pub use moves::{CapturedPiece, Event, EventKind, Move, MoveEffects, MoveFlags};
 pub use outcome::{
     Decision, FenError, Outcome, OutcomeContext, PluginError, ResultDecision, Winner,
 };
-pub use san::{SanCandidate, SanReader, SanToken};
+pub use san::{write_coordinate, write_san, SanCandidate, SanMove, SanReader, SanToken};

@@ -13,7 +13,7 @@ use abi_stable::{
 /// does not know (hook bits, stages, variant flags) makes the host refuse that preset or
 /// variant by name. A plugin built against an older minor is refused when a boundary type has
 /// grown since (abi_stable's layout check): rebuild it against the host's API.
-pub const API_VERSION: ApiVersion = ApiVersion { major: 1, minor: 6 };
+pub const API_VERSION: ApiVersion = ApiVersion { major: 1, minor: 7 };
 
 /// A plugin API version.
 #[repr(C)]
@@ -172,9 +172,14 @@ impl VariantFlags {
     /// variant without special moves ([`crate::Move::is_special`]): the host then also finds a
     /// coordinate-written move among the legal moves to its target square alone.
     pub const REPLAYS_LINES: VariantFlags = VariantFlags(256);
+    /// The variant also writes the SAN, coordinate form, FEN and events of every ply of a
+    /// line it replays (API 1.7, [`crate::VariantRules::describe_line`]): per-ply batch
+    /// output then crosses the library boundary once per line too. Declare it with
+    /// [`VariantFlags::REPLAYS_LINES`].
+    pub const DESCRIBES_LINES: VariantFlags = VariantFlags(512);
 
     /// Every flag this version of the API defines (a variant with others needs a newer host).
-    pub const KNOWN: VariantFlags = VariantFlags(511);
+    pub const KNOWN: VariantFlags = VariantFlags(1023);
 
     /// Whether all bits of `o` are set.
     pub const fn contains(self, o: VariantFlags) -> bool {

@@ -7,7 +7,7 @@
 //! is left to the host, which also reads coordinate forms, looser spellings and explains
 //! errors.
 
-use crate::{Move, PieceType, Position, Role, Square};
+use crate::{Move, MoveFlags, PieceType, Position, Role, Square};
 
 /// A move token read as plain SAN ([`SanReader::read`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -252,6 +252,100 @@ impl SanReader {
     }
 }
 
+/// What SAN writes of a move that is neither a castle nor a drop ([`write_san`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SanMove {
+    /// Origin square.
+    pub from: Square,
+    /// Destination square ([`Move::destination`]).
+    pub dest: Square,
+    /// The moving piece's letter (upper case, as in its [`PieceType`]).
+    pub letter: char,
+    /// Whether the moving piece is a pawn ([`Role::PAWN`]).
+    pub pawn: bool,
+    /// Whether it captures (its flag, or an enemy piece on its destination).
+    pub capture: bool,
+    /// The letter of the piece it promotes to, if it does.
+    pub promotion: Option<char>,
+}
+
+/// Appends the SAN of `m` without a check mark: `Nf3`, `exd5`, `R1a3`, `Qh4xe1`, `e8=Q`.
+/// `rivals` are the origins of the other legal moves of the same piece (kind and colour) to
+/// the same destination, castles and drops left out; the origin is named by its file, else
+/// its rank, else both, as far as they tell the move from its rivals. A pawn names its file
+/// only on a capture; where that does not single the move out (berolina pawns: `a2-b3` and
+/// `c2-b3`) it is written as a piece move, `Pab3`, as Fairy-Stockfish does. Castles are
+/// `O-O` (towards the higher files) and `O-O-O`. The one SAN writer of the host and of
+/// variants that describe whole lines ([`crate::VariantRules::describe_line`]).
+pub fn write_san(out: &mut String, m: &SanMove, rivals: &[Square]) {
+    let file_tells = rivals.iter().all(|r| r.file() != m.from.file());
+    let pawn_plain = m.pawn
+        && if m.capture {
+            file_tells
+        } else {
+            rivals.is_empty()
+        };
+    if pawn_plain {
+        if m.capture {
+            out.push((b'a' + m.from.file()) as char);
+            out.push('x');
+        }
+    } else {
+        out.push(m.letter);
+        if !rivals.is_empty() {
+            if file_tells {
+                out.push((b'a' + m.from.file()) as char);
+            } else if rivals.iter().all(|r| r.rank() != m.from.rank()) {
+                push_number(out, m.from.rank() as u32 + 1);
+            } else {
+                m.from.push_name(out);
+            }
+        }
+        if m.capture {
+            out.push('x');
+        }
+    }
+    m.dest.push_name(out);
+    if let Some(p) = m.promotion {
+        out.push('=');
+        out.push(p);
+    }
+}
+
+/// Appends the coordinate form of `m` when it is neither a drop nor a special move:
+/// origin and destination (`e2e4`), the intermediate square of a two-leg move between them
+/// (`b1a3c4`), a castle as the king's origin and target (`e1g1`), a promotion's letter in
+/// lower case (`e7e8q`). The one writer of the host and of variants that describe lines.
+pub fn write_coordinate(out: &mut String, m: &Move, promotion: Option<char>) {
+    m.from.push_name(out);
+    if m.is_castle() {
+        m.via.push_name(out);
+        return;
+    }
+    if m.flags.contains(MoveFlags::MULTI_LEG) && !m.via.is_none() {
+        m.via.push_name(out);
+    }
+    m.to.push_name(out);
+    if let Some(p) = promotion {
+        out.push(p.to_ascii_lowercase());
+    }
+}
+
+/// Appends `n` in decimal.
+fn push_number(out: &mut String, n: u32) {
+    let mut digits = [0u8; 10];
+    let (mut i, mut n) = (digits.len(), n);
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend(digits[i..].iter().map(|&d| d as char));
+}
+
 /// The value of ASCII digits; `None` past `u32`.
 fn number(digits: &[u8]) -> Option<u32> {
     digits.iter().try_fold(0u32, |n, d| {
@@ -262,7 +356,7 @@ fn number(digits: &[u8]) -> Option<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Cell, Color, MoveFlags};
+    use crate::{Cell, Color};
 
     fn table() -> Vec<PieceType> {
         vec![

@@ -12,34 +12,44 @@ use houserules_host::{Game, Pipeline, Registry};
 use houserules_tests::{registry, workspace_root, Rng};
 use std::path::{Path, PathBuf};
 
-/// The reports of every record of `text`, analyzed with and without whole-line replay.
+/// The reports of every record of `text`, analyzed with and without whole-line replay, and
+/// each way without and then with per-ply output (`describe_line`, API 1.7, writes the plies'
+/// SAN, coordinate form, FEN and events in the variant).
 fn both_ways(reg: &Registry, text: &str) -> (Vec<String>, Vec<String>) {
     let run = |move_by_move: bool| {
-        let options = Options {
-            move_by_move,
-            ..Options::default()
-        };
-        let mut an = Analyzer::new(reg, options);
-        let mut reader = Reader::new(text.as_bytes());
-        let mut out = Vec::new();
-        let mut index = 0;
-        while let Some(rec) = reader.next_record().expect("reading from memory") {
-            index += 1;
-            let report = an.analyze(&rec, index, "test.pgn");
-            out.push(serde_json::to_string(&report).expect("a report serializes"));
-        }
+        let mut out = run_with(reg, text, move_by_move, false);
+        out.extend(run_with(reg, text, move_by_move, true));
         out
     };
     (run(false), run(true))
+}
+
+fn run_with(reg: &Registry, text: &str, move_by_move: bool, plies: bool) -> Vec<String> {
+    let options = Options {
+        move_by_move,
+        plies,
+        ..Options::default()
+    };
+    let mut an = Analyzer::new(reg, options);
+    let mut reader = Reader::new(text.as_bytes());
+    let mut out = Vec::new();
+    let mut index = 0;
+    while let Some(rec) = reader.next_record().expect("reading from memory") {
+        index += 1;
+        let report = an.analyze(&rec, index, "test.pgn");
+        out.push(serde_json::to_string(&report).expect("a report serializes"));
+    }
+    out
 }
 
 fn assert_alike(reg: &Registry, what: &str, text: &str) -> usize {
     let (whole, by_move) = both_ways(reg, text);
     assert_eq!(whole.len(), by_move.len(), "{what}: record counts");
     for (k, (a, b)) in whole.iter().zip(&by_move).enumerate() {
-        assert_eq!(a, b, "{what}: record {} differs", k + 1);
+        assert_eq!(a, b, "{what}: report {} differs", k + 1);
     }
-    whole.len()
+    // Each record was reported twice, without and with its plies.
+    whole.len() / 2
 }
 
 fn pgn_files(dir: &Path, out: &mut Vec<PathBuf>) {

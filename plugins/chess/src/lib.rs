@@ -17,10 +17,10 @@ mod words;
 use engine::{Board, ChessMove, MoveKind, MoveList, Role as ERole, Side, Wanted};
 use houserules_plugin_api::abi_stable::std_types::RVec;
 use houserules_plugin_api::{
-    export_plugin, geometry, variant_object, Cell, Color, Event, EventKind, FenError, GenRequest,
-    Layout, Move, MoveEffects, MoveFlags, Outcome, OutcomeContext, PieceType, Plugin,
-    PluginManifest, Position, ReplayedLine, Role, SanReader, Square, VariantBox, VariantFlags,
-    VariantInfo, VariantRules, VariantSummary, API_VERSION,
+    export_plugin, geometry, variant_object, Cell, Color, DescribedLine, Event, EventKind,
+    FenError, GenRequest, Layout, Move, MoveEffects, MoveFlags, Outcome, OutcomeContext, PieceType,
+    Plugin, PluginManifest, Position, ReplayedLine, Role, SanReader, Square, VariantBox,
+    VariantFlags, VariantInfo, VariantRules, VariantSummary, API_VERSION,
 };
 
 /// Piece kinds of the chess piece table (index = engine role).
@@ -514,7 +514,7 @@ impl VariantRules for Chess {
             n_move_automatic: 75,
             n_fold_rule: 3,
             n_fold_automatic: 5,
-            flags: VariantFlags::REPLAYS_LINES,
+            flags: VariantFlags(VariantFlags::REPLAYS_LINES.0 | VariantFlags::DESCRIBES_LINES.0),
             extra: words::extra(),
         }
     }
@@ -723,6 +723,10 @@ impl VariantRules for Chess {
 
     fn replay_line(&self, start: &Position, tokens: &[&str]) -> Option<ReplayedLine> {
         self.replay(start, tokens)
+    }
+
+    fn describe_line(&self, start: &Position, tokens: &[&str]) -> Option<DescribedLine> {
+        self.describe(start, tokens)
     }
 
     fn outcome(&self, pos: &Position, ctx: &OutcomeContext) -> Option<Outcome> {

@@ -11,27 +11,54 @@
 
 use crate::engine::{Board, ChessMove, MoveList, Wanted};
 use crate::{
-    board_of, cell_of, fide_en_passant, kind, legal_wanted, one_king_each, side_of, sq16, sq8,
+    board_of, cell_of, fen, fide_en_passant, kind, legal_wanted, one_king_each, side_of, sq16, sq8,
     store_board, sync_state, to_api, to_engine, Chess,
 };
 use houserules_plugin_api::abi_stable::std_types::RVec;
 use houserules_plugin_api::{
-    Cell, Color, GenRequest, Move, MoveEffects, MoveFlags, Position, ReplayedLine, ReplayedPly,
-    SanCandidate, SanToken, SquareSet, VariantRules,
+    write_coordinate, write_san, Cell, Color, DescribedLine, Event, EventKind, GenRequest, Move,
+    MoveEffects, MoveFlags, Position, ReplayedLine, ReplayedPly, Role, SanCandidate, SanMove,
+    SanToken, Square, SquareSet, VariantRules,
 };
 
 impl Chess {
     /// See `VariantRules::replay_line`. `None` when the rules are a changed model (the host
     /// never asks then: a changed model comes with presets).
     pub(crate) fn replay(&self, start: &Position, tokens: &[&str]) -> Option<ReplayedLine> {
+        self.replay_described(start, tokens, false).map(|d| d.line)
+    }
+
+    /// See `VariantRules::describe_line`: the replay with every ply's texts.
+    pub(crate) fn describe(&self, start: &Position, tokens: &[&str]) -> Option<DescribedLine> {
+        self.replay_described(start, tokens, true)
+    }
+
+    /// The replay, and with `describe` the SAN, coordinate form, FEN and events of each ply
+    /// (the line's text buffers stay empty without it).
+    fn replay_described(
+        &self,
+        start: &Position,
+        tokens: &[&str],
+        describe: bool,
+    ) -> Option<DescribedLine> {
         if self.modelled.is_some() {
             return None;
         }
         let reader = &self.san;
         let mut pos = start.clone();
-        let mut plies = RVec::with_capacity(tokens.len());
+        let mut out = if describe {
+            DescribedLine::new(pos.clone(), tokens.len())
+        } else {
+            DescribedLine::of_moves(ReplayedLine {
+                plies: RVec::with_capacity(tokens.len()),
+                position: pos.clone(),
+            })
+        };
         let mut moves = RVec::with_capacity(64);
         let mut list = MoveList::new();
+        // Per-ply texts (with `describe`), reused.
+        let (mut san, mut coordinate) = (String::new(), String::new());
+        let mut events: Vec<Event> = Vec::new();
         // The engine board, kept here while the position is a plain one (the board in the
         // position's cache is stale meanwhile: it is stored back before any other use).
         let mut b = board_of(&pos);
@@ -66,12 +93,48 @@ impl Chess {
                     break;
                 };
                 let mv = to_api(em);
+                if describe {
+                    events.clear();
+                    let rivals: Vec<Square> = list
+                        .iter()
+                        .map(|&o| to_api(o))
+                        .filter(|o| is_rival(&pos, mv, o))
+                        .map(|o| o.from)
+                        .collect();
+                    self.write_names(&pos, mv, &rivals, &mut san, &mut coordinate);
+                    if !mv.is_castle() {
+                        let victim_sq = if mv.flags.contains(MoveFlags::EN_PASSANT) {
+                            sq16(em.to() ^ 8)
+                        } else {
+                            mv.to
+                        };
+                        let victim = pos.get(victim_sq);
+                        if victim.is_piece() {
+                            events.push(Event::new(EventKind::CAPTURE, victim_sq, victim));
+                        }
+                    }
+                }
                 let mark = if play_plain(&mut pos, &mut b, mv, em) {
+                    if describe {
+                        if mv.is_castle() {
+                            let kd = sq16(em.castle_king_to().unwrap_or(em.from()));
+                            events.push(Event::new(EventKind::CASTLE, kd, pos.get(kd)));
+                        } else if mv.is_promotion() {
+                            let mut e = Event::new(EventKind::PROMOTION, mv.to, pos.get(mv.to));
+                            e.value = mv.piece as i32;
+                            events.push(e);
+                        }
+                    }
                     plain_mark(&b, &mut list)
                 } else {
                     // A move `play_plain` leaves to `apply` (the board was not touched).
                     store_board(&mut pos, &b);
-                    self.apply(&mut pos, mv, &mut MoveEffects::new(mover, false));
+                    let mut fx = MoveEffects::new(mover, describe);
+                    self.apply(&mut pos, mv, &mut fx);
+                    if describe {
+                        events.clear();
+                        events.extend(fx.events.iter().cloned());
+                    }
                     b = board_of(&pos);
                     plain = self::plain(&pos, &b);
                     if plain {
@@ -80,12 +143,23 @@ impl Chess {
                         self.mark(&pos, mover, &mut moves)
                     }
                 };
-                plies.push(ReplayedPly {
+                let ply = ReplayedPly {
                     mv,
                     mover,
                     mark,
                     key: pos.repetition_hash(),
-                });
+                };
+                if describe {
+                    let fen = if plain {
+                        fen::write(&pos, &self.pieces, Some(&b), true)
+                    } else {
+                        self.write_fen(&pos)
+                    };
+                    push_mark(&mut san, mark);
+                    out.push(ply, &san, &coordinate, &fen, &events);
+                } else {
+                    out.line.plies.push(ply);
+                }
                 continue;
             }
             let mut req = GenRequest::new(pos.side_to_move, true, SquareSet::EMPTY);
@@ -97,22 +171,75 @@ impl Chess {
             let Some(mv) = reader.matching(&pos, &token, &moves) else {
                 break;
             };
-            self.apply(&mut pos, mv, &mut MoveEffects::new(mover, false));
+            if describe {
+                let rivals: Vec<Square> = moves
+                    .iter()
+                    .filter(|o| is_rival(&pos, mv, o))
+                    .map(|o| o.from)
+                    .collect();
+                self.write_names(&pos, mv, &rivals, &mut san, &mut coordinate);
+            }
+            let mut fx = MoveEffects::new(mover, describe);
+            self.apply(&mut pos, mv, &mut fx);
             let mark = self.mark(&pos, mover, &mut moves);
-            plies.push(ReplayedPly {
+            let ply = ReplayedPly {
                 mv,
                 mover,
                 mark,
                 key: pos.repetition_hash(),
-            });
+            };
+            if describe {
+                push_mark(&mut san, mark);
+                let fen = self.write_fen(&pos);
+                out.push(ply, &san, &coordinate, &fen, &fx.events);
+            } else {
+                out.line.plies.push(ply);
+            }
         }
         if plain {
             store_board(&mut pos, &b);
         }
-        Some(ReplayedLine {
-            plies,
-            position: pos,
-        })
+        out.line.position = pos;
+        Some(out)
+    }
+
+    /// The SAN (without its check mark) and the coordinate form of `mv` in `pos`, as the
+    /// host writes them: `rivals` are the origins of the other legal moves of the same piece
+    /// to the same square.
+    fn write_names(
+        &self,
+        pos: &Position,
+        mv: Move,
+        rivals: &[Square],
+        san: &mut String,
+        coordinate: &mut String,
+    ) {
+        san.clear();
+        coordinate.clear();
+        let letter = |k: u8| self.pieces.get(k as usize).map_or('?', |t| t.letter());
+        if mv.is_castle() {
+            san.push_str(if mv.via.file() > mv.from.file() {
+                "O-O"
+            } else {
+                "O-O-O"
+            });
+        } else {
+            let kind = pos.get(mv.from).kind().unwrap_or(0);
+            let dest = mv.destination();
+            let m = SanMove {
+                from: mv.from,
+                dest,
+                letter: letter(kind),
+                pawn: self
+                    .pieces
+                    .get(kind as usize)
+                    .is_some_and(|t| t.role == Role::PAWN),
+                capture: mv.is_capture() || pos.get(dest).is_color(pos.side_to_move.opposite()),
+                promotion: mv.is_promotion().then(|| letter(mv.piece)),
+            };
+            write_san(san, &m, rivals);
+        }
+        write_coordinate(coordinate, &mv, mv.is_promotion().then(|| letter(mv.piece)));
     }
 
     /// The engine roles (bit `1 << role`) a plain SAN token names: its letter's, pawns
@@ -192,6 +319,23 @@ impl Chess {
         } else {
             b'+'
         }
+    }
+}
+
+/// Whether `o` is a rival of `mv` in `pos` for SAN: another move of the same piece (kind and
+/// colour) to the same square, not a castle or a drop.
+fn is_rival(pos: &Position, mv: Move, o: &Move) -> bool {
+    !o.is_drop()
+        && !o.is_castle()
+        && o.from != mv.from
+        && o.destination() == mv.destination()
+        && pos.get(o.from) == pos.get(mv.from)
+}
+
+/// Appends a check mark (`b'+'`, `b'#'`; 0 for none) to a SAN.
+fn push_mark(san: &mut String, mark: u8) {
+    if mark != 0 {
+        san.push(mark as char);
     }
 }
 
@@ -343,6 +487,67 @@ mod tests {
         assert_eq!(replay(fen, "R1a4 e2e4x").0, 1);
         assert_eq!(replay(fen, "R1a4 Kd6 Qd2").0, 2);
         assert_eq!(replay(fen, "R1a4 Kd6 R8a6+ Kb6").0, 3);
+    }
+
+    /// The texts `describe` writes for each ply of `tokens` from `fen`: SAN, coordinate
+    /// form, FEN after, and the events as `kind@square`.
+    fn described(fen: &str, tokens: &str) -> Vec<(String, String, String, Vec<String>)> {
+        let chess = Chess::default();
+        let start = chess.parse_fen(fen).expect("a FEN");
+        let tokens: Vec<&str> = tokens.split_whitespace().collect();
+        let d = chess.describe(&start, &tokens).expect("a line");
+        assert_eq!(
+            Some(d.line.clone()),
+            chess.replay(&start, &tokens),
+            "the same line as replay_line"
+        );
+        (0..d.line.plies.len())
+            .map(|i| {
+                let t = d.ply(i).expect("texts that fit");
+                (
+                    t.san.to_string(),
+                    t.coordinate.to_string(),
+                    t.fen.to_string(),
+                    t.events
+                        .iter()
+                        .map(|e| format!("{}@{}", e.kind.0, e.square))
+                        .collect(),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_described_line_writes_canonical_san_coordinates_fens_and_events() {
+        // Over-specified SAN in, canonical SAN out; a capture, a castle, a check and a mate.
+        let d = described(START, "e4 e5 Bc4 Nc6 Qh5 Nf6 Ngf3 Nxh5?? Bxf7+ Ke7 O-O");
+        let sans: Vec<&str> = d.iter().map(|p| p.0.as_str()).collect();
+        assert_eq!(
+            sans,
+            ["e4", "e5", "Bc4", "Nc6", "Qh5", "Nf6", "Nf3", "Nxh5", "Bxf7+", "Ke7", "O-O"]
+        );
+        assert_eq!(d[6].1, "g1f3");
+        assert_eq!(d[10].1, "e1g1");
+        assert_eq!(d[7].3, ["1@h5"], "a capture where the queen stood");
+        assert_eq!(d[10].3, ["4@g1"], "a castle, at the king's square");
+        assert_eq!(
+            // As python-chess writes it.
+            d[10].2,
+            "r1bq1b1r/ppppkBpp/2n5/4p2n/4P3/5N2/PPPP1PPP/RNB2RK1 b - - 2 6"
+        );
+        // En passant takes the pawn behind its square; a promotion names its piece, and
+        // the file names a pawn capture when two pawns could take.
+        let d = described(START, "e4 a6 e5 d5 exd6");
+        assert_eq!(d[4].0, "exd6");
+        assert_eq!(d[4].3, ["1@d5"]);
+        let d = described("1n2k3/P1P5/8/8/8/8/8/4K3 w - - 0 1", "axb8=Q+ Kd7 c8=N");
+        assert_eq!((d[0].0.as_str(), d[0].1.as_str()), ("axb8=Q+", "a7b8q"));
+        assert_eq!(d[0].3, ["1@b8", "2@b8"], "the capture, then the promotion");
+        assert_eq!(d[2].0, "c8=N");
+        let d = described("R7/4k3/8/8/8/8/8/R3K3 w - - 0 1", "R1a4 Kd6 R8a6+");
+        assert_eq!((d[0].0.as_str(), d[2].0.as_str()), ("R1a4", "R8a6+"));
+        let d = described(START, "f3 e5 g4 Qh4#");
+        assert_eq!(d[3].0, "Qh4#");
     }
 
     #[test]
