@@ -671,6 +671,11 @@ impl Conn {
     fn spawn(spec: &WorkerSpec) -> io::Result<Conn> {
         let mut child = Command::new(&spec.program)
             .args(&spec.args)
+            // The `houserules` program allocates with mimalloc, which reserves 1 GiB of
+            // address space for its first arena: under the worker's memory limit
+            // (`RLIMIT_AS`, `--worker-memory`) that left no room to map the plugins.
+            // Smaller arenas, reserved as needed, keep the limit about the memory used.
+            .env("MIMALLOC_ARENA_RESERVE", "16MiB")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
