@@ -1000,11 +1000,12 @@ impl<'a, 'p> Replay<'a, 'p> {
         let taken = line.plies.len();
         // The plies' reports, all or none: texts that do not fit their buffers send the line
         // move by move.
-        let mut reports = Vec::new();
-        if describe {
+        let reported = self.plies.as_ref().map_or(0, Vec::len);
+        if let Some(reports) = self.plies.as_mut() {
             reports.reserve(taken);
             for i in 0..taken {
                 let Some(t) = described.ply(i) else {
+                    reports.truncate(reported);
                     return Some(0);
                 };
                 reports.push(PlyReport {
@@ -1022,12 +1023,12 @@ impl<'a, 'p> Replay<'a, 'p> {
         self.steps.extend(line.plies.iter().map(|ply| Some(ply.mv)));
         if !game.extend_replayed(described.line) {
             self.steps.truncate(before);
+            if let Some(reports) = self.plies.as_mut() {
+                reports.truncate(reported);
+            }
             return Some(0);
         }
         self.warnings.extend(warnings);
-        if let Some(plies) = &mut self.plies {
-            plies.extend(reports);
-        }
         Some(taken)
     }
 

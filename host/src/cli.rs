@@ -1306,7 +1306,10 @@ mod records {
         let mut out: Box<dyn Write> = if is_stdout(a.write_pgn.as_deref()) {
             Box::new(BufWriter::new(io::stderr()))
         } else {
-            Box::new(BufWriter::with_capacity(1 << 16, stdout.lock()))
+            // Flushed after every record: the buffer only joins a record with its separator.
+            // A record larger than it (per-ply output) is written straight from its own
+            // buffer, not copied.
+            Box::new(BufWriter::with_capacity(8 << 10, stdout.lock()))
         };
         let jsonl = a.jsonl;
         if a.json {

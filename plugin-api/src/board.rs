@@ -130,6 +130,7 @@ impl Square {
     }
     /// Appends the algebraic name ([`Square::name`]) to `s`, without a temporary string
     /// (notation and FEN writers name squares at every ply).
+    #[inline]
     pub fn push_name(self, s: &mut String) {
         if self.is_none() {
             s.push('-');

@@ -59,6 +59,7 @@ impl Chess {
         // Per-ply texts (with `describe`), reused.
         let (mut san, mut coordinate) = (String::new(), String::new());
         let mut events: Vec<Event> = Vec::new();
+        let mut rivals: Vec<Square> = Vec::new();
         // The engine board, kept here while the position is a plain one (the board in the
         // position's cache is stale meanwhile: it is stored back before any other use).
         let mut b = board_of(&pos);
@@ -95,12 +96,13 @@ impl Chess {
                 let mv = to_api(em);
                 if describe {
                     events.clear();
-                    let rivals: Vec<Square> = list
-                        .iter()
-                        .map(|&o| to_api(o))
-                        .filter(|o| is_rival(&pos, mv, o))
-                        .map(|o| o.from)
-                        .collect();
+                    rivals.clear();
+                    for &o in list.iter() {
+                        let o = to_api(o);
+                        if is_rival(&pos, mv, &o) {
+                            rivals.push(o.from);
+                        }
+                    }
                     self.write_names(&pos, mv, &rivals, &mut san, &mut coordinate);
                     if !mv.is_castle() {
                         let victim_sq = if mv.flags.contains(MoveFlags::EN_PASSANT) {
@@ -172,11 +174,8 @@ impl Chess {
                 break;
             };
             if describe {
-                let rivals: Vec<Square> = moves
-                    .iter()
-                    .filter(|o| is_rival(&pos, mv, o))
-                    .map(|o| o.from)
-                    .collect();
+                rivals.clear();
+                rivals.extend(moves.iter().filter(|o| is_rival(&pos, mv, o)).map(|o| o.from));
                 self.write_names(&pos, mv, &rivals, &mut san, &mut coordinate);
             }
             let mut fx = MoveEffects::new(mover, describe);
