@@ -353,27 +353,35 @@ fn board_field(b: &engine_board::Board, pieces: &[PieceType], s: &mut Vec<u8>) {
             }
         }
     }
-    // Per rank, the occupied files by bit scan: one step per piece, not per square.
+    // Per rank, the occupied files by bit scan: one step per piece, not per square. Into a
+    // local buffer first (at most 8 bytes a rank and 7 slashes), then one append.
     let occupied = b.occupied();
-    for rank in (0..8).rev() {
-        let mut row = (occupied >> (rank * 8)) & 0xff;
+    let mut out = [0u8; 71];
+    let mut n = 0;
+    for rank in (0..8usize).rev() {
+        let mut row = ((occupied >> (rank * 8)) & 0xff) as u32;
         let mut next_file = 0u32;
         while row != 0 {
             let file = row.trailing_zeros();
             row &= row - 1;
             if file > next_file {
-                s.push(b'0' + (file - next_file) as u8);
+                out[n] = b'0' + (file - next_file) as u8;
+                n += 1;
             }
-            s.push(letters[rank * 8 + file as usize]);
+            out[n] = letters[(rank * 8 + file as usize) & 63];
+            n += 1;
             next_file = file + 1;
         }
         if next_file < 8 {
-            s.push(b'0' + (8 - next_file) as u8);
+            out[n] = b'0' + (8 - next_file) as u8;
+            n += 1;
         }
         if rank > 0 {
-            s.push(b'/');
+            out[n] = b'/';
+            n += 1;
         }
     }
+    s.extend_from_slice(&out[..n]);
 }
 
 /// The engine's board type, named for this module's signature.
