@@ -600,7 +600,8 @@ impl Checker<'_> {
         first_problem(starts, |start| {
             for _ in 0..self.opts.games {
                 let mut g = Game::new(p, start.clone());
-                let (mut tokens, mut plies, mut texts_by_move) = (Vec::new(), Vec::new(), Vec::new());
+                let (mut tokens, mut plies, mut texts_by_move) =
+                    (Vec::new(), Vec::new(), Vec::new());
                 for _ in 0..self.opts.plies {
                     let legal = g.legal_moves()?;
                     if legal.is_empty() || g.status_with(true)?.outcome.is_some() {

@@ -217,6 +217,19 @@ pub fn write(
         Some(b) => board_field(b, pieces, &mut s),
         None => s.extend_from_slice(geometry::write_fen_board(pos, pieces, false).as_bytes()),
     }
+    state_fields(pos, board, cells_board, &mut s);
+    // Only ASCII was pushed besides the text of a `String`: always UTF-8.
+    String::from_utf8(s).unwrap_or_default()
+}
+
+/// The fields after the board: side to move, castling rights, en passant square, clocks.
+/// `cells_board`: the engine's board when it is the cache of the position's cells.
+fn state_fields(
+    pos: &Position,
+    board: Option<&engine_board::Board>,
+    cells_board: Option<&engine_board::Board>,
+    s: &mut Vec<u8>,
+) {
     s.push(b' ');
     s.push(pos.side_to_move.fen_char() as u8);
     s.push(b' ');
@@ -282,16 +295,110 @@ pub fn write(
     match ep {
         Some(e) => {
             s.push(b'a' + e.file());
-            push_number(&mut s, e.rank() as u16 + 1);
+            push_number(s, e.rank() as u16 + 1);
         }
         None => s.push(b'-'),
     }
     s.push(b' ');
-    push_number(&mut s, pos.halfmove_clock);
+    push_number(s, pos.halfmove_clock);
     s.push(b' ');
-    push_number(&mut s, pos.fullmove_number);
-    // Only ASCII was pushed besides the text of a `String`: always UTF-8.
-    String::from_utf8(s).unwrap_or_default()
+    push_number(s, pos.fullmove_number);
+}
+
+/// The FENs of the positions of one line, one after the other (a line's replay describes
+/// every ply): the same text as [`write`] with the engine's board, but a move changes one or
+/// two ranks, so each rank's text is kept with the eight cells it was written from and
+/// rewritten only when they changed.
+#[derive(Default)]
+pub struct LineFens {
+    /// Per rank: its cells as one word, and its text.
+    ranks: [(u64, [u8; 8], u8); 8],
+    /// Whether `ranks` holds the ranks of some position already.
+    started: bool,
+    /// The letter of each cell value (`Cell::piece`: 2 + 2 * kind + colour); 0 for none.
+    letters: [u8; 16],
+    /// The bytes of the FEN being written.
+    text: Vec<u8>,
+}
+
+impl LineFens {
+    /// The FEN of `pos`, a chess position on 8x8 whose engine board is `b` (the position's
+    /// cells mirror it); `None` where [`write`] must write it (another board, letters beyond
+    /// ASCII).
+    pub fn write(
+        &mut self,
+        pos: &Position,
+        pieces: &[PieceType],
+        b: &engine_board::Board,
+    ) -> Option<&str> {
+        if pos.files() != 8 || pos.ranks() != 8 {
+            return None;
+        }
+        if !self.started {
+            for (k, t) in pieces.iter().take(6).enumerate() {
+                if !t.letter.is_ascii_alphabetic() {
+                    return None;
+                }
+                self.letters[2 + 2 * k] = t.letter.to_ascii_uppercase();
+                self.letters[3 + 2 * k] = t.letter.to_ascii_lowercase();
+            }
+        }
+        let cells = pos.cells();
+        // The board field: eight whole rank texts copied (fixed-size copies), each followed
+        // by its slash, the position advanced by the text's length.
+        let mut board = [0u8; 8 * 9];
+        let mut n = 0;
+        for (rank, row) in cells.chunks_exact(16).take(8).enumerate().rev() {
+            let row: [u8; 8] = std::array::from_fn(|f| row[f].0);
+            let key = u64::from_le_bytes(row);
+            let (known, text, len) = &mut self.ranks[rank];
+            if !self.started || *known != key {
+                let Some(k) = rank_text(&row, &self.letters, text) else {
+                    // The texts kept may be half written: start again next time.
+                    self.started = false;
+                    return None;
+                };
+                *len = k;
+                *known = key;
+            }
+            let at = n.min(8 * 8);
+            board[at..at + 8].copy_from_slice(text);
+            board[at + *len as usize] = b'/';
+            n = at + *len as usize + 1;
+        }
+        self.started = true;
+        self.text.clear();
+        // Without the last slash.
+        self.text.extend_from_slice(&board[..n.saturating_sub(1)]);
+        state_fields(pos, Some(b), Some(b), &mut self.text);
+        std::str::from_utf8(&self.text).ok()
+    }
+}
+
+/// The FEN text of one rank of eight cells (`letters` as in [`LineFens`]) into `out`; its
+/// length, `None` for a cell that is no chess piece.
+fn rank_text(row: &[u8; 8], letters: &[u8; 16], out: &mut [u8; 8]) -> Option<u8> {
+    let mut n = 0;
+    let mut empty = 0u8;
+    for &c in row {
+        if c == 0 {
+            empty += 1;
+            continue;
+        }
+        let letter = letters.get(c as usize).copied().filter(|&l| l != 0)?;
+        if empty > 0 {
+            out[n] = b'0' + empty;
+            n += 1;
+            empty = 0;
+        }
+        out[n] = letter;
+        n += 1;
+    }
+    if empty > 0 {
+        out[n] = b'0' + empty;
+        n += 1;
+    }
+    Some(n as u8)
 }
 
 /// The file of `color`'s castling king on rank `back` (as [`crate::castling_king`] finds it:
@@ -392,7 +499,49 @@ pub mod engine_board {
 #[cfg(test)]
 mod tests {
     use crate::Chess;
-    use houserules_plugin_api::VariantRules;
+    use houserules_plugin_api::abi_stable::std_types::RVec;
+    use houserules_plugin_api::{GenRequest, MoveEffects, SquareSet, VariantRules};
+
+    /// The FENs a line writes rank by rank are the FENs `write` gives, along random games
+    /// with castling, en passant and promotions near.
+    #[test]
+    fn line_fens_are_the_fens_of_each_position() {
+        let chess = Chess::default();
+        let starts = [
+            crate::START_FEN,
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "4k3/1P4P1/8/8/8/8/1p4p1/4K3 w - - 0 1",
+            "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+        ];
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut compared = 0;
+        for start in starts {
+            for _ in 0..20 {
+                let mut pos = chess.parse_fen(start).expect("a FEN");
+                let mut fens = super::LineFens::default();
+                for _ in 0..80 {
+                    let b = crate::board_of(&pos);
+                    let want = super::write(&pos, &chess.pieces, Some(&b), true);
+                    assert_eq!(fens.write(&pos, &chess.pieces, &b), Some(want.as_str()));
+                    compared += 1;
+                    let mut moves = RVec::new();
+                    let req = GenRequest::new(pos.side_to_move, true, SquareSet::EMPTY);
+                    chess.generate(&pos, &req, &mut moves);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    let m = moves[(seed % moves.len() as u64) as usize];
+                    let mut fx = MoveEffects::new(pos.side_to_move, false);
+                    chess.apply(&mut pos, m, &mut fx);
+                }
+            }
+        }
+        assert!(compared > 2000, "{compared} positions");
+    }
 
     fn round_trip(fen: &str) -> String {
         let c = Chess::default();

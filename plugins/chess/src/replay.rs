@@ -60,6 +60,7 @@ impl Chess {
         let (mut san, mut coordinate) = (String::new(), String::new());
         let mut events: Vec<Event> = Vec::new();
         let mut rivals: Vec<Square> = Vec::new();
+        let mut fens = fen::LineFens::default();
         // The engine board, kept here while the position is a plain one (the board in the
         // position's cache is stale meanwhile: it is stored back before any other use).
         let mut b = board_of(&pos);
@@ -152,13 +153,20 @@ impl Chess {
                     key: pos.repetition_hash(),
                 };
                 if describe {
-                    let fen = if plain {
-                        fen::write(&pos, &self.pieces, Some(&b), true)
-                    } else {
-                        self.write_fen(&pos)
+                    let written;
+                    let fen = match plain.then(|| fens.write(&pos, &self.pieces, &b)).flatten() {
+                        Some(f) => f,
+                        None => {
+                            written = if plain {
+                                fen::write(&pos, &self.pieces, Some(&b), true)
+                            } else {
+                                self.write_fen(&pos)
+                            };
+                            written.as_str()
+                        }
                     };
                     push_mark(&mut san, mark);
-                    out.push(ply, &san, &coordinate, &fen, &events);
+                    out.push(ply, &san, &coordinate, fen, &events);
                 } else {
                     out.line.plies.push(ply);
                 }
@@ -175,7 +183,12 @@ impl Chess {
             };
             if describe {
                 rivals.clear();
-                rivals.extend(moves.iter().filter(|o| is_rival(&pos, mv, o)).map(|o| o.from));
+                rivals.extend(
+                    moves
+                        .iter()
+                        .filter(|o| is_rival(&pos, mv, o))
+                        .map(|o| o.from),
+                );
                 self.write_names(&pos, mv, &rivals, &mut san, &mut coordinate);
             }
             let mut fx = MoveEffects::new(mover, describe);
