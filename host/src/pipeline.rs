@@ -143,7 +143,7 @@ pub const EXTRA_CHECK_RULE: &str = "check-rule";
 /// plugin code runs while the expression is evaluated (for the supervisor's fault reports,
 /// see [`crate::fault`]) and turns the plugin's error into a [`HostError`].
 macro_rules! call {
-    ($kind:literal, $who:expr, $plugin:expr, $hook:literal, $e:expr $(,)?) => {{
+    ($kind:literal, $who:expr, $plugin:expr, $hook:expr, $e:expr $(,)?) => {{
         let _running = crate::fault::enter($kind, $who, $plugin, $hook);
         ffi_call($kind, $who, $plugin, $hook, $e)
     }};
@@ -695,13 +695,23 @@ impl Pipeline {
         if !self.replays_lines() {
             return Ok(None);
         }
+        self.line_call("replay_line", tokens, |t| self.variant.replay_line(pos, t))
+    }
+
+    /// Calls the variant's line hook `hook` (`replay_line`, `describe_line`) with `tokens`.
+    fn line_call<T>(
+        &self,
+        hook: &'static str,
+        tokens: &[&str],
+        f: impl FnOnce(RSlice<'_, RStr<'_>>) -> RResult<ROption<T>, PluginError>,
+    ) -> Result<Option<T>, HostError> {
         let tokens: Vec<RStr<'_>> = tokens.iter().map(|t| RStr::from_str(t)).collect();
         let line = call!(
             "variant",
             self.vname(),
             self.variant_plugin.as_str(),
-            "replay_line",
-            self.variant.replay_line(pos, RSlice::from_slice(&tokens))
+            hook,
+            f(RSlice::from_slice(&tokens))
         )?;
         Ok(line.into_option())
     }
@@ -724,15 +734,9 @@ impl Pipeline {
         if !self.describes_lines() {
             return Ok(None);
         }
-        let tokens: Vec<RStr<'_>> = tokens.iter().map(|t| RStr::from_str(t)).collect();
-        let line = call!(
-            "variant",
-            self.vname(),
-            self.variant_plugin.as_str(),
-            "describe_line",
-            self.variant.describe_line(pos, RSlice::from_slice(&tokens))
-        )?;
-        Ok(line.into_option())
+        self.line_call("describe_line", tokens, |t| {
+            self.variant.describe_line(pos, t)
+        })
     }
 
     /// Whether the variant or a preset adds terms to the engine's evaluation (API 1.3).

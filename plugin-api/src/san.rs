@@ -296,7 +296,12 @@ pub fn write_san(out: &mut String, m: &SanMove, rivals: &[Square]) {
             if file_tells {
                 out.push((b'a' + m.from.file()) as char);
             } else if rivals.iter().all(|r| r.rank() != m.from.rank()) {
-                push_number(out, m.from.rank() as u32 + 1);
+                // Ranks run to 16 at most (a square's four bits).
+                let n = m.from.rank() + 1;
+                if n >= 10 {
+                    out.push((b'0' + n / 10) as char);
+                }
+                out.push((b'0' + n % 10) as char);
             } else {
                 m.from.push_name(out);
             }
@@ -331,21 +336,6 @@ pub fn write_coordinate(out: &mut String, m: &Move, promotion: Option<char>) {
     }
 }
 
-/// Appends `n` in decimal.
-fn push_number(out: &mut String, n: u32) {
-    let mut digits = [0u8; 10];
-    let (mut i, mut n) = (digits.len(), n);
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    out.extend(digits[i..].iter().map(|&d| d as char));
-}
-
 /// The value of ASCII digits; `None` past `u32`.
 fn number(digits: &[u8]) -> Option<u32> {
     digits.iter().try_fold(0u32, |n, d| {
@@ -378,6 +368,51 @@ mod tests {
         pos.set_raw(sq("e4"), Cell::piece(0, Color::White));
         pos.set_raw(sq("d5"), Cell::piece(0, Color::Black));
         pos
+    }
+
+    #[test]
+    fn write_san_names_the_origin_only_as_far_as_the_rivals_need() {
+        let sq = |name: &str| Square::parse(name).expect("a square");
+        let san =
+            |from: &str, dest: &str, letter: char, pawn: bool, capture: bool, rivals: &[&str]| {
+                let m = SanMove {
+                    from: sq(from),
+                    dest: sq(dest),
+                    letter,
+                    pawn,
+                    capture,
+                    promotion: None,
+                };
+                let rivals: Vec<Square> = rivals.iter().map(|r| sq(r)).collect();
+                let mut out = String::new();
+                write_san(&mut out, &m, &rivals);
+                out
+            };
+        assert_eq!(san("g1", "f3", 'N', false, false, &[]), "Nf3");
+        assert_eq!(san("b1", "d2", 'N', false, false, &["f3"]), "Nbd2");
+        assert_eq!(san("a1", "a3", 'R', false, false, &["a5"]), "R1a3");
+        assert_eq!(san("h4", "e1", 'Q', false, true, &["e4", "h1"]), "Qh4xe1");
+        assert_eq!(san("e4", "d5", 'P', true, true, &["c4"]), "exd5");
+        assert_eq!(san("e2", "e4", 'P', true, false, &[]), "e4");
+        // Berolina pawns: a2-b3 and c2-b3 are told apart as piece moves.
+        assert_eq!(san("a2", "b3", 'P', true, false, &["c2"]), "Pab3");
+        assert_eq!(san("a9", "a11", 'R', false, false, &["a13"]), "R9a11");
+        let mut out = String::new();
+        let m = SanMove {
+            from: sq("e7"),
+            dest: sq("e8"),
+            letter: 'P',
+            pawn: true,
+            capture: false,
+            promotion: Some('Q'),
+        };
+        write_san(&mut out, &m, &[]);
+        assert_eq!(out, "e8=Q");
+        let mut out = String::new();
+        let mut mv = Move::new(sq("e7"), sq("e8"), MoveFlags::PROMOTION);
+        mv.piece = 4;
+        write_coordinate(&mut out, &mv, Some('Q'));
+        assert_eq!(out, "e7e8q");
     }
 
     #[test]
