@@ -124,6 +124,7 @@ fn value<T: serde::Serialize + ?Sized>(out: &mut Vec<u8>, v: &T) {
     let _ = serde_json::to_writer(&mut *out, v);
 }
 
+/// `n` in decimal (what serde_json writes), without the formatting machinery.
 fn number(out: &mut Vec<u8>, n: u64) {
     // Not `write!`: the formatting machinery costs more than the digits (a ply number each).
     out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
@@ -136,38 +137,118 @@ fn opt_string(out: &mut Vec<u8>, s: Option<&str>) {
     }
 }
 
-/// A JSON string: copied as it is when nothing in it needs escaping (move names and FENs
-/// never do), else escaped by serde_json.
+/// A JSON string, escaped as serde_json escapes it: `"`, `\\` and the control bytes, the ones
+/// with a short form (`\n` ...) in it, the others as `\u00XX`; everything else (0x7f and bytes
+/// beyond ASCII too) copied. Clean runs are copied whole: move names and FENs are one run.
 fn string(out: &mut Vec<u8>, s: &str) {
-    if !needs_escape(s.as_bytes()) {
+    let b = s.as_bytes();
+    let at = first_escaped(b);
+    if at == b.len() {
+        out.reserve(b.len() + 2);
         out.push(b'"');
-        out.extend_from_slice(s.as_bytes());
+        out.extend_from_slice(b);
         out.push(b'"');
     } else {
-        value(out, s);
+        escaped(out, b, at);
     }
 }
 
-/// Whether `b` holds a byte JSON escapes (a control byte, `"` or `\\`), eight bytes at a
-/// time. A wrong `true` would only send the string to serde_json; the tests pin both ways.
-fn needs_escape(b: &[u8]) -> bool {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    // The high bit of each byte of `x` below `n` (n <= 128), as a whole: zero iff none is.
-    let below = |x: u64, n: u8| x.wrapping_sub(ONES * n as u64) & !x & HIGH;
-    let mut chunks = b.chunks_exact(8);
-    for c in &mut chunks {
-        let x = u64::from_le_bytes(std::array::from_fn(|j| c[j]));
-        let quote = x ^ (ONES * b'"' as u64);
-        let backslash = x ^ (ONES * b'\\' as u64);
-        if below(x, 0x20) | below(quote, 1) | below(backslash, 1) != 0 {
-            return true;
+/// [`string`] of `b` whose first escaped byte is at `at` (apart: rare, and the clean path
+/// stays small).
+#[cold]
+#[inline(never)]
+fn escaped(out: &mut Vec<u8>, b: &[u8], mut at: usize) {
+    out.reserve(b.len() + 8);
+    out.push(b'"');
+    let mut run = 0;
+    while let Some(&c) = b.get(at) {
+        out.extend_from_slice(&b[run..at]);
+        let short = match c {
+            b'"' => b'"',
+            b'\\' => b'\\',
+            b'\n' => b'n',
+            b'\r' => b'r',
+            b'\t' => b't',
+            0x08 => b'b',
+            0x0c => b'f',
+            _ => 0,
+        };
+        if short != 0 {
+            out.extend_from_slice(&[b'\\', short]);
+        } else {
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            out.extend_from_slice(&[
+                b'\\',
+                b'u',
+                b'0',
+                b'0',
+                HEX[(c >> 4) as usize],
+                HEX[(c & 0xf) as usize],
+            ]);
         }
+        run = at + 1;
+        at = run + first_escaped(&b[run..]);
     }
-    chunks
-        .remainder()
+    out.extend_from_slice(&b[run..]);
+    out.push(b'"');
+}
+
+/// The index of the first byte of `b` JSON escapes (a control byte, `"` or `\\`), `b.len()`
+/// if none: eight bytes at a time, the last (or only) few read as one overlapping word.
+#[inline]
+fn first_escaped(b: &[u8]) -> usize {
+    let mut at = 0;
+    while let Some(c) = b.get(at..at + 8) {
+        if let Some(j) = escaped_lane(word(c)) {
+            return at + j;
+        }
+        at += 8;
+    }
+    let tail = &b[at..];
+    // The tail's bytes fill all eight lanes (repeated where it is short), so a lane found
+    // stands for a tail byte: the byte-by-byte look names which (rare: most strings are clean).
+    let x = match *tail {
+        [] => return b.len(),
+        [a] => u64::from(a) * ONES,
+        [a, z] => u64::from(u16::from_le_bytes([a, z])) * 0x0001_0001_0001_0001,
+        [a, m, z] => u64::from(u32::from_le_bytes([a, m, z, z])) * 0x1_0000_0001,
+        _ => {
+            // 4 to 7 bytes: the first four and the last four, overlapping.
+            let n = tail.len();
+            let lo = u32::from_le_bytes([tail[0], tail[1], tail[2], tail[3]]);
+            let hi = u32::from_le_bytes([tail[n - 4], tail[n - 3], tail[n - 2], tail[n - 1]]);
+            u64::from(lo) | u64::from(hi) << 32
+        }
+    };
+    if escaped_lane(x).is_none() {
+        return b.len();
+    }
+    at + tail
         .iter()
-        .any(|&c| c < 0x20 || c == b'"' || c == b'\\')
+        .position(|&c| c < 0x20 || c == b'"' || c == b'\\')
+        .unwrap_or(tail.len())
+}
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+
+fn word(c: &[u8]) -> u64 {
+    u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]])
+}
+
+/// The first lane (byte, in memory order) of `x` that JSON escapes. Each of `x - 0x20`,
+/// `quote - 1`, `backslash - 1` sets a lane's high bit when the lane is below 0x20, `"`, `\\`
+/// (a lane's borrow can only mark a lane above a marked one, so the lowest mark is exact);
+/// `!x` drops the lanes at 0x80 and above, the same for all three (`"` and `\\` are ASCII).
+#[inline(always)]
+fn escaped_lane(x: u64) -> Option<usize> {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let quote = x ^ (ONES * b'"' as u64);
+    let backslash = x ^ (ONES * b'\\' as u64);
+    let marks =
+        (x.wrapping_sub(ONES * 0x20) | quote.wrapping_sub(ONES) | backslash.wrapping_sub(ONES))
+            & !x
+            & HIGH;
+    (marks != 0).then(|| marks.trailing_zeros() as usize / 8)
 }
 
 #[cfg(test)]
@@ -190,23 +271,79 @@ mod tests {
     }
 
     #[test]
-    fn escape_test_finds_every_escaped_byte_anywhere() {
+    fn escape_scan_finds_the_first_escaped_byte_anywhere() {
         for len in 0..20 {
             let plain = vec![b'a'; len];
-            assert!(!needs_escape(&plain));
+            assert_eq!(first_escaped(&plain), len);
             for at in 0..len {
                 for bad in (0u8..0x20).chain([b'"', b'\\']) {
                     let mut t = plain.clone();
                     t[at] = bad;
-                    assert!(needs_escape(&t), "{t:?}");
+                    assert_eq!(first_escaped(&t), at, "{t:?}");
+                    // A later one does not hide it.
+                    if at + 1 < len {
+                        t[len - 1] = b'"';
+                        assert_eq!(first_escaped(&t), at, "{t:?}");
+                    }
                 }
                 // Neighbours of the escaped bytes, and bytes beyond ASCII, are copied.
                 for good in [0x20, 0x21, 0x23, 0x5b, 0x5d, 0x7f, 0x80, 0xa2, 0xdc, 0xff] {
                     let mut t = plain.clone();
                     t[at] = good;
-                    assert!(!needs_escape(&t), "{t:?}");
+                    assert_eq!(first_escaped(&t), len, "{t:?}");
                 }
             }
+        }
+    }
+
+    /// Every ASCII byte and some beyond, alone and among others at every offset of the
+    /// eight-byte scan: serde_json's escapes.
+    #[test]
+    fn strings_are_escaped_as_serde_does() {
+        let mut samples: Vec<String> = Vec::new();
+        for c in (0u8..0x80)
+            .map(char::from)
+            .chain(['é', 'Ü', '€', '\u{2028}', '🂡'])
+        {
+            for len in 0..18 {
+                for at in 0..len.max(1) {
+                    let mut t: String = "e4Nf3-".chars().cycle().take(len).collect();
+                    if len > 0 {
+                        t.replace_range(at..at + 1, c.encode_utf8(&mut [0; 4]));
+                    }
+                    samples.push(t);
+                }
+            }
+        }
+        samples.push("a \"quoted\"\nnote\\\u{1}\u{1f}\t\r\u{8}\u{c}".to_string());
+        for t in &samples {
+            let mut out = Vec::new();
+            string(&mut out, t);
+            assert_eq!(
+                String::from_utf8_lossy(&out),
+                String::from_utf8_lossy(&serde_json::to_vec(t).expect("serializes")),
+                "{t:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn numbers_are_serdes() {
+        for n in [
+            0,
+            1,
+            9,
+            10,
+            99,
+            100,
+            12345,
+            u32::MAX as u64,
+            u64::MAX - 1,
+            u64::MAX,
+        ] {
+            let mut out = Vec::new();
+            number(&mut out, n);
+            assert_eq!(out, serde_json::to_vec(&n).expect("serializes"));
         }
     }
 
