@@ -1039,8 +1039,9 @@ impl<'a, 'p> Replay<'a, 'p> {
         let rec = self.rec;
         let r: &'p Rules = self.rules;
         // Whole stretches of plain SAN go to the variant in one call where it replays lines
-        // and nothing but the moves is asked for (per-ply output and normal form are written
-        // move by move; a rule that can end the game with moves left is checked before each).
+        // and nothing but the moves is asked for, or also the plies where it describes them
+        // (API 1.7); the normal form is written move by move, and a rule that can end the
+        // game with moves left is checked before each.
         let whole_lines = self.whole_lines
             && r.fast
             && p.replays_lines()

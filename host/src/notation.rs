@@ -6,7 +6,7 @@ use crate::error::HostError;
 use crate::pipeline::Pipeline;
 use abi_stable::std_types::RVec;
 use houserules_plugin_api::{
-    write_coordinate, write_san, Color, Move, MoveEffects, Position, Role, SanMove, Square,
+    is_san_rival, write_coordinate, write_move_san, Color, Move, MoveEffects, Position, Square,
     VariantFlags,
 };
 
@@ -16,14 +16,6 @@ fn letter(p: &Pipeline, kind: u8) -> char {
         .get(kind as usize)
         .map(|t| t.letter())
         .unwrap_or('?')
-}
-
-fn role(p: &Pipeline, kind: u8) -> Role {
-    p.info
-        .pieces
-        .get(kind as usize)
-        .map(|t| t.role)
-        .unwrap_or(Role::OTHER)
 }
 
 /// The coordinate form: `e2e4`, `e7e8q`, drops `P@e4`, castling as king origin and
@@ -66,41 +58,17 @@ pub fn san_core(
 /// with its own SAN may write other letters, as xiangqi's `H` for the horse whose table
 /// letter is `N`; records in the table's letters are read too).
 fn table_san(p: &Pipeline, pos: &Position, m: Move, legal: &[Move]) -> Result<String, HostError> {
-    if m.is_castle() {
-        return Ok(if m.via.file() > m.from.file() {
-            "O-O".to_string()
-        } else {
-            "O-O-O".to_string()
-        });
-    }
     if m.is_drop() {
         return Ok(format!("{}@{}", letter(p, m.piece), m.to));
     }
-    let cell = pos.get(m.from);
-    let kind = cell.kind().unwrap_or(0);
-    let dest = m.destination();
     let rivals: Vec<Square> = legal
         .iter()
-        .filter(|o| {
-            !o.is_drop()
-                && !o.is_castle()
-                && o.from != m.from
-                && o.destination() == dest
-                && pos.get(o.from) == cell
-        })
+        .filter(|o| is_san_rival(pos, &m, o))
         .map(|o| o.from)
         .collect();
-    let san = SanMove {
-        from: m.from,
-        dest,
-        letter: letter(p, kind),
-        pawn: role(p, kind) == Role::PAWN,
-        capture: m.is_capture() || pos.get(dest).is_color(pos.side_to_move.opposite()),
-        promotion: m.is_promotion().then(|| letter(p, m.piece)),
-    };
     // Room for `exd8=Q` and a check mark: no growth at every ply.
     let mut s = String::with_capacity(8);
-    write_san(&mut s, &san, &rivals);
+    write_move_san(&mut s, pos, &m, &p.info.pieces, &rivals);
     Ok(s)
 }
 

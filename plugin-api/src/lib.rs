@@ -125,4 +125,7 @@ pub use moves::{CapturedPiece, Event, EventKind, Move, MoveEffects, MoveFlags};
 pub use outcome::{
     Decision, FenError, Outcome, OutcomeContext, PluginError, ResultDecision, Winner,
 };
-pub use san::{write_coordinate, write_san, SanCandidate, SanMove, SanReader, SanToken};
+pub use san::{
+    is_san_rival, write_coordinate, write_move_san, write_san, SanCandidate, SanMove, SanReader,
+    SanToken,
+};

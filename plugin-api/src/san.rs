@@ -317,6 +317,52 @@ pub fn write_san(out: &mut String, m: &SanMove, rivals: &[Square]) {
     }
 }
 
+/// Appends the SAN of `mv` (not a drop) in `pos` without a check mark, in the letters of the
+/// piece table `pieces`: `O-O`/`O-O-O` for a castle, else [`write_san`] over `rivals` (see
+/// [`is_san_rival`]). The host writes table SAN with it, and so does a variant's
+/// [`crate::VariantRules::describe_line`].
+pub fn write_move_san(
+    out: &mut String,
+    pos: &Position,
+    mv: &Move,
+    pieces: &[PieceType],
+    rivals: &[Square],
+) {
+    if mv.is_castle() {
+        out.push_str(if mv.via.file() > mv.from.file() {
+            "O-O"
+        } else {
+            "O-O-O"
+        });
+        return;
+    }
+    let letter = |k: u8| pieces.get(k as usize).map_or('?', |t| t.letter());
+    let kind = pos.get(mv.from).kind().unwrap_or(0);
+    let dest = mv.destination();
+    let m = SanMove {
+        from: mv.from,
+        dest,
+        letter: letter(kind),
+        pawn: pieces
+            .get(kind as usize)
+            .is_some_and(|t| t.role == Role::PAWN),
+        capture: mv.is_capture() || pos.get(dest).is_color(pos.side_to_move.opposite()),
+        promotion: mv.is_promotion().then(|| letter(mv.piece)),
+    };
+    write_san(out, &m, rivals);
+}
+
+/// Whether the legal move `other` is a rival of `mv` in `pos` for SAN: another move of the
+/// same piece (kind and colour) to the same square, not a castle or a drop.
+#[inline]
+pub fn is_san_rival(pos: &Position, mv: &Move, other: &Move) -> bool {
+    !other.is_drop()
+        && !other.is_castle()
+        && other.from != mv.from
+        && other.destination() == mv.destination()
+        && pos.get(other.from) == pos.get(mv.from)
+}
+
 /// Appends the coordinate form of `m` when it is neither a drop nor a special move:
 /// origin and destination (`e2e4`), the intermediate square of a two-leg move between them
 /// (`b1a3c4`), a castle as the king's origin and target (`e1g1`), a promotion's letter in

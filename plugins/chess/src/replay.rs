@@ -16,8 +16,8 @@ use crate::{
 };
 use houserules_plugin_api::abi_stable::std_types::RVec;
 use houserules_plugin_api::{
-    write_coordinate, write_san, Cell, Color, DescribedLine, Event, EventKind, GenRequest, Move,
-    MoveEffects, MoveFlags, Position, ReplayedLine, ReplayedPly, Role, SanCandidate, SanMove,
+    is_san_rival, write_coordinate, write_move_san, Cell, Color, DescribedLine, Event, EventKind,
+    GenRequest, Move, MoveEffects, MoveFlags, Position, ReplayedLine, ReplayedPly, SanCandidate,
     SanToken, Square, SquareSet, VariantRules,
 };
 
@@ -100,7 +100,7 @@ impl Chess {
                     rivals.clear();
                     for &o in list.iter() {
                         let o = to_api(o);
-                        if is_rival(&pos, mv, &o) {
+                        if is_san_rival(&pos, &mv, &o) {
                             rivals.push(o.from);
                         }
                     }
@@ -186,7 +186,7 @@ impl Chess {
                 rivals.extend(
                     moves
                         .iter()
-                        .filter(|o| is_rival(&pos, mv, o))
+                        .filter(|o| is_san_rival(&pos, &mv, o))
                         .map(|o| o.from),
                 );
                 self.write_names(&pos, mv, &rivals, &mut san, &mut coordinate);
@@ -228,29 +228,8 @@ impl Chess {
     ) {
         san.clear();
         coordinate.clear();
+        write_move_san(san, pos, &mv, &self.pieces, rivals);
         let letter = |k: u8| self.pieces.get(k as usize).map_or('?', |t| t.letter());
-        if mv.is_castle() {
-            san.push_str(if mv.via.file() > mv.from.file() {
-                "O-O"
-            } else {
-                "O-O-O"
-            });
-        } else {
-            let kind = pos.get(mv.from).kind().unwrap_or(0);
-            let dest = mv.destination();
-            let m = SanMove {
-                from: mv.from,
-                dest,
-                letter: letter(kind),
-                pawn: self
-                    .pieces
-                    .get(kind as usize)
-                    .is_some_and(|t| t.role == Role::PAWN),
-                capture: mv.is_capture() || pos.get(dest).is_color(pos.side_to_move.opposite()),
-                promotion: mv.is_promotion().then(|| letter(mv.piece)),
-            };
-            write_san(san, &m, rivals);
-        }
         write_coordinate(coordinate, &mv, mv.is_promotion().then(|| letter(mv.piece)));
     }
 
@@ -332,16 +311,6 @@ impl Chess {
             b'+'
         }
     }
-}
-
-/// Whether `o` is a rival of `mv` in `pos` for SAN: another move of the same piece (kind and
-/// colour) to the same square, not a castle or a drop.
-fn is_rival(pos: &Position, mv: Move, o: &Move) -> bool {
-    !o.is_drop()
-        && !o.is_castle()
-        && o.from != mv.from
-        && o.destination() == mv.destination()
-        && pos.get(o.from) == pos.get(mv.from)
 }
 
 /// Appends a check mark (`b'+'`, `b'#'`; 0 for none) to a SAN.
