@@ -182,7 +182,7 @@ fn setup_analyze(
             progress: 0,
         };
         let f = batch::analyze_one(&mut an, reg, &options, &format, &job);
-        encode_result(Some(&f))
+        encode_result(Some(f))
     };
     let ready = serde_json::to_vec(&ready).unwrap_or_default();
     Ok((ready, Box::new(handler)))
@@ -203,35 +203,47 @@ fn decode_job(b: &[u8]) -> Option<(u64, &str, Record)> {
     Some((u64::from_le_bytes(*index), file, Record::decode(b)?))
 }
 
-/// A result: flags (valid, fault, has normal form), plies, output, normal form.
-fn encode_result(f: Option<&Finished>) -> Vec<u8> {
+/// A result: the output, the normal form, then a trailer of nine bytes: flags (valid, fault,
+/// has normal form), plies, the output's length. The output comes first so that the worker
+/// sends the report's own buffer and the parent keeps the frame as the output, neither
+/// copying it (a record's per-ply JSON is tens of kilobytes). A single byte [`NO_RESULT`]:
+/// the job could not be read.
+fn encode_result(f: Option<Finished>) -> Vec<u8> {
     let Some(f) = f else {
-        return vec![0xff];
+        return vec![NO_RESULT];
     };
+    let flags = u8::from(f.valid) | u8::from(f.fault) << 1 | u8::from(f.normalized.is_some()) << 2;
     let norm = f.normalized.as_deref().unwrap_or("");
-    let mut out = Vec::with_capacity(f.output.len() + norm.len() + 16);
-    out.push(u8::from(f.valid) | u8::from(f.fault) << 1 | u8::from(f.normalized.is_some()) << 2);
-    out.extend_from_slice(&f.plies.to_le_bytes());
-    out.extend_from_slice(&(f.output.len() as u32).to_le_bytes());
-    out.extend_from_slice(&f.output);
+    let len = f.output.len() as u32;
+    let mut out = f.output;
+    out.reserve(norm.len() + TRAILER);
     out.extend_from_slice(norm.as_bytes());
+    out.push(flags);
+    out.extend_from_slice(&f.plies.to_le_bytes());
+    out.extend_from_slice(&len.to_le_bytes());
     out
 }
 
-fn decode_result(b: &[u8], index: u64, progress: u64) -> Option<Finished> {
-    let (&flags, b) = b.split_first()?;
-    if flags == 0xff {
-        return None;
-    }
-    let (plies, b) = b.split_first_chunk::<4>()?;
-    let (len, b) = b.split_first_chunk::<4>()?;
-    let (output, norm) = b.split_at_checked(u32::from_le_bytes(*len) as usize)?;
+/// The answer of a worker that could not read its job.
+const NO_RESULT: u8 = 0xff;
+/// The bytes of a result's trailer (flags, plies, output length).
+const TRAILER: usize = 9;
+
+fn decode_result(mut b: Vec<u8>, index: u64, progress: u64) -> Option<Finished> {
+    let t = b.len().checked_sub(TRAILER)?;
+    let (&flags, rest) = b[t..].split_first()?;
+    let (plies, rest) = rest.split_first_chunk::<4>()?;
+    let len = u32::from_le_bytes(*rest.first_chunk::<4>()?) as usize;
+    let plies = u32::from_le_bytes(*plies);
+    let norm = b.get(len..t)?;
+    let normalized = (flags & 4 != 0).then(|| String::from_utf8_lossy(norm).into_owned());
+    b.truncate(len);
     Some(Finished {
         index,
-        output: output.to_vec(),
-        normalized: (flags & 4 != 0).then(|| String::from_utf8_lossy(norm).into_owned()),
+        output: b,
+        normalized,
         valid: flags & 1 != 0,
-        plies: u32::from_le_bytes(*plies),
+        plies,
         fault: flags & 2 != 0,
         progress,
     })
@@ -312,7 +324,7 @@ impl Prepared {
             },
             |job: Job, outcome| {
                 let f = match outcome {
-                    Outcome::Done(bytes) => decode_result(&bytes, job.index, job.progress)
+                    Outcome::Done(bytes) => decode_result(bytes, job.index, job.progress)
                         .unwrap_or_else(|| {
                             batch::lost(
                                 &job,
