@@ -32,7 +32,7 @@ pub fn coordinate(p: &Pipeline, pos: &Position, m: Move) -> Result<String, HostE
     }
     // Room for the longest common form (`e7e8q`): no growth at every ply.
     let mut s = String::with_capacity(6);
-    write_coordinate(&mut s, &m, m.is_promotion().then(|| letter(p, m.piece)));
+    write_coordinate(&mut s, &m, &p.info.pieces);
     if m.is_special() {
         s.push_str(&format!(":{}", m.special));
     }

@@ -244,8 +244,8 @@ pub trait VariantRules: Send + Sync + 'static {
     /// [`VariantRules::replay_line`] that also writes what batch analysis reports of each
     /// ply (API 1.7; called only when the variant declares
     /// [`crate::VariantFlags::DESCRIBES_LINES`], on a pipeline without presets, when per-ply
-    /// output is asked for): its SAN with the check mark ([`crate::write_san`] over the
-    /// legal moves of the same piece to the same square, `O-O`/`O-O-O` for castles), its
+    /// output is asked for): its SAN with the check mark ([`crate::write_move_san`] over the
+    /// legal moves [`crate::is_san_rival`] picks), its
     /// coordinate form ([`crate::write_coordinate`]), the FEN after it
     /// ([`VariantRules::write_fen`]) and the events [`VariantRules::apply`] records for it,
     /// each exactly what the host's move-by-move path writes (`houserules check-plugin`

@@ -336,7 +336,7 @@ pub fn write_move_san(
         });
         return;
     }
-    let letter = |k: u8| pieces.get(k as usize).map_or('?', |t| t.letter());
+    let letter = |k: u8| letter_of(pieces, k);
     let kind = pos.get(mv.from).kind().unwrap_or(0);
     let dest = mv.destination();
     let m = SanMove {
@@ -365,9 +365,10 @@ pub fn is_san_rival(pos: &Position, mv: &Move, other: &Move) -> bool {
 
 /// Appends the coordinate form of `m` when it is neither a drop nor a special move:
 /// origin and destination (`e2e4`), the intermediate square of a two-leg move between them
-/// (`b1a3c4`), a castle as the king's origin and target (`e1g1`), a promotion's letter in
-/// lower case (`e7e8q`). The one writer of the host and of variants that describe lines.
-pub fn write_coordinate(out: &mut String, m: &Move, promotion: Option<char>) {
+/// (`b1a3c4`), a castle as the king's origin and target (`e1g1`), a promotion's letter from
+/// the piece table `pieces` in lower case (`e7e8q`). The one writer of the host and of
+/// variants that describe lines.
+pub fn write_coordinate(out: &mut String, m: &Move, pieces: &[PieceType]) {
     m.from.push_name(out);
     if m.is_castle() {
         m.via.push_name(out);
@@ -377,9 +378,14 @@ pub fn write_coordinate(out: &mut String, m: &Move, promotion: Option<char>) {
         m.via.push_name(out);
     }
     m.to.push_name(out);
-    if let Some(p) = promotion {
-        out.push(p.to_ascii_lowercase());
+    if m.is_promotion() {
+        out.push(letter_of(pieces, m.piece).to_ascii_lowercase());
     }
+}
+
+/// The letter of piece kind `kind` in `pieces`, `?` for a kind it lacks.
+fn letter_of(pieces: &[PieceType], kind: u8) -> char {
+    pieces.get(kind as usize).map_or('?', |t| t.letter())
 }
 
 /// The value of ASCII digits; `None` past `u32`.
@@ -456,9 +462,12 @@ mod tests {
         assert_eq!(out, "e8=Q");
         let mut out = String::new();
         let mut mv = Move::new(sq("e7"), sq("e8"), MoveFlags::PROMOTION);
-        mv.piece = 4;
-        write_coordinate(&mut out, &mv, Some('Q'));
-        assert_eq!(out, "e7e8q");
+        mv.piece = 1;
+        write_coordinate(&mut out, &mv, &table());
+        assert_eq!(
+            out, "e7e8n",
+            "the promotion's letter from the table, in lower case"
+        );
     }
 
     #[test]

@@ -395,6 +395,18 @@ impl Chess {
     }
 }
 
+/// The event of a castle, after it: the king on its square `kd`.
+fn castle_event(after: &Position, kd: Square) -> Event {
+    Event::new(EventKind::CASTLE, kd, after.get(kd))
+}
+
+/// The event of the promotion `mv`, after it: the promoted piece and its kind.
+fn promotion_event(after: &Position, mv: Move) -> Event {
+    let mut e = Event::new(EventKind::PROMOTION, mv.to, after.get(mv.to));
+    e.value = mv.piece as i32;
+    e
+}
+
 /// The king that castles for `side`: the only king on its back rank, or with several (the
 /// dual-classic layout) the one on the e-file — castling rights belong to it (RULINGS).
 pub fn castling_king(pos: &Position, side: Color) -> Option<Square> {
@@ -692,7 +704,7 @@ impl VariantRules for Chess {
                 pos.set_raw(s, cell_of(b.piece_at(sq8(s))));
             }
             if fx.record_events {
-                fx.event(Event::new(EventKind::CASTLE, kd, pos.get(kd)));
+                fx.event(castle_event(pos, kd));
             }
         } else {
             if attrs {
@@ -702,9 +714,7 @@ impl VariantRules for Chess {
                 pos.set_raw(s, cell_of(b.piece_at(sq8(s))));
             }
             if mv.is_promotion() && fx.record_events {
-                let mut e = Event::new(EventKind::PROMOTION, mv.to, pos.get(mv.to));
-                e.value = mv.piece as i32;
-                fx.event(e);
+                fx.event(promotion_event(pos, mv));
             }
         }
         sync_state(pos, &b);

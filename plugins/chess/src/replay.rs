@@ -11,8 +11,8 @@
 
 use crate::engine::{Board, ChessMove, MoveList, Wanted};
 use crate::{
-    board_of, cell_of, fen, fide_en_passant, kind, legal_wanted, one_king_each, side_of, sq16, sq8,
-    store_board, sync_state, to_api, to_engine, Chess,
+    board_of, castle_event, cell_of, fen, fide_en_passant, kind, legal_wanted, one_king_each,
+    promotion_event, side_of, sq16, sq8, store_board, sync_state, to_api, to_engine, Chess,
 };
 use houserules_plugin_api::abi_stable::std_types::RVec;
 use houserules_plugin_api::{
@@ -119,13 +119,12 @@ impl Chess {
                 }
                 let mark = if play_plain(&mut pos, &mut b, mv, em) {
                     if describe {
+                        // The events `apply` records after the move.
                         if mv.is_castle() {
                             let kd = sq16(em.castle_king_to().unwrap_or(em.from()));
-                            events.push(Event::new(EventKind::CASTLE, kd, pos.get(kd)));
+                            events.push(castle_event(&pos, kd));
                         } else if mv.is_promotion() {
-                            let mut e = Event::new(EventKind::PROMOTION, mv.to, pos.get(mv.to));
-                            e.value = mv.piece as i32;
-                            events.push(e);
+                            events.push(promotion_event(&pos, mv));
                         }
                     }
                     plain_mark(&b, &mut list)
@@ -229,8 +228,7 @@ impl Chess {
         san.clear();
         coordinate.clear();
         write_move_san(san, pos, &mv, &self.pieces, rivals);
-        let letter = |k: u8| self.pieces.get(k as usize).map_or('?', |t| t.letter());
-        write_coordinate(coordinate, &mv, mv.is_promotion().then(|| letter(mv.piece)));
+        write_coordinate(coordinate, &mv, &self.pieces);
     }
 
     /// The engine roles (bit `1 << role`) a plain SAN token names: its letter's, pawns
