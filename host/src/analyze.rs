@@ -23,8 +23,8 @@ use crate::pgn::{write_record, MoveToken, Pos, Record, WrittenMove};
 use crate::pipeline::{parse_preset_list, Pipeline, PresetSpec};
 use abi_stable::std_types::RVec;
 use houserules_plugin_api::{
-    Cell, Color, DescribedLine, Event, Move, MoveFlags, Position, SanReader, Square, VariantFlags,
-    Winner,
+    Cell, Color, CoordinateMove, DescribedLine, Event, Move, Position, SanReader, Square,
+    VariantFlags, Winner,
 };
 use serde::Serialize;
 use std::collections::HashMap;
@@ -1099,8 +1099,8 @@ impl<'a, 'p> Replay<'a, 'p> {
             let generated = generated.and_then(|()| {
                 if !full && self.buf.is_empty() {
                     if p.replays_lines() && !p.results_need_check() && !may_castle(&game.position) {
-                        if let Some((_, to, _)) = read_coordinate(text) {
-                            p.legal_moves_matching(&game.position, Some(to), 0, self.buf)?;
+                        if let Some(c) = CoordinateMove::read(text) {
+                            p.legal_moves_matching(&game.position, Some(c.to), 0, self.buf)?;
                             by_coordinate = coordinate_match(r, text, self.buf);
                             if by_coordinate.is_some() {
                                 return Ok(());
@@ -1340,64 +1340,13 @@ fn fast_match(r: &Rules, pos: &Position, text: &str, legal: &[Move]) -> Option<M
 /// Resolves a plain coordinate move (`e2e4`, `e7e8q`, `E1G1`: two squares and an optional
 /// promotion letter, any case) structurally: the first legal move whose coordinate form
 /// ([`coordinate`]) is the text, as [`parse_move`] finds it first, without writing the form of
-/// every legal move. Only for variants without their own notation (castling is king origin
-/// and destination); `None` (the caller uses [`parse_move`]) when the text has another shape,
-/// no move matches, or a special move, whose form the variant writes, is among the moves.
+/// every legal move ([`CoordinateMove::find`], which variants that replay lines use too).
+/// Only for variants without their own notation (castling is king origin and destination);
+/// `None` (the caller uses [`parse_move`]) when the text has another shape, no move matches,
+/// or a special move, whose form the variant writes, is among the moves.
 fn coordinate_match(r: &Rules, text: &str, legal: &[Move]) -> Option<Move> {
-    let (from, to, promo) = read_coordinate(text)?;
-    let mut found = None;
-    for m in legal {
-        if m.is_special() {
-            return None;
-        }
-        if found.is_some() || m.is_drop() {
-            continue;
-        }
-        let (origin, target, letter) = if m.is_castle() {
-            (m.from, m.via, None)
-        } else if m.flags.contains(MoveFlags::MULTI_LEG) && !m.via.is_none() {
-            // Three squares: never this shape.
-            continue;
-        } else {
-            let letter = m
-                .is_promotion()
-                .then(|| r.san.letter(m.piece).to_ascii_lowercase());
-            (m.from, m.to, letter)
-        };
-        if origin == from && target == to && letter == promo {
-            found = Some(*m);
-        }
-    }
-    found
-}
-
-/// Two square names and an optional letter (lower-cased), all of the text.
-fn read_coordinate(text: &str) -> Option<(Square, Square, Option<u8>)> {
-    let b = text.as_bytes();
-    let square = |i: usize| -> Option<(Square, usize)> {
-        let file = b.get(i)?.to_ascii_lowercase();
-        if !(b'a'..=b'p').contains(&file) {
-            return None;
-        }
-        let digits = b[i + 1..].iter().take_while(|c| c.is_ascii_digit()).count();
-        if digits == 0 || digits > 2 || b[i + 1] == b'0' {
-            return None;
-        }
-        let rank = b[i + 1..i + 1 + digits]
-            .iter()
-            .fold(0u32, |n, d| n * 10 + (d - b'0') as u32);
-        if rank > 16 {
-            return None;
-        }
-        Some((Square::new(file - b'a', rank as u8 - 1), i + 1 + digits))
-    };
-    let (from, i) = square(0)?;
-    let (to, i) = square(i)?;
-    match &b[i..] {
-        [] => Some((from, to, None)),
-        [l] if l.is_ascii_alphabetic() => Some((from, to, Some(l.to_ascii_lowercase()))),
-        _ => None,
-    }
+    let i = CoordinateMove::read(text)?.find(legal, |k| r.san.letter(k))?;
+    legal.get(i).copied()
 }
 
 pub use crate::batch::{run, Finished, Format, Source, Summary};
@@ -1409,32 +1358,5 @@ pub fn agrees(declared: Option<&str>, computed: Option<Winner>) -> bool {
         (Some(w), Some(d)) => w.pgn() == d,
         (Some(_), None) => false,
         (None, _) => true,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn sq(file: u8, rank: u8) -> Square {
-        Square::new(file, rank)
-    }
-
-    #[test]
-    fn coordinate_shapes() {
-        assert_eq!(read_coordinate("e2e4"), Some((sq(4, 1), sq(4, 3), None)));
-        assert_eq!(
-            read_coordinate("E7E8Q"),
-            Some((sq(4, 6), sq(4, 7), Some(b'q')))
-        );
-        assert_eq!(
-            read_coordinate("a10p16"),
-            Some((sq(0, 9), sq(15, 15), None))
-        );
-        for not in [
-            "", "e2", "e2e", "e2-e4", "e2e4+", "e2e4qq", "e0e4", "e2e17", "q2e4", "Nf3", "e2e4=Q",
-        ] {
-            assert_eq!(read_coordinate(not), None, "{not}");
-        }
     }
 }

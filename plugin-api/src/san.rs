@@ -383,6 +383,87 @@ pub fn write_coordinate(out: &mut String, m: &Move, pieces: &[PieceType]) {
     }
 }
 
+/// A move written in coordinate form, as read: two square names and an optional promotion
+/// letter (`e2e4`, `e7e8q`, `E1G1`, `a10p16`; any case, the letter lower-cased). The one
+/// reader of the host and of variants that replay lines, so that both resolve a coordinate
+/// token to the same move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CoordinateMove {
+    /// The first square.
+    pub from: Square,
+    /// The second square.
+    pub to: Square,
+    /// The promotion letter, lower case.
+    pub promotion: Option<u8>,
+}
+
+impl CoordinateMove {
+    /// `text` read as a whole; `None` for any other shape (a check mark, glyphs, a dash, a
+    /// rank 0 or past 16).
+    pub fn read(text: &str) -> Option<CoordinateMove> {
+        let b = text.as_bytes();
+        let square = |i: usize| -> Option<(Square, usize)> {
+            let file = b.get(i)?.to_ascii_lowercase();
+            if !(b'a'..=b'p').contains(&file) {
+                return None;
+            }
+            let digits = b[i + 1..].iter().take_while(|c| c.is_ascii_digit()).count();
+            if digits == 0 || digits > 2 || b[i + 1] == b'0' {
+                return None;
+            }
+            let rank = b[i + 1..i + 1 + digits]
+                .iter()
+                .fold(0u32, |n, d| n * 10 + (d - b'0') as u32);
+            if rank > 16 {
+                return None;
+            }
+            Some((Square::new(file - b'a', rank as u8 - 1), i + 1 + digits))
+        };
+        let (from, i) = square(0)?;
+        let (to, i) = square(i)?;
+        let promotion = match &b[i..] {
+            [] => None,
+            [l] if l.is_ascii_alphabetic() => Some(l.to_ascii_lowercase()),
+            _ => return None,
+        };
+        Some(CoordinateMove {
+            from,
+            to,
+            promotion,
+        })
+    }
+
+    /// The index of the first of the legal moves `legal` that [`write_coordinate`] writes
+    /// as this (castles as king origin and target, promotions with `letter(kind)` in lower
+    /// case); `None` when none is, or when a special move is among them (its form is the
+    /// variant's own, not this one). Drops and three-square moves never are.
+    pub fn find(&self, legal: &[Move], letter: impl Fn(u8) -> u8) -> Option<usize> {
+        let mut found = None;
+        for (i, m) in legal.iter().enumerate() {
+            if m.is_special() {
+                return None;
+            }
+            if found.is_some() || m.is_drop() {
+                continue;
+            }
+            let (origin, target, promotion) = if m.is_castle() {
+                (m.from, m.via, None)
+            } else if m.flags.contains(MoveFlags::MULTI_LEG) && !m.via.is_none() {
+                continue;
+            } else {
+                let l = m
+                    .is_promotion()
+                    .then(|| letter(m.piece).to_ascii_lowercase());
+                (m.from, m.to, l)
+            };
+            if origin == self.from && target == self.to && promotion == self.promotion {
+                found = Some(i);
+            }
+        }
+        found
+    }
+}
+
 /// The letter of piece kind `kind` in `pieces`, `?` for a kind it lacks.
 fn letter_of(pieces: &[PieceType], kind: u8) -> char {
     pieces.get(kind as usize).map_or('?', |t| t.letter())
@@ -399,6 +480,44 @@ fn number(digits: &[u8]) -> Option<u32> {
 mod tests {
     use super::*;
     use crate::{Cell, Color};
+
+    #[test]
+    fn a_coordinate_move_finds_the_move_written_so() {
+        let sq = Square::new;
+        let letter = |k: u8| b"PNBRQK"[k as usize];
+        let read = |t| CoordinateMove::read(t).expect(t);
+        let castle = Move::castle(sq(4, 0), sq(7, 0), sq(6, 0));
+        let step = Move::new(sq(4, 0), sq(5, 0), MoveFlags::NONE);
+        let knight = Move::promotion(sq(0, 6), sq(0, 7), 1, false);
+        let queen = Move::promotion(sq(0, 6), sq(0, 7), 4, false);
+        let legal = [step, castle, knight, queen, Move::drop(1, sq(6, 0))];
+        // A castle is its king's origin and target; the king's own step is not that.
+        assert_eq!(read("e1g1").find(&legal, letter), Some(1));
+        assert_eq!(read("E1F1").find(&legal, letter), Some(0));
+        // A promotion needs its letter; the first of the moves written so wins.
+        assert_eq!(read("a7a8q").find(&legal, letter), Some(3));
+        assert_eq!(read("a7a8N").find(&legal, letter), Some(2));
+        assert_eq!(read("a7a8").find(&legal, letter), None);
+        // Rook square and drops are not this form.
+        assert_eq!(read("e1h1").find(&legal, letter), None);
+        // A special move anywhere among them: the variant writes its own form.
+        let special = Move::new(sq(0, 0), sq(0, 1), MoveFlags::SPECIAL);
+        assert_eq!(read("e1f1").find(&[step, special], letter), None);
+    }
+
+    #[test]
+    fn coordinate_moves_are_read_whole() {
+        let sq = Square::new;
+        let read = |t| CoordinateMove::read(t).map(|c| (c.from, c.to, c.promotion));
+        assert_eq!(read("e2e4"), Some((sq(4, 1), sq(4, 3), None)));
+        assert_eq!(read("E7E8Q"), Some((sq(4, 6), sq(4, 7), Some(b'q'))));
+        assert_eq!(read("a10p16"), Some((sq(0, 9), sq(15, 15), None)));
+        for not in [
+            "", "e2", "e2e", "e2-e4", "e2e4+", "e2e4qq", "e0e4", "e2e17", "q2e4", "Nf3", "e2e4=Q",
+        ] {
+            assert_eq!(read(not), None, "{not}");
+        }
+    }
 
     fn table() -> Vec<PieceType> {
         vec![

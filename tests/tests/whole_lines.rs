@@ -6,9 +6,10 @@
 //! the line replay stops and the move-by-move path takes over.
 
 use houserules_host::analyze::{Analyzer, Options};
-use houserules_host::notation::san;
+use houserules_host::notation::{coordinate, san};
 use houserules_host::pgn::Reader;
 use houserules_host::{Game, Pipeline, Registry};
+use houserules_plugin_api::{Move, Position};
 use houserules_tests::{registry, workspace_root, Rng};
 use std::path::{Path, PathBuf};
 
@@ -100,6 +101,18 @@ const STARTS: [&str; 6] = [
 
 /// A random game from `fen`: its SAN tokens (with check marks).
 fn random_game(p: &Pipeline, fen: &str, rng: &mut Rng, plies: usize) -> Vec<String> {
+    random_game_written(p, fen, rng, plies, |_, _, _, _| None)
+}
+
+/// A random game from `fen`, each move written by `write` (position, move, legal moves,
+/// ply) where it gives a text, else in SAN.
+fn random_game_written(
+    p: &Pipeline,
+    fen: &str,
+    rng: &mut Rng,
+    plies: usize,
+    mut write: impl FnMut(&Position, Move, &[Move], usize) -> Option<String>,
+) -> Vec<String> {
     let start = p.game_start(fen).expect("a start position");
     let mut game = Game::new(p, start);
     let mut tokens = Vec::new();
@@ -109,7 +122,10 @@ fn random_game(p: &Pipeline, fen: &str, rng: &mut Rng, plies: usize) -> Vec<Stri
             break;
         }
         let m = legal[rng.below(legal.len())];
-        let text = san(p, &game.position, m, &legal).expect("SAN");
+        let text = match write(&game.position, m, &legal, tokens.len()) {
+            Some(t) => t,
+            None => san(p, &game.position, m, &legal).expect("SAN"),
+        };
         game.play(m).expect("a legal move");
         tokens.push(text);
         if game.status().expect("status").outcome.is_some() {
@@ -186,4 +202,36 @@ fn random_and_damaged_games_report_alike() {
         }
     }
     assert_eq!(assert_alike(&reg, "random games", &text), games);
+}
+
+/// Records in coordinate form (as engines and UCI logs write them: `g1f3`, `E7E8Q`, castles
+/// as king origin and target), mixed with SAN and damaged: the variant's replay reads them
+/// as the move-by-move path does (SAN first, then the coordinate form).
+#[test]
+fn coordinate_form_games_report_alike() {
+    let reg = registry();
+    let p = Pipeline::build(&reg, "chess", None, &[]).expect("chess");
+    let mut rng = Rng(0xC00D_0014);
+    let mut text = String::new();
+    let mut games = 0;
+    for round in 0..30 {
+        for fen in STARTS {
+            let style = round % 3;
+            let mut written = |pos: &Position, m: Move, _: &[Move], ply: usize| {
+                let c = coordinate(&p, pos, m).expect("a coordinate form");
+                match style {
+                    0 => Some(c),
+                    1 if ply % 2 == 0 => Some(c.to_uppercase()),
+                    2 if ply % 3 == 0 => None,
+                    _ => Some(c),
+                }
+            };
+            let tokens =
+                random_game_written(&p, fen, &mut rng, 40 + 10 * (round % 15), &mut written);
+            text.push_str(&record(fen, &tokens));
+            text.push_str(&record(fen, &damaged(&tokens, &mut rng)));
+            games += 2;
+        }
+    }
+    assert_eq!(assert_alike(&reg, "coordinate-form games", &text), games);
 }

@@ -16,9 +16,9 @@ use crate::{
 };
 use houserules_plugin_api::abi_stable::std_types::RVec;
 use houserules_plugin_api::{
-    is_san_rival, write_coordinate, write_move_san, Cell, Color, DescribedLine, Event, EventKind,
-    GenRequest, Move, MoveEffects, MoveFlags, Position, ReplayedLine, ReplayedPly, SanCandidate,
-    SanToken, Square, SquareSet, VariantRules,
+    is_san_rival, write_coordinate, write_move_san, Cell, Color, CoordinateMove, DescribedLine,
+    Event, EventKind, GenRequest, Move, MoveEffects, MoveFlags, Position, ReplayedLine,
+    ReplayedPly, SanCandidate, SanToken, Square, SquareSet, VariantRules,
 };
 
 impl Chess {
@@ -66,9 +66,7 @@ impl Chess {
         let mut b = board_of(&pos);
         let mut plain = plain(&pos, &b);
         for text in tokens {
-            let Some(token) = reader.read(&pos, text) else {
-                break;
-            };
+            let token = reader.read(&pos, text);
             let mover = pos.side_to_move;
             if plain {
                 // The candidates `legal_wanted` (the engine's branch) would give, straight
@@ -76,22 +74,24 @@ impl Chess {
                 // the token's square by the kinds it names (found from that square, unless
                 // they are promotions or en passant).
                 list.clear();
-                match token.castle {
-                    Some(_) => b.generate(&mut list),
-                    None => {
-                        let d = token.dest;
-                        // Off the board, or a letter of no piece: nothing for `pick`.
-                        let roles = self.roles_named(&token);
-                        if d.file() < 8 && d.rank() < 8 && roles != 0 {
-                            let to = sq8(d);
-                            if !b.moves_to(to, roles, &mut list) {
-                                list.clear();
-                                b.generate_wanted(&mut list, Wanted { to: 1 << to, roles });
+                let named = token.as_ref().and_then(|token| {
+                    match token.castle {
+                        Some(_) => b.generate(&mut list),
+                        None => {
+                            let d = token.dest;
+                            // Off the board, or a letter of no piece: nothing for `pick`.
+                            let roles = self.roles_named(token);
+                            if d.file() < 8 && d.rank() < 8 && roles != 0 {
+                                candidates_to(&b, sq8(d), roles, &mut list);
                             }
                         }
                     }
-                }
-                let Some(em) = self.pick(&b, &token, &list) else {
+                    self.pick(&b, token, &list)
+                });
+                // Where SAN names no move, the coordinate form (`g1f3`), as the host reads
+                // it then: `list` holds the candidates for the SAN of the move after this.
+                let Some(em) = named.or_else(|| self.coordinate_pick(&pos, &b, text, &mut list))
+                else {
                     break;
                 };
                 let mv = to_api(em);
@@ -171,6 +171,9 @@ impl Chess {
                 }
                 continue;
             }
+            let Some(token) = token else {
+                break;
+            };
             let mut req = GenRequest::new(pos.side_to_move, true, SquareSet::EMPTY);
             if token.castle.is_none() {
                 req = req.of_kinds(reader.kinds(&token)).to_square(token.dest);
@@ -229,6 +232,30 @@ impl Chess {
         coordinate.clear();
         write_move_san(san, pos, &mv, &self.pieces, rivals);
         write_coordinate(coordinate, &mv, &self.pieces);
+    }
+
+    /// The legal move of the plain board `b` (position `pos`) that `text` names in
+    /// coordinate form ([`CoordinateMove::find`]: what the host's move-by-move path resolves
+    /// it to where SAN names none), with `list` left holding the legal moves to its square (or
+    /// all, while the side to move may castle: a castle's second square is the king's target,
+    /// not its destination).
+    fn coordinate_pick(
+        &self,
+        pos: &Position,
+        b: &Board,
+        text: &str,
+        list: &mut MoveList,
+    ) -> Option<ChessMove> {
+        let c = CoordinateMove::read(text)?;
+        list.clear();
+        if may_castle(pos) || c.to.file() >= 8 || c.to.rank() >= 8 {
+            b.generate(list);
+        } else {
+            candidates_to(b, sq8(c.to), ALL_ROLES, list);
+        }
+        let moves: Vec<Move> = list.iter().map(|&m| to_api(m)).collect();
+        let i = c.find(&moves, |k| self.san.letter(k))?;
+        list.as_slice().get(i).copied()
     }
 
     /// The engine roles (bit `1 << role`) a plain SAN token names: its letter's, pawns
@@ -309,6 +336,28 @@ impl Chess {
             b'+'
         }
     }
+}
+
+/// Every engine role, as a `Wanted` mask.
+const ALL_ROLES: u8 = 0b11_1111;
+
+/// The legal moves of `b` to engine square `to` by the roles `roles` into `list` (found from
+/// that square, unless they are promotions or en passant).
+fn candidates_to(b: &Board, to: u8, roles: u8, list: &mut MoveList) {
+    if !b.moves_to(to, roles, list) {
+        list.clear();
+        b.generate_wanted(list, Wanted { to: 1 << to, roles });
+    }
+}
+
+/// Whether the side to move still has a castling right.
+fn may_castle(pos: &Position) -> bool {
+    use houserules_plugin_api::castle_slot::*;
+    let slots = match pos.side_to_move {
+        Color::White => [WHITE_KING_SIDE, WHITE_QUEEN_SIDE],
+        Color::Black => [BLACK_KING_SIDE, BLACK_QUEEN_SIDE],
+    };
+    slots.iter().any(|&s| !pos.castling[s].is_none())
 }
 
 /// Appends a check mark (`b'+'`, `b'#'`; 0 for none) to a SAN.
