@@ -221,8 +221,8 @@ fn coordinate_form_games_report_alike() {
                 let c = coordinate(&p, pos, m).expect("a coordinate form");
                 match style {
                     0 => Some(c),
-                    1 if ply % 2 == 0 => Some(c.to_uppercase()),
-                    2 if ply % 3 == 0 => None,
+                    1 if ply.is_multiple_of(2) => Some(c.to_uppercase()),
+                    2 if ply.is_multiple_of(3) => None,
                     _ => Some(c),
                 }
             };
