@@ -99,24 +99,97 @@ pub struct EventReport {
 }
 
 /// One ply of the main line.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PlyReport {
     /// Ply number, from 1.
     pub ply: u32,
-    /// Canonical SAN.
-    pub san: String,
-    /// Coordinate form.
-    #[serde(rename = "move")]
-    pub coordinate: String,
-    /// FEN after the move.
-    pub fen: String,
+    /// Its canonical SAN, coordinate form and the FEN after it, one after the other: one
+    /// allocation a ply, not three (batches write millions of plies).
+    texts: String,
+    /// Where the SAN and the coordinate form end in `texts`.
+    san_end: u32,
+    coordinate_end: u32,
     /// Whether the move gives check.
     pub check: bool,
     /// What happened.
     pub events: Vec<EventReport>,
     /// The engine's evaluation, best move and judgement (`analyze --engine`).
-    #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub engine: Option<crate::annotate::PlyEval>,
+}
+
+impl PlyReport {
+    /// The report of ply `ply` (from 1): its SAN with the check mark, which also says
+    /// whether it gives check.
+    pub fn new(
+        ply: u32,
+        san: &str,
+        coordinate: &str,
+        fen: &str,
+        events: Vec<EventReport>,
+    ) -> PlyReport {
+        let mut texts = String::with_capacity(san.len() + coordinate.len() + fen.len());
+        texts.push_str(san);
+        let san_end = texts.len() as u32;
+        texts.push_str(coordinate);
+        let coordinate_end = texts.len() as u32;
+        texts.push_str(fen);
+        PlyReport {
+            ply,
+            texts,
+            san_end,
+            coordinate_end,
+            check: san.ends_with(['+', '#']),
+            events,
+            engine: None,
+        }
+    }
+
+    /// Canonical SAN.
+    pub fn san(&self) -> &str {
+        self.texts.get(..self.san_end as usize).unwrap_or_default()
+    }
+
+    /// Coordinate form.
+    pub fn coordinate(&self) -> &str {
+        let (a, b) = (self.san_end as usize, self.coordinate_end as usize);
+        self.texts.get(a..b).unwrap_or_default()
+    }
+
+    /// FEN after the move.
+    pub fn fen(&self) -> &str {
+        self.texts
+            .get(self.coordinate_end as usize..)
+            .unwrap_or_default()
+    }
+}
+
+/// The JSON form of a [`PlyReport`] (its texts as fields).
+#[derive(Serialize)]
+struct PlyReportFields<'a> {
+    ply: u32,
+    san: &'a str,
+    #[serde(rename = "move")]
+    coordinate: &'a str,
+    fen: &'a str,
+    check: bool,
+    events: &'a [EventReport],
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    engine: &'a Option<crate::annotate::PlyEval>,
+}
+
+impl Serialize for PlyReport {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        PlyReportFields {
+            ply: self.ply,
+            san: self.san(),
+            coordinate: self.coordinate(),
+            fen: self.fen(),
+            check: self.check,
+            events: &self.events,
+            engine: &self.engine,
+        }
+        .serialize(s)
+    }
 }
 
 /// Declared and computed result.
@@ -1008,15 +1081,13 @@ impl<'a, 'p> Replay<'a, 'p> {
                     reports.truncate(reported);
                     return Some(0);
                 };
-                reports.push(PlyReport {
-                    ply: (from + i) as u32 + 1,
-                    san: t.san.to_string(),
-                    coordinate: t.coordinate.to_string(),
-                    fen: t.fen.to_string(),
-                    check: t.san.ends_with(['+', '#']),
-                    events: t.events.iter().map(|e| event_report(p, e)).collect(),
-                    engine: None,
-                });
+                reports.push(PlyReport::new(
+                    (from + i) as u32 + 1,
+                    t.san,
+                    t.coordinate,
+                    t.fen,
+                    t.events.iter().map(|e| event_report(p, e)).collect(),
+                ));
             }
         }
         let before = self.steps.len();
@@ -1151,15 +1222,8 @@ impl<'a, 'p> Replay<'a, 'p> {
                 game.pass();
                 self.steps.push(None);
                 if let Some(plies) = &mut self.plies {
-                    plies.push(PlyReport {
-                        ply,
-                        san: "--".to_string(),
-                        coordinate: "0000".to_string(),
-                        fen: p.write_fen(&game.position).unwrap_or_default(),
-                        check: false,
-                        events: Vec::new(),
-                        engine: None,
-                    });
+                    let fen = p.write_fen(&game.position).unwrap_or_default();
+                    plies.push(PlyReport::new(ply, "--", "0000", &fen, Vec::new()));
                 }
                 continue;
             }
@@ -1245,15 +1309,14 @@ impl<'a, 'p> Replay<'a, 'p> {
                 (s, c)
             });
             if let (Some(plies), Some((s, c))) = (&mut self.plies, names) {
-                plies.push(PlyReport {
+                let fen = p.write_fen(&game.position).unwrap_or_default();
+                plies.push(PlyReport::new(
                     ply,
-                    check: s.ends_with('+') || s.ends_with('#'),
-                    san: s,
-                    coordinate: c,
-                    fen: p.write_fen(&game.position).unwrap_or_default(),
-                    events: events.iter().map(|e| event_report(p, e)).collect(),
-                    engine: None,
-                });
+                    &s,
+                    &c,
+                    &fen,
+                    events.iter().map(|e| event_report(p, e)).collect(),
+                ));
             }
         }
         (game, true)

@@ -53,11 +53,11 @@ fn ply(out: &mut Vec<u8>, p: &PlyReport) {
     out.extend_from_slice(b"{\"ply\":");
     number(out, p.ply as u64);
     out.extend_from_slice(b",\"san\":");
-    string(out, &p.san);
+    string(out, p.san());
     out.extend_from_slice(b",\"move\":");
-    string(out, &p.coordinate);
+    string(out, p.coordinate());
     out.extend_from_slice(b",\"fen\":");
-    string(out, &p.fen);
+    string(out, p.fen());
     out.extend_from_slice(if p.check {
         b",\"check\":true,\"events\":"
     } else {
@@ -259,15 +259,15 @@ mod tests {
     use crate::fault::Fault;
 
     fn ply_report(n: u32, events: Vec<EventReport>) -> PlyReport {
-        PlyReport {
-            ply: n,
-            san: "exd5+".to_string(),
-            coordinate: "e4d5".to_string(),
-            fen: "rnbqkbnr/ppp1pppp/8/3P4/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 2".to_string(),
-            check: n.is_multiple_of(2),
+        let mut r = PlyReport::new(
+            n,
+            "exd5+",
+            "e4d5",
+            "rnbqkbnr/ppp1pppp/8/3P4/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 2",
             events,
-            engine: None,
-        }
+        );
+        r.check = n.is_multiple_of(2);
+        r
     }
 
     #[test]

@@ -230,110 +230,188 @@ fn state_fields(
     cells_board: Option<&engine_board::Board>,
     s: &mut Vec<u8>,
 ) {
-    s.push(b' ');
-    s.push(pos.side_to_move.fen_char() as u8);
-    s.push(b' ');
-    let rights_at = s.len();
-    for (slot, color) in [
-        (castle_slot::WHITE_KING_SIDE, Color::White),
-        (castle_slot::WHITE_QUEEN_SIDE, Color::White),
-        (castle_slot::BLACK_KING_SIDE, Color::Black),
-        (castle_slot::BLACK_QUEEN_SIDE, Color::Black),
-    ] {
-        let rook = pos.castling[slot];
-        if rook.is_none() {
-            continue;
-        }
-        let back = rook.rank();
-        let king_side = slot % 2 == 0;
-        // KQkq when the right's rook is the outermost rook on its side of the king.
-        let (king_file, rook_files) = match cells_board {
-            Some(b) => back_rank_of(b, color, back),
-            None => {
-                let rook_cell = Cell::piece(kind::ROOK, color);
-                let files = (0..8u8)
-                    .filter(|&f| pos.get(Square::new(f, back)) == rook_cell)
-                    .fold(0u8, |m, f| m | 1 << f);
-                let king = crate::castling_king(pos, color).map(|k| k.file());
-                (king.unwrap_or(4), files)
-            }
-        };
-        let outermost = if king_side {
-            // Files above the king's: the highest.
-            let above = rook_files & !((2u16 << king_file) - 1) as u8;
-            (above != 0).then(|| 7 - above.leading_zeros() as u8)
-        } else {
-            let below = rook_files & ((1u16 << king_file) - 1) as u8;
-            (below != 0).then(|| below.trailing_zeros() as u8)
-        };
-        let ch = if outermost == Some(rook.file()) {
-            if king_side {
-                b'k'
-            } else {
-                b'q'
-            }
-        } else {
-            b'a' + rook.file()
-        };
-        s.push(if color == Color::White {
-            ch.to_ascii_uppercase()
-        } else {
-            ch
-        });
-    }
-    if s.len() == rights_at {
-        s.push(b'-');
-    }
-    s.push(b' ');
-    let ep = match board {
-        Some(b) => b
-            .legal_ep_square()
-            .filter(|_| !pos.ep_passed.is_none())
-            .map(sq16),
-        None => pos.ep_passed.to_option(),
-    };
-    match ep {
-        Some(e) => {
-            s.push(b'a' + e.file());
-            push_number(s, e.rank() as u16 + 1);
-        }
-        None => s.push(b'-'),
-    }
-    s.push(b' ');
-    push_number(s, pos.halfmove_clock);
-    s.push(b' ');
-    push_number(s, pos.fullmove_number);
+    let mut t = StateText::default();
+    t.write(pos, board, cells_board);
+    s.extend_from_slice(t.as_bytes());
 }
 
-/// The FENs of the positions of one line, one after the other (a line's replay describes
-/// every ply): the same text as [`write`] with the engine's board, but a move changes one or
-/// two ranks, so each rank's text is kept with the eight cells it was written from and
-/// rewritten only when they changed.
+/// The text of [`state_fields`], on the stack: at most 23 bytes (` w KQkq e3 65535 65535`).
 #[derive(Default)]
+struct StateText {
+    bytes: [u8; 32],
+    len: usize,
+}
+
+impl StateText {
+    fn as_bytes(&self) -> &[u8] {
+        &self.bytes[..self.len.min(32)]
+    }
+
+    #[inline]
+    fn push(&mut self, c: u8) {
+        // Never full (see the type); a byte past the end would be dropped, not a panic.
+        if let Some(b) = self.bytes.get_mut(self.len) {
+            *b = c;
+            self.len += 1;
+        }
+    }
+
+    /// Appends `n` in decimal.
+    fn push_number(&mut self, n: u16) {
+        // Clocks and ranks are almost always one or two digits.
+        if n < 10 {
+            self.push(b'0' + n as u8);
+            return;
+        }
+        if n < 100 {
+            self.push(b'0' + (n / 10) as u8);
+            self.push(b'0' + (n % 10) as u8);
+            return;
+        }
+        let mut digits = [0u8; 5];
+        let mut i = digits.len();
+        let mut n = n;
+        loop {
+            i -= 1;
+            digits[i] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        for &d in &digits[i..] {
+            self.push(d);
+        }
+    }
+
+    fn write(
+        &mut self,
+        pos: &Position,
+        board: Option<&engine_board::Board>,
+        cells_board: Option<&engine_board::Board>,
+    ) {
+        self.push(b' ');
+        self.push(pos.side_to_move.fen_char() as u8);
+        self.push(b' ');
+        let rights_at = self.len;
+        let rights = pos.castling;
+        for (slot, color) in [
+            (castle_slot::WHITE_KING_SIDE, Color::White),
+            (castle_slot::WHITE_QUEEN_SIDE, Color::White),
+            (castle_slot::BLACK_KING_SIDE, Color::Black),
+            (castle_slot::BLACK_QUEEN_SIDE, Color::Black),
+        ] {
+            let Some(&rook) = rights.get(slot) else {
+                continue;
+            };
+            if rook.is_none() {
+                continue;
+            }
+            let back = rook.rank();
+            let king_side = slot % 2 == 0;
+            // KQkq when the right's rook is the outermost rook on its side of the king.
+            let (king_file, rook_files) = match cells_board {
+                Some(b) => back_rank_of(b, color, back),
+                None => {
+                    let rook_cell = Cell::piece(kind::ROOK, color);
+                    let files = (0..8u8)
+                        .filter(|&f| pos.get(Square::new(f, back)) == rook_cell)
+                        .fold(0u8, |m, f| m | 1 << f);
+                    let king = crate::castling_king(pos, color).map(|k| k.file());
+                    (king.unwrap_or(4), files)
+                }
+            };
+            let outermost = if king_side {
+                // Files above the king's: the highest.
+                let above = rook_files & !((2u16 << king_file) - 1) as u8;
+                (above != 0).then(|| 7 - above.leading_zeros() as u8)
+            } else {
+                let below = rook_files & ((1u16 << king_file) - 1) as u8;
+                (below != 0).then(|| below.trailing_zeros() as u8)
+            };
+            let ch = if outermost == Some(rook.file()) {
+                if king_side {
+                    b'k'
+                } else {
+                    b'q'
+                }
+            } else {
+                b'a' + rook.file()
+            };
+            self.push(if color == Color::White {
+                ch.to_ascii_uppercase()
+            } else {
+                ch
+            });
+        }
+        if self.len == rights_at {
+            self.push(b'-');
+        }
+        self.push(b' ');
+        let ep = match board {
+            Some(b) => b
+                .legal_ep_square()
+                .filter(|_| !pos.ep_passed.is_none())
+                .map(sq16),
+            None => pos.ep_passed.to_option(),
+        };
+        match ep {
+            Some(e) => {
+                self.push(b'a' + e.file());
+                self.push_number(e.rank() as u16 + 1);
+            }
+            None => self.push(b'-'),
+        }
+        self.push(b' ');
+        self.push_number(pos.halfmove_clock);
+        self.push(b' ');
+        self.push_number(pos.fullmove_number);
+    }
+}
+
+/// The FENs of the positions along a line of plain chess moves, written rank by rank: each
+/// rank's text is kept and rewritten only where the caller says a move changed it (a move
+/// changes at most two ranks: its origin's and its destination's, where a castling rook and
+/// an en passant victim stand too).
 pub struct LineFens {
-    /// Per rank: its cells as one word, and its text.
-    ranks: [(u64, [u8; 8], u8); 8],
+    /// Per rank: its text and the text's length.
+    ranks: [([u8; 8], u8); 8],
     /// Whether `ranks` holds the ranks of some position already.
     started: bool,
     /// The letter of each cell value (`Cell::piece`: 2 + 2 * kind + colour); 0 for none.
     letters: [u8; 16],
-    /// The bytes of the FEN being written.
-    text: Vec<u8>,
+    /// The FEN being written: the board field (at most 71 bytes, and an 8-byte rank copy may
+    /// reach 7 past it), then the state fields (at most 23).
+    text: [u8; 112],
+}
+
+impl Default for LineFens {
+    fn default() -> LineFens {
+        LineFens {
+            ranks: [([0; 8], 0); 8],
+            started: false,
+            letters: [0; 16],
+            text: [0; 112],
+        }
+    }
 }
 
 impl LineFens {
     /// The FEN of `pos`, a chess position on 8x8 whose engine board is `b` (the position's
-    /// cells mirror it); `None` where [`write`] must write it (another board, letters beyond
-    /// ASCII).
+    /// cells mirror it), where only the ranks of bits `changed` (bit `r`: rank `r`, from 0)
+    /// may differ from the position of the last call (`0xff`: any); `None` where [`write`]
+    /// must write it (another board, letters beyond ASCII).
     pub fn write(
         &mut self,
         pos: &Position,
         pieces: &[PieceType],
         b: &engine_board::Board,
+        changed: u8,
     ) -> Option<&str> {
         if pos.files() != 8 || pos.ranks() != 8 {
             return None;
         }
+        let mut changed = changed;
         if !self.started {
             for (k, t) in pieces.iter().take(6).enumerate() {
                 if !t.letter.is_ascii_alphabetic() {
@@ -342,37 +420,59 @@ impl LineFens {
                 self.letters[2 + 2 * k] = t.letter.to_ascii_uppercase();
                 self.letters[3 + 2 * k] = t.letter.to_ascii_lowercase();
             }
+            changed = 0xff;
         }
         let cells = pos.cells();
-        // The board field: eight whole rank texts copied (fixed-size copies), each followed
-        // by its slash, the position advanced by the text's length.
-        let mut board = [0u8; 8 * 9];
-        let mut n = 0;
-        for (rank, row) in cells.chunks_exact(16).take(8).enumerate().rev() {
+        while changed != 0 {
+            let rank = changed.trailing_zeros() as usize;
+            changed &= changed - 1;
+            let row = cells.get(rank * 16..rank * 16 + 8)?;
             let row: [u8; 8] = std::array::from_fn(|f| row[f].0);
-            let key = u64::from_le_bytes(row);
-            let (known, text, len) = &mut self.ranks[rank];
-            if !self.started || *known != key {
-                let Some(k) = rank_text(&row, &self.letters, text) else {
-                    // The texts kept may be half written: start again next time.
-                    self.started = false;
-                    return None;
-                };
-                *len = k;
-                *known = key;
-            }
-            let at = n.min(8 * 8);
-            board[at..at + 8].copy_from_slice(text);
-            board[at + *len as usize] = b'/';
-            n = at + *len as usize + 1;
+            let (text, len) = &mut self.ranks[rank];
+            let Some(k) = rank_text(&row, &self.letters, text) else {
+                // The texts kept may be half written: start again next time.
+                self.started = false;
+                return None;
+            };
+            *len = k;
         }
         self.started = true;
-        self.text.clear();
-        // Without the last slash.
-        self.text.extend_from_slice(&board[..n.saturating_sub(1)]);
-        state_fields(pos, Some(b), Some(b), &mut self.text);
-        std::str::from_utf8(&self.text).ok()
+        // The board field: eight whole rank texts copied (fixed-size copies), each followed
+        // by its slash, the position advanced by the text's length.
+        // (Seven ranks take at most 63 bytes with their slashes: the masks only tell the
+        // compiler so, which drops the bounds checks.)
+        let mut n = 0;
+        for (text, len) in self.ranks.iter().rev() {
+            let at = n & 63;
+            let len = *len as usize & 15;
+            self.text[at..at + 8].copy_from_slice(text);
+            self.text[at + len] = b'/';
+            n = at + len + 1;
+        }
+        // Over the last slash.
+        let n = n.saturating_sub(1).min(72);
+        let mut state = StateText::default();
+        state.write(pos, Some(b), Some(b));
+        let state = state.as_bytes();
+        let end = n + state.len();
+        self.text.get_mut(n..end)?.copy_from_slice(state);
+        let fen = &self.text[..end];
+        // Every byte written is ASCII (the letters were checked, the rest is digits and
+        // punctuation); the check is the cheap proof (a UTF-8 validation costs several times
+        // more on every ply).
+        if !fen.is_ascii() {
+            return None;
+        }
+        // SAFETY: ASCII bytes are valid UTF-8.
+        Some(unsafe { std::str::from_utf8_unchecked(fen) })
     }
+}
+
+/// The ranks (bit `r`: rank `r`) whose cells a plain chess move `mv` changes: its origin's
+/// and its destination's (a castle's rook, an en passant victim and a promoted piece stand
+/// on one of them).
+pub fn ranks_changed(mv: &houserules_plugin_api::Move) -> u8 {
+    (1u8 << (mv.from.rank() & 7)) | (1u8 << (mv.to.rank() & 7))
 }
 
 /// The FEN text of one rank of eight cells (`letters` as in [`LineFens`]) into `out`; its
@@ -417,22 +517,6 @@ fn back_rank_of(b: &engine_board::Board, color: Color, back: u8) -> (u8, u8) {
         4
     };
     (king_file, row(Role::Rook))
-}
-
-/// Appends `n` in decimal.
-fn push_number(s: &mut Vec<u8>, n: u16) {
-    let mut digits = [0u8; 5];
-    let mut i = digits.len();
-    let mut n = n;
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    s.extend_from_slice(&digits[i..]);
 }
 
 /// The board field of a FEN from the engine's bitboards: the same text as
@@ -520,10 +604,15 @@ mod tests {
             for _ in 0..20 {
                 let mut pos = chess.parse_fen(start).expect("a FEN");
                 let mut fens = super::LineFens::default();
+                // The first call writes every rank; then only those the move changed.
+                let mut changed = 0;
                 for _ in 0..80 {
                     let b = crate::board_of(&pos);
                     let want = super::write(&pos, &chess.pieces, Some(&b), true);
-                    assert_eq!(fens.write(&pos, &chess.pieces, &b), Some(want.as_str()));
+                    assert_eq!(
+                        fens.write(&pos, &chess.pieces, &b, changed),
+                        Some(want.as_str())
+                    );
                     compared += 1;
                     let mut moves = RVec::new();
                     let req = GenRequest::new(pos.side_to_move, true, SquareSet::EMPTY);
@@ -537,6 +626,7 @@ mod tests {
                     let m = moves[(seed % moves.len() as u64) as usize];
                     let mut fx = MoveEffects::new(pos.side_to_move, false);
                     chess.apply(&mut pos, m, &mut fx);
+                    changed = super::ranks_changed(&m);
                 }
             }
         }

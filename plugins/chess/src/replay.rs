@@ -61,6 +61,8 @@ impl Chess {
         let mut events: Vec<Event> = Vec::new();
         let mut rivals: Vec<Square> = Vec::new();
         let mut fens = fen::LineFens::default();
+        // The ranks of the cells changed since `fens` last wrote a FEN.
+        let mut fen_ranks = 0xffu8;
         // The engine board, kept here while the position is a plain one (the board in the
         // position's cache is stale meanwhile: it is stored back before any other use).
         let mut b = board_of(&pos);
@@ -118,6 +120,7 @@ impl Chess {
                     }
                 }
                 let mark = if play_plain(&mut pos, &mut b, mv, em) {
+                    fen_ranks |= fen::ranks_changed(&mv);
                     if describe {
                         // The events `apply` records after the move.
                         if mv.is_castle() {
@@ -130,6 +133,7 @@ impl Chess {
                     plain_mark(&b, &mut list)
                 } else {
                     // A move `play_plain` leaves to `apply` (the board was not touched).
+                    fen_ranks = 0xff;
                     store_board(&mut pos, &b);
                     let mut fx = MoveEffects::new(mover, describe);
                     self.apply(&mut pos, mv, &mut fx);
@@ -153,9 +157,14 @@ impl Chess {
                 };
                 if describe {
                     let written;
-                    let fen = match plain.then(|| fens.write(&pos, &self.pieces, &b)).flatten() {
+                    let changed = std::mem::replace(&mut fen_ranks, 0);
+                    let line_fen = plain
+                        .then(|| fens.write(&pos, &self.pieces, &b, changed))
+                        .flatten();
+                    let fen = match line_fen {
                         Some(f) => f,
                         None => {
+                            fen_ranks = 0xff;
                             written = if plain {
                                 fen::write(&pos, &self.pieces, Some(&b), true)
                             } else {
@@ -174,6 +183,7 @@ impl Chess {
             let Some(token) = token else {
                 break;
             };
+            fen_ranks = 0xff;
             let mut req = GenRequest::new(pos.side_to_move, true, SquareSet::EMPTY);
             if token.castle.is_none() {
                 req = req.of_kinds(reader.kinds(&token)).to_square(token.dest);
