@@ -144,6 +144,36 @@ impl PlyReport {
         }
     }
 
+    /// [`PlyReport::new`] of texts given as one run, the SAN ending at `san_end` and the
+    /// coordinate form at `coordinate_end` (one copy, where they come so: a variant's
+    /// described line).
+    pub fn of_run(
+        ply: u32,
+        run: &str,
+        san_end: usize,
+        coordinate_end: usize,
+        events: Vec<EventReport>,
+    ) -> PlyReport {
+        let (Some(san), Some(_)) = (run.get(..san_end), run.get(san_end..coordinate_end)) else {
+            return PlyReport::new(ply, "", "", run, events);
+        };
+        PlyReport {
+            ply,
+            texts: run.to_string(),
+            san_end: san_end as u32,
+            coordinate_end: coordinate_end as u32,
+            check: san.ends_with(['+', '#']),
+            events,
+            engine: None,
+        }
+    }
+
+    /// The SAN, coordinate form and FEN, one after the other (for writers that check them
+    /// in one pass).
+    pub(crate) fn texts(&self) -> &str {
+        &self.texts
+    }
+
     /// Canonical SAN.
     pub fn san(&self) -> &str {
         self.texts.get(..self.san_end as usize).unwrap_or_default()
@@ -930,6 +960,14 @@ fn piece_text(p: &Pipeline, c: Cell) -> Option<String> {
     })
 }
 
+/// The reports of `events` (most plies have none: no iterator machinery for them).
+fn event_reports(p: &Pipeline, events: &[Event]) -> Vec<EventReport> {
+    if events.is_empty() {
+        return Vec::new();
+    }
+    events.iter().map(|e| event_report(p, e)).collect()
+}
+
 fn event_report(p: &Pipeline, e: &Event) -> EventReport {
     EventReport {
         kind: e.kind.name(),
@@ -1077,16 +1115,18 @@ impl<'a, 'p> Replay<'a, 'p> {
         if let Some(reports) = self.plies.as_mut() {
             reports.reserve(taken);
             for i in 0..taken {
-                let Some(t) = described.ply(i) else {
+                let (Some(t), Some((run, san_end, coordinate_end))) =
+                    (described.ply(i), described.ply_run(i))
+                else {
                     reports.truncate(reported);
                     return Some(0);
                 };
-                reports.push(PlyReport::new(
+                reports.push(PlyReport::of_run(
                     (from + i) as u32 + 1,
-                    t.san,
-                    t.coordinate,
-                    t.fen,
-                    t.events.iter().map(|e| event_report(p, e)).collect(),
+                    run,
+                    san_end,
+                    coordinate_end,
+                    event_reports(p, t.events),
                 ));
             }
         }
@@ -1310,13 +1350,7 @@ impl<'a, 'p> Replay<'a, 'p> {
             });
             if let (Some(plies), Some((s, c))) = (&mut self.plies, names) {
                 let fen = p.write_fen(&game.position).unwrap_or_default();
-                plies.push(PlyReport::new(
-                    ply,
-                    &s,
-                    &c,
-                    &fen,
-                    events.iter().map(|e| event_report(p, e)).collect(),
-                ));
+                plies.push(PlyReport::new(ply, &s, &c, &fen, event_reports(p, &events)));
             }
         }
         (game, true)

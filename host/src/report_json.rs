@@ -50,6 +50,10 @@ pub fn write_report(r: &GameReport, out: &mut Vec<u8>) {
 }
 
 fn ply(out: &mut Vec<u8>, p: &PlyReport) {
+    let texts = p.texts().as_bytes();
+    if p.engine.is_none() && texts.len() <= PLAIN_TEXTS && first_escaped(texts) == texts.len() {
+        return plain_ply(out, p);
+    }
     out.extend_from_slice(b"{\"ply\":");
     number(out, p.ply as u64);
     out.extend_from_slice(b",\"san\":");
@@ -76,6 +80,47 @@ fn ply(out: &mut Vec<u8>, p: &PlyReport) {
             out.extend_from_slice(inner);
         }
     }
+    out.push(b'}');
+}
+
+/// The longest texts (SAN, coordinate form and FEN together) [`plain_ply`] writes.
+const PLAIN_TEXTS: usize = 160;
+
+/// [`ply`] of a ply without engine fields whose texts need no escape and are at most
+/// [`PLAIN_TEXTS`] bytes (every ply of 8x8 chess): assembled on the stack, where the
+/// constant parts are fixed-size copies, and appended in one copy.
+fn plain_ply(out: &mut Vec<u8>, p: &PlyReport) {
+    let mut b = [0u8; PLAIN_TEXTS + 96];
+    let mut n = 0;
+    let mut put = |b: &mut [u8; PLAIN_TEXTS + 96], bytes: &[u8]| {
+        if let Some(d) = b.get_mut(n..n + bytes.len()) {
+            d.copy_from_slice(bytes);
+            n += bytes.len();
+        }
+    };
+    put(&mut b, b"{\"ply\":");
+    put(&mut b, itoa::Buffer::new().format(p.ply).as_bytes());
+    put(&mut b, b",\"san\":\"");
+    put(&mut b, p.san().as_bytes());
+    put(&mut b, b"\",\"move\":\"");
+    put(&mut b, p.coordinate().as_bytes());
+    put(&mut b, b"\",\"fen\":\"");
+    put(&mut b, p.fen().as_bytes());
+    put(
+        &mut b,
+        if p.check {
+            b"\",\"check\":true,\"events\":"
+        } else {
+            b"\",\"check\":false,\"events\":"
+        },
+    );
+    if p.events.is_empty() {
+        put(&mut b, b"[]}");
+        out.extend_from_slice(&b[..n]);
+        return;
+    }
+    out.extend_from_slice(&b[..n]);
+    list(out, &p.events, event);
     out.push(b'}');
 }
 

@@ -376,6 +376,28 @@ impl DescribedLine {
         });
     }
 
+    /// The SAN, coordinate form and FEN of ply `i` (from 0) as one run of text, with where
+    /// the SAN and the coordinate form end in it (what [`DescribedLine::ply`] splits);
+    /// `None` as there.
+    pub fn ply_run(&self, i: usize) -> Option<(&str, usize, usize)> {
+        let start = match i.checked_sub(1) {
+            None => 0,
+            Some(k) => self.ends.get(k)?.fen as usize,
+        };
+        let e = self.ends.get(i)?;
+        let (san, coordinate, fen) = (e.san as usize, e.coordinate as usize, e.fen as usize);
+        if !(start <= san && san <= coordinate && coordinate <= fen) {
+            return None;
+        }
+        let run = self.text.get(start..fen)?;
+        // Both splits on character boundaries too.
+        (run.is_char_boundary(san - start) && run.is_char_boundary(coordinate - start)).then_some((
+            run,
+            san - start,
+            coordinate - start,
+        ))
+    }
+
     /// The texts of ply `i` (from 0); `None` past the end or where the ends the plugin wrote
     /// do not fit its buffers (the host then replays move by move).
     pub fn ply(&self, i: usize) -> Option<PlyText<'_>> {
