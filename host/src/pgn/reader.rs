@@ -479,14 +479,6 @@ impl Columns {
         ascii: false,
     };
 
-    /// The counter of a new line `bytes`.
-    fn of_line(bytes: &[u8]) -> Columns {
-        Columns {
-            ascii: bytes.is_ascii(),
-            ..Columns::START
-        }
-    }
-
     #[inline]
     fn col(&mut self, bytes: &[u8], i: usize) -> u32 {
         let i = i.min(bytes.len());
@@ -576,6 +568,56 @@ fn token_end(line: &[u8], mut i: usize) -> usize {
     }
 }
 
+/// The bytes of a tag name.
+const TAG_NAME: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = (b as u8).is_ascii_alphanumeric() || b == b'_' as usize;
+        b += 1;
+    }
+    t
+};
+
+/// Where `hay` first holds `a` or `b`. Most comments and tag values are short: eight bytes
+/// at a time (each word tested for a byte equal to `a` or `b`), their end is found in fewer
+/// instructions than the setup of memchr; longer ones are left to memchr.
+#[inline]
+fn find2(a: u8, b: u8, hay: &[u8]) -> Option<usize> {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    const SHORT: usize = 64;
+    let (ra, rb) = (LO * a as u64, LO * b as u64);
+    // The high bit of each byte equal to `a` or `b`: exact for the lowest such byte (a
+    // borrow only flags bytes above a match), which is all that is used.
+    let hits = |w: u64| {
+        let (x, y) = (w ^ ra, w ^ rb);
+        ((x.wrapping_sub(LO) & !x) | (y.wrapping_sub(LO) & !y)) & HI
+    };
+    let word = |k: usize| u64::from_le_bytes(hay[k..k + 8].try_into().unwrap());
+    let n = hay.len();
+    if n < 8 {
+        return hay.iter().position(|&c| c == a || c == b);
+    }
+    let mut k = 0;
+    while k + 8 <= n {
+        let t = hits(word(k));
+        if t != 0 {
+            return Some(k + (t.trailing_zeros() / 8) as usize);
+        }
+        k += 8;
+        if k >= SHORT {
+            return memchr::memchr2(a, b, &hay[k..]).map(|j| k + j);
+        }
+    }
+    if k == n {
+        return None;
+    }
+    // The last word overlaps the ones tested: its bytes before `k` match neither.
+    let t = hits(word(n - 8));
+    (t != 0).then(|| n - 8 + (t.trailing_zeros() / 8) as usize)
+}
+
 /// Whether a line looks like a tag pair: `[Name "..."`.
 fn looks_like_tag(line: &[u8]) -> bool {
     let t = trim_start(line);
@@ -632,6 +674,7 @@ impl Builder {
         // Sized for a typical game (about 80 plies), so that most records grow no buffer.
         let rec = Record {
             text: String::with_capacity(512),
+            tags: Vec::with_capacity(16),
             ..Record::default()
         };
         Builder {
@@ -701,8 +744,17 @@ impl Builder {
         } else if i == 0 && line.first() == Some(&b'%') {
             return Fed::More; // escape line
         }
-        // The line as a string if it is ASCII, for the moves to be sliced from.
-        let text = if cols.ascii { ascii_str(line) } else { None };
+        // The line as a string if it is ASCII, for the moves to be sliced from (and for its
+        // columns to be its byte offsets). Checked on the first record of the line only (the
+        // later ones, rare, check their moves one by one), so that many records on one line
+        // still take linear time.
+        let text = if from == 0 {
+            let t = ascii_str(line);
+            cols.ascii = t.is_some();
+            t
+        } else {
+            None
+        };
         while i < n {
             let c = line[i];
             match CLASS[c as usize] {
@@ -840,21 +892,15 @@ impl Builder {
 
     /// The body of a `{` comment from byte `i` (`len` bytes of it read on earlier lines):
     /// the byte after its `}`, or `None` if it goes on past this line.
+    #[inline]
     fn comment_body(&mut self, line: &[u8], i: usize, open: Pos, len: usize) -> Option<usize> {
-        let (k, closed) = match memchr::memchr(b'}', &line[i..]) {
+        let (k, closed) = match find2(b'}', b'}', &line[i..]) {
             Some(k) => (k, true),
             None => (line.len() - i, false),
         };
         let len = len + k;
         if len > self.limits.comment_bytes && !self.comment_reported {
-            self.comment_reported = true;
-            self.error(
-                open,
-                format!(
-                    "a comment longer than {} bytes (is its `}}` missing?)",
-                    self.limits.comment_bytes
-                ),
-            );
+            self.comment_too_long(open);
         }
         if !closed {
             // The line end is part of the comment.
@@ -863,6 +909,18 @@ impl Builder {
         }
         self.comment = None;
         Some(i + k + 1)
+    }
+
+    #[cold]
+    fn comment_too_long(&mut self, open: Pos) {
+        self.comment_reported = true;
+        self.error(
+            open,
+            format!(
+                "a comment longer than {} bytes (is its `}}` missing?)",
+                self.limits.comment_bytes
+            ),
+        );
     }
 
     fn open_variation(&mut self, at: Pos) {
@@ -1049,7 +1107,7 @@ impl Builder {
             j += 1;
         }
         let name_start = j;
-        while j < n && (line[j].is_ascii_alphanumeric() || line[j] == b'_') {
+        while j < n && TAG_NAME[line[j] as usize] {
             j += 1;
         }
         let name_bytes = &line[name_start..j];
@@ -1071,7 +1129,7 @@ impl Builder {
         let mut seg = j;
         let mut end = j;
         let mut closed = false;
-        while let Some(off) = memchr::memchr2(b'"', b'\\', &line[j..]) {
+        while let Some(off) = find2(b'"', b'\\', &line[j..]) {
             let at = j + off;
             if line[at] == b'"' {
                 closed = true;
@@ -1297,7 +1355,8 @@ impl<R: BufRead> Reader<R> {
         if self.line.starts_with(&[0xEF, 0xBB, 0xBF]) {
             self.line.drain(..3);
         }
-        self.cols = Columns::of_line(&self.line);
+        // Whether the line is ASCII is found by the first `feed` of it.
+        self.cols = Columns::START;
         Ok(true)
     }
 
@@ -1418,6 +1477,27 @@ mod tests {
         assert_eq!(r.moves[5].pos, Pos { line: 7, column: 2 });
         assert_eq!(recs[1].line, 9);
         assert_eq!(texts(&recs[1], &recs[1].moves), ["d4"]);
+    }
+
+    #[test]
+    fn find2_finds_the_first_of_two_bytes_at_every_length() {
+        for n in 0..150 {
+            for at in (0..n).chain([n]) {
+                for (i, hit) in [b'}', b'"'].into_iter().enumerate() {
+                    // Bytes just beside the two searched, and a second hit after the first.
+                    let mut hay: Vec<u8> =
+                        (0..n).map(|k| [b'|', b'~', 0x80, 0xFF][k % 4]).collect();
+                    if at < n {
+                        hay[at] = hit;
+                        if at + 3 < n {
+                            hay[at + 3] = [b'"', b'}'][i];
+                        }
+                    }
+                    let want = (at < n).then_some(at);
+                    assert_eq!(find2(b'}', b'"', &hay), want, "{n} {at}");
+                }
+            }
+        }
     }
 
     #[test]
