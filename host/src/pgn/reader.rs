@@ -855,7 +855,7 @@ impl Builder {
                             return Fed::Ended(i);
                         }
                         self.begin(line_no, Stage::Tags);
-                        i = self.tag(line, i, line_no, cols);
+                        i = self.tag(line, text, i, line_no, cols);
                     }
                     b'(' => {
                         let p = pos_at!(i);
@@ -1096,7 +1096,15 @@ impl Builder {
     }
 
     /// A tag pair from `[` at `i`; returns the byte after it.
-    fn tag(&mut self, line: &[u8], i: usize, line_no: u32, cols: &mut Columns) -> usize {
+    /// `text` is the line as a string if it is ASCII (see [`Builder::push_move`]).
+    fn tag(
+        &mut self,
+        line: &[u8],
+        text: Option<&str>,
+        i: usize,
+        line_no: u32,
+        cols: &mut Columns,
+    ) -> usize {
         let n = line.len();
         let open = Pos {
             line: line_no,
@@ -1118,7 +1126,12 @@ impl Builder {
             self.error(open, "malformed tag pair: expected [Name \"value\"]");
             return skip_past(line, i, b']');
         }
-        let name = lossy(name_bytes);
+        // Of an ASCII line, the name and value are copied as they stand, with no check.
+        let owned = |a: usize, b: usize| match text {
+            Some(t) => t[a..b].to_owned(),
+            None => lossy(&line[a..b]),
+        };
+        let name = owned(name_start, name_start + name_bytes.len());
         let vpos = Pos {
             line: line_no,
             column: cols.col(line, j),
@@ -1193,7 +1206,10 @@ impl Builder {
         }
         self.rec.tags.push(Tag {
             name,
-            value: lossy(value),
+            value: match escaped {
+                Some(v) => lossy(&v),
+                None => owned(seg, end),
+            },
             pos: vpos,
         });
         j
@@ -1312,7 +1328,25 @@ impl<R: BufRead> Reader<R> {
         self.overlong = None;
         let mut any = false;
         let mut dropped = 0u64;
-        loop {
+        // The common case first: the whole line is in the buffer, and short enough.
+        let buf = loop {
+            match self.src.fill_buf() {
+                Ok(b) => break b,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            }
+        };
+        let whole = match memchr::memchr(b'\n', buf) {
+            Some(k) if k < self.limits.line_bytes => {
+                self.line.extend_from_slice(&buf[..k]);
+                self.src.consume(k + 1);
+                self.offset += k as u64 + 1;
+                any = true;
+                true
+            }
+            _ => false,
+        };
+        while !whole {
             let buf = match self.src.fill_buf() {
                 Ok(b) => b,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
