@@ -1346,28 +1346,31 @@ impl<R: BufRead> Reader<R> {
             }
             _ => false,
         };
-        while !whole {
-            let buf = match self.src.fill_buf() {
-                Ok(b) => b,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            };
-            if buf.is_empty() {
-                break;
-            }
-            any = true;
-            let (take, done) = match memchr::memchr(b'\n', buf) {
-                Some(k) => (k + 1, true),
-                None => (buf.len(), false),
-            };
-            let room = self.limits.line_bytes.saturating_sub(self.line.len());
-            let keep = take.min(room);
-            self.line.extend_from_slice(&buf[..keep]);
-            dropped += (take - keep) as u64;
-            self.src.consume(take);
-            self.offset += take as u64;
-            if done {
-                break;
+        // Otherwise piece by piece, up to the line's end or the input's.
+        if !whole {
+            loop {
+                let buf = match self.src.fill_buf() {
+                    Ok(b) => b,
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                    Err(e) => return Err(e),
+                };
+                if buf.is_empty() {
+                    break;
+                }
+                any = true;
+                let (take, done) = match memchr::memchr(b'\n', buf) {
+                    Some(k) => (k + 1, true),
+                    None => (buf.len(), false),
+                };
+                let room = self.limits.line_bytes.saturating_sub(self.line.len());
+                let keep = take.min(room);
+                self.line.extend_from_slice(&buf[..keep]);
+                dropped += (take - keep) as u64;
+                self.src.consume(take);
+                self.offset += take as u64;
+                if done {
+                    break;
+                }
             }
         }
         if !any {
