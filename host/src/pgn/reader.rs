@@ -479,14 +479,6 @@ impl Columns {
         ascii: false,
     };
 
-    /// The counter of a new line `bytes`.
-    fn of_line(bytes: &[u8]) -> Columns {
-        Columns {
-            ascii: bytes.is_ascii(),
-            ..Columns::START
-        }
-    }
-
     #[inline]
     fn col(&mut self, bytes: &[u8], i: usize) -> u32 {
         let i = i.min(bytes.len());
@@ -530,22 +522,100 @@ fn is_bom(line: &[u8], i: usize) -> bool {
     line.get(i..i + 3) == Some(&[0xEF, 0xBB, 0xBF][..])
 }
 
-/// Bytes that end a move-text symbol: blanks and the characters of other tokens. (A byte
-/// order mark ends one too; it is tested apart, as it is three bytes.)
-const DELIMITER: [bool; 256] = {
+/// Classes of bytes in move text, for the main loop of [`Builder::feed`]: a token goes on
+/// over bytes of the first two classes, any other ends it.
+///
+/// A byte that starts a token that can only be a move (a letter, mostly).
+const SAN: u8 = 0;
+/// A byte that starts a token that may be a move number, a glyph or a result (`0`-`9`, `.`,
+/// `!`, `?`, `*`, and 0xC2, the first byte of `½`).
+const NUM: u8 = 1;
+/// A blank.
+const BLANK: u8 = 2;
+/// A token of its own, 0xEF (a byte order mark may start there; a token goes on over a
+/// lone 0xEF, see [`token_end`]), or a lone delimiter (`]`, `}`, `"`).
+const OTHER: u8 = 3;
+
+const CLASS: [u8; 256] = {
+    const fn set(mut t: [u8; 256], list: &[u8], class: u8) -> [u8; 256] {
+        let mut i = 0;
+        while i < list.len() {
+            t[list[i] as usize] = class;
+            i += 1;
+        }
+        t
+    }
+    let t = set([SAN; 256], b"0123456789.!?*\xC2", NUM);
+    let t = set(t, b" \t\r\n\x0c\x0b", BLANK);
+    set(t, b"{}();[]$\"\xEF", OTHER)
+};
+
+/// The end of the token going on at byte `i` of `line`: its next delimiter (blank, one of
+/// `{}();[]$"`) or byte order mark.
+#[inline]
+fn token_end(line: &[u8], mut i: usize) -> usize {
+    loop {
+        i += line[i..]
+            .iter()
+            .position(|&b| CLASS[b as usize] > NUM)
+            .unwrap_or(line.len() - i);
+        // A byte 0xEF inside a token (rare): part of it unless a byte order mark.
+        if i < line.len() && line[i] == 0xEF && !is_bom(line, i) {
+            i += 1;
+        } else {
+            return i;
+        }
+    }
+}
+
+/// The bytes of a tag name.
+const TAG_NAME: [bool; 256] = {
     let mut t = [false; 256];
-    let list = b" \t\r\n\x0c\x0b{}();[]$\"";
-    let mut i = 0;
-    while i < list.len() {
-        t[list[i] as usize] = true;
-        i += 1;
+    let mut b = 0;
+    while b < 256 {
+        t[b] = (b as u8).is_ascii_alphanumeric() || b == b'_' as usize;
+        b += 1;
     }
     t
 };
 
+/// Where `hay` first holds `a` or `b`. Most comments and tag values are short: eight bytes
+/// at a time (each word tested for a byte equal to `a` or `b`), their end is found in fewer
+/// instructions than the setup of memchr; longer ones are left to memchr.
 #[inline]
-fn is_delimiter(b: u8) -> bool {
-    DELIMITER[b as usize]
+fn find2(a: u8, b: u8, hay: &[u8]) -> Option<usize> {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    const SHORT: usize = 64;
+    let (ra, rb) = (LO * a as u64, LO * b as u64);
+    // The high bit of each byte equal to `a` or `b`: exact for the lowest such byte (a
+    // borrow only flags bytes above a match), which is all that is used.
+    let hits = |w: u64| {
+        let (x, y) = (w ^ ra, w ^ rb);
+        ((x.wrapping_sub(LO) & !x) | (y.wrapping_sub(LO) & !y)) & HI
+    };
+    let word = |k: usize| u64::from_le_bytes(hay[k..k + 8].try_into().unwrap());
+    let n = hay.len();
+    if n < 8 {
+        return hay.iter().position(|&c| c == a || c == b);
+    }
+    let mut k = 0;
+    while k + 8 <= n {
+        let t = hits(word(k));
+        if t != 0 {
+            return Some(k + (t.trailing_zeros() / 8) as usize);
+        }
+        k += 8;
+        if k >= SHORT {
+            return memchr::memchr2(a, b, &hay[k..]).map(|j| k + j);
+        }
+    }
+    if k == n {
+        return None;
+    }
+    // The last word overlaps the ones tested: its bytes before `k` match neither.
+    let t = hits(word(n - 8));
+    (t != 0).then(|| n - 8 + (t.trailing_zeros() / 8) as usize)
 }
 
 /// Whether a line looks like a tag pair: `[Name "..."`.
@@ -604,6 +674,7 @@ impl Builder {
         // Sized for a typical game (about 80 plies), so that most records grow no buffer.
         let rec = Record {
             text: String::with_capacity(512),
+            tags: Vec::with_capacity(16),
             ..Record::default()
         };
         Builder {
@@ -655,111 +726,80 @@ impl Builder {
                 }
             };
         }
-        if i == 0 && line.first() == Some(&b'%') && self.comment.is_none() {
+        // An open comment is only ever continued here, at the start of a line: the main loop
+        // reads a comment to its end (or the line's) as soon as it opens.
+        if let Some((open, len)) = self.comment {
+            if i == 0 && self.stage != Stage::Empty && looks_like_tag(line) {
+                self.error(
+                    open,
+                    "unterminated comment: `{` is never closed before the next tag section",
+                );
+                self.comment = None;
+                return Fed::Ended(0);
+            }
+            match self.comment_body(line, i, open, len) {
+                Some(j) => i = j,
+                None => return Fed::More,
+            }
+        } else if i == 0 && line.first() == Some(&b'%') {
             return Fed::More; // escape line
         }
+        // The line as a string if it is ASCII, for the moves to be sliced from (and for its
+        // columns to be its byte offsets). Checked on the first record of the line only (the
+        // later ones, rare, check their moves one by one), so that many records on one line
+        // still take linear time.
+        let text = if from == 0 {
+            let t = ascii_str(line);
+            cols.ascii = t.is_some();
+            t
+        } else {
+            None
+        };
         while i < n {
-            if let Some((open, len)) = self.comment {
-                if i == 0 && self.stage != Stage::Empty && looks_like_tag(line) {
-                    self.error(
-                        open,
-                        "unterminated comment: `{` is never closed before the next tag section",
-                    );
-                    self.comment = None;
-                    return Fed::Ended(0);
-                }
-                let (k, closed) = match memchr::memchr(b'}', &line[i..]) {
-                    Some(k) => (k, true),
-                    None => (n - i, false),
-                };
-                let len = len + k;
-                if len > self.limits.comment_bytes && !self.comment_reported {
-                    self.comment_reported = true;
-                    self.error(
-                        open,
-                        format!(
-                            "a comment longer than {} bytes (is its `}}` missing?)",
-                            self.limits.comment_bytes
-                        ),
-                    );
-                }
-                if !closed {
-                    // The line end is part of the comment.
-                    self.comment = Some((open, len + 1));
-                    return Fed::More;
-                }
-                self.comment = None;
-                i += k + 1;
-                continue;
-            }
             let c = line[i];
-            match c {
-                b' ' | b'\t' | b'\r' | b'\n' | 0x0c | 0x0b => i += 1,
-                0xEF if is_bom(line, i) => i += 3,
-                b'{' => {
-                    let p = pos_at!(i);
-                    self.begin(line_no, Stage::Moves);
-                    self.comment = Some((p, 0));
-                    self.comment_reported = false;
-                    i += 1;
-                }
-                b';' => return Fed::More,
-                b'[' => {
-                    if self.stage == Stage::Moves {
-                        // A tag after move text: the record ended without a result token.
-                        let p = pos_at!(i);
-                        self.error(
-                            p,
-                            "the move text ends without a result token (1-0, 0-1, 1/2-1/2 or *) before the next tag section",
-                        );
-                        return Fed::Ended(i);
-                    }
-                    self.begin(line_no, Stage::Tags);
-                    i = self.tag(line, i, line_no, cols);
-                }
-                b'(' => {
-                    let p = pos_at!(i);
-                    self.begin(line_no, Stage::Moves);
-                    self.open_variation(p);
-                    i += 1;
-                }
-                b')' => {
-                    let p = pos_at!(i);
-                    self.begin(line_no, Stage::Moves);
-                    self.close_variation(p);
-                    i += 1;
-                }
-                b'$' => {
-                    self.begin(line_no, Stage::Moves);
-                    i += 1;
-                    while i < n && line[i].is_ascii_digit() {
-                        i += 1;
-                    }
-                }
-                b'%' if i == 0 => return Fed::More,
-                _ => {
+            match CLASS[c as usize] {
+                BLANK => i += 1,
+                SAN => {
+                    // A token that starts like a move (a letter, mostly) has no move number,
+                    // is no result, no number and no glyph: it is a move, whole.
                     let start = i;
-                    // The next delimiter or 0xEF (a byte order mark may start there).
-                    let stop = |i: usize| {
-                        i + line[i..]
-                            .iter()
-                            .position(|&b| is_delimiter(b) || b == 0xEF)
-                            .unwrap_or(n - i)
-                    };
-                    i = stop(i);
-                    // A byte 0xEF inside a token (rare): part of it unless a byte order mark.
-                    while i < n && line[i] == 0xEF && !is_bom(line, i) {
-                        i = stop(i + 1);
+                    i = token_end(line, i + 1);
+                    self.begin(line_no, Stage::Moves);
+                    self.push_move(line, text, start, i, line_no, cols);
+                }
+                NUM => {
+                    let start = i;
+                    // Move numbers first, in one pass: `12.` alone or before a move (`1.e4`)
+                    // is most of these tokens.
+                    let mut j = i;
+                    while j < n && line[j].is_ascii_digit() {
+                        j += 1;
                     }
-                    if i == start {
-                        // A lone delimiter we do not use (`]`, `}`, `"`): it belongs to a
-                        // record (a file of only `}` is one bad record, not "no games").
-                        let p = pos_at!(i);
-                        self.begin(line_no, Stage::Moves);
-                        self.error(p, format!("unexpected `{}`", line[i] as char));
-                        i += 1;
-                        continue;
+                    if j < n && line[j] == b'.' {
+                        j += 1;
+                        while j < n && line[j] == b'.' {
+                            j += 1;
+                        }
+                        match line.get(j).map(|&b| CLASS[b as usize]) {
+                            // `12.`: nothing but a move number.
+                            None | Some(BLANK) => {
+                                self.begin(line_no, Stage::Moves);
+                                i = j;
+                                continue;
+                            }
+                            // `1.e4`: what follows starts like a move, so it is one (see
+                            // `SAN`).
+                            Some(SAN) => {
+                                i = token_end(line, j + 1);
+                                self.begin(line_no, Stage::Moves);
+                                self.push_move(line, text, j, i, line_no, cols);
+                                continue;
+                            }
+                            _ => {}
+                        }
                     }
+                    // Digits and dots go on a token: its end is found from `j` on.
+                    i = token_end(line, j);
                     let tok = &line[start..i];
                     let k = move_number_len(tok);
                     // A result glued to a move number (`2.1-0`, `1.*`) is still a result.
@@ -782,11 +822,105 @@ impl Builder {
                         return Fed::Ended(i);
                     }
                     self.begin(line_no, Stage::Moves);
-                    self.symbol(&tok[k..], start + k, line, line_no, cols);
+                    self.symbol(&tok[k..], start + k, line, text, line_no, cols);
                 }
+                _ => match c {
+                    0xEF if is_bom(line, i) => i += 3,
+                    0xEF => {
+                        // Not a byte order mark: the start of a token (a move, as it starts
+                        // with no digit).
+                        let start = i;
+                        i = token_end(line, i + 1);
+                        self.begin(line_no, Stage::Moves);
+                        self.push_move(line, text, start, i, line_no, cols);
+                    }
+                    b'{' => {
+                        let p = pos_at!(i);
+                        self.begin(line_no, Stage::Moves);
+                        self.comment_reported = false;
+                        match self.comment_body(line, i + 1, p, 0) {
+                            Some(j) => i = j,
+                            None => return Fed::More,
+                        }
+                    }
+                    b';' => return Fed::More,
+                    b'[' => {
+                        if self.stage == Stage::Moves {
+                            // A tag after move text: the record ended without a result token.
+                            let p = pos_at!(i);
+                            self.error(
+                                p,
+                                "the move text ends without a result token (1-0, 0-1, 1/2-1/2 or *) before the next tag section",
+                            );
+                            return Fed::Ended(i);
+                        }
+                        self.begin(line_no, Stage::Tags);
+                        i = self.tag(line, text, i, line_no, cols);
+                    }
+                    b'(' => {
+                        let p = pos_at!(i);
+                        self.begin(line_no, Stage::Moves);
+                        self.open_variation(p);
+                        i += 1;
+                    }
+                    b')' => {
+                        let p = pos_at!(i);
+                        self.begin(line_no, Stage::Moves);
+                        self.close_variation(p);
+                        i += 1;
+                    }
+                    b'$' => {
+                        self.begin(line_no, Stage::Moves);
+                        i += 1;
+                        while i < n && line[i].is_ascii_digit() {
+                            i += 1;
+                        }
+                    }
+                    _ => {
+                        // A lone delimiter we do not use (`]`, `}`, `"`): it belongs to a
+                        // record (a file of only `}` is one bad record, not "no games").
+                        let p = pos_at!(i);
+                        self.begin(line_no, Stage::Moves);
+                        self.error(p, format!("unexpected `{}`", c as char));
+                        i += 1;
+                    }
+                },
             }
         }
         Fed::More
+    }
+
+    /// The body of a `{` comment from byte `i` (`len` bytes of it read on earlier lines):
+    /// the byte after its `}`, or `None` if it goes on past this line.
+    #[inline]
+    fn comment_body(&mut self, line: &[u8], i: usize, open: Pos, len: usize) -> Option<usize> {
+        let (k, closed) = match find2(b'}', b'}', &line[i..]) {
+            Some(k) => (k, true),
+            None => (line.len() - i, false),
+        };
+        let len = len + k;
+        if len > self.limits.comment_bytes && !self.comment_reported {
+            self.comment_too_long(open);
+        }
+        if !closed {
+            // The line end is part of the comment.
+            self.comment = Some((open, len + 1));
+            return None;
+        }
+        self.comment = None;
+        Some(i + k + 1)
+    }
+
+    #[cold]
+    fn comment_too_long(&mut self, open: Pos) {
+        self.comment_reported = true;
+        self.error(
+            open,
+            format!(
+                "a comment longer than {} bytes (is its `}}` missing?)",
+                self.limits.comment_bytes
+            ),
+        );
     }
 
     fn open_variation(&mut self, at: Pos) {
@@ -851,7 +985,15 @@ impl Builder {
 
     /// A move-text symbol after its move numbers (`rest`, from byte `start` of `line`): a move
     /// number, a glyph, or a move.
-    fn symbol(&mut self, rest: &[u8], start: usize, line: &[u8], line_no: u32, cols: &mut Columns) {
+    fn symbol(
+        &mut self,
+        rest: &[u8],
+        start: usize,
+        line: &[u8],
+        text: Option<&str>,
+        line_no: u32,
+        cols: &mut Columns,
+    ) {
         // What is left after the move numbers is a move unless it is only digits (a move
         // number) or only glyphs.
         // `0000` is all digits but no move number: the null move of UCI (python-chess writes
@@ -862,6 +1004,22 @@ impl Builder {
         {
             return;
         }
+        self.push_move(line, text, start, start + rest.len(), line_no, cols);
+    }
+
+    /// Stores the move `line[start..end]`, unless past a limit. `text` is the line as a
+    /// string if it is ASCII (almost always): then the move is stored with no check of its
+    /// bytes.
+    #[inline(always)]
+    fn push_move(
+        &mut self,
+        line: &[u8],
+        text: Option<&str>,
+        start: usize,
+        end: usize,
+        line_no: u32,
+        cols: &mut Columns,
+    ) {
         if self.skipping > 0 {
             return;
         }
@@ -869,12 +1027,38 @@ impl Builder {
             line: line_no,
             column: cols.col(line, start),
         };
-        // Moves are ASCII but for rare records: a byte loop over a few bytes is the fast
-        // check.
-        let text = match ascii_str(rest) {
-            Some(t) => std::borrow::Cow::Borrowed(t),
-            None => String::from_utf8_lossy(rest),
-        };
+        match text {
+            Some(t)
+                if end - start <= self.limits.token_bytes && self.stored < self.limits.moves =>
+            {
+                let t = &t[start..end];
+                self.stored += 1;
+                let s = self.rec.text.len() as u32;
+                self.rec.text.push_str(t);
+                self.current.push(MoveToken {
+                    start: s,
+                    len: t.len() as u32,
+                    pos,
+                    first_var: NONE,
+                    last_var: NONE,
+                });
+            }
+            _ => self.push_move_slow(&line[start..end], pos),
+        }
+    }
+
+    /// [`Builder::push_move`] past a limit or on a line that is not ASCII.
+    #[cold]
+    #[inline(never)]
+    fn push_move_slow(&mut self, tok: &[u8], pos: Pos) {
+        match ascii_str(tok) {
+            Some(text) => self.store_move(text, pos),
+            None => self.store_move(&String::from_utf8_lossy(tok), pos),
+        }
+    }
+
+    #[inline]
+    fn store_move(&mut self, text: &str, pos: Pos) {
         if text.len() > self.limits.token_bytes {
             self.error(
                 pos,
@@ -901,7 +1085,7 @@ impl Builder {
         }
         self.stored += 1;
         let s = self.rec.text.len() as u32;
-        self.rec.text.push_str(&text);
+        self.rec.text.push_str(text);
         self.current.push(MoveToken {
             start: s,
             len: text.len() as u32,
@@ -912,7 +1096,15 @@ impl Builder {
     }
 
     /// A tag pair from `[` at `i`; returns the byte after it.
-    fn tag(&mut self, line: &[u8], i: usize, line_no: u32, cols: &mut Columns) -> usize {
+    /// `text` is the line as a string if it is ASCII (see [`Builder::push_move`]).
+    fn tag(
+        &mut self,
+        line: &[u8],
+        text: Option<&str>,
+        i: usize,
+        line_no: u32,
+        cols: &mut Columns,
+    ) -> usize {
         let n = line.len();
         let open = Pos {
             line: line_no,
@@ -923,7 +1115,7 @@ impl Builder {
             j += 1;
         }
         let name_start = j;
-        while j < n && (line[j].is_ascii_alphanumeric() || line[j] == b'_') {
+        while j < n && TAG_NAME[line[j] as usize] {
             j += 1;
         }
         let name_bytes = &line[name_start..j];
@@ -934,7 +1126,12 @@ impl Builder {
             self.error(open, "malformed tag pair: expected [Name \"value\"]");
             return skip_past(line, i, b']');
         }
-        let name = lossy(name_bytes);
+        // Of an ASCII line, the name and value are copied as they stand, with no check.
+        let owned = |a: usize, b: usize| match text {
+            Some(t) => t[a..b].to_owned(),
+            None => lossy(&line[a..b]),
+        };
+        let name = owned(name_start, name_start + name_bytes.len());
         let vpos = Pos {
             line: line_no,
             column: cols.col(line, j),
@@ -945,7 +1142,7 @@ impl Builder {
         let mut seg = j;
         let mut end = j;
         let mut closed = false;
-        while let Some(off) = memchr::memchr2(b'"', b'\\', &line[j..]) {
+        while let Some(off) = find2(b'"', b'\\', &line[j..]) {
             let at = j + off;
             if line[at] == b'"' {
                 closed = true;
@@ -1009,7 +1206,10 @@ impl Builder {
         }
         self.rec.tags.push(Tag {
             name,
-            value: lossy(value),
+            value: match escaped {
+                Some(v) => lossy(&v),
+                None => owned(seg, end),
+            },
             pos: vpos,
         });
         j
@@ -1128,28 +1328,49 @@ impl<R: BufRead> Reader<R> {
         self.overlong = None;
         let mut any = false;
         let mut dropped = 0u64;
-        loop {
-            let buf = match self.src.fill_buf() {
-                Ok(b) => b,
+        // The common case first: the whole line is in the buffer, and short enough.
+        let buf = loop {
+            match self.src.fill_buf() {
+                Ok(b) => break b,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 Err(e) => return Err(e),
-            };
-            if buf.is_empty() {
-                break;
             }
-            any = true;
-            let (take, done) = match memchr::memchr(b'\n', buf) {
-                Some(k) => (k + 1, true),
-                None => (buf.len(), false),
-            };
-            let room = self.limits.line_bytes.saturating_sub(self.line.len());
-            let keep = take.min(room);
-            self.line.extend_from_slice(&buf[..keep]);
-            dropped += (take - keep) as u64;
-            self.src.consume(take);
-            self.offset += take as u64;
-            if done {
-                break;
+        };
+        let whole = match memchr::memchr(b'\n', buf) {
+            Some(k) if k < self.limits.line_bytes => {
+                self.line.extend_from_slice(&buf[..k]);
+                self.src.consume(k + 1);
+                self.offset += k as u64 + 1;
+                any = true;
+                true
+            }
+            _ => false,
+        };
+        // Otherwise piece by piece, up to the line's end or the input's.
+        if !whole {
+            loop {
+                let buf = match self.src.fill_buf() {
+                    Ok(b) => b,
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                    Err(e) => return Err(e),
+                };
+                if buf.is_empty() {
+                    break;
+                }
+                any = true;
+                let (take, done) = match memchr::memchr(b'\n', buf) {
+                    Some(k) => (k + 1, true),
+                    None => (buf.len(), false),
+                };
+                let room = self.limits.line_bytes.saturating_sub(self.line.len());
+                let keep = take.min(room);
+                self.line.extend_from_slice(&buf[..keep]);
+                dropped += (take - keep) as u64;
+                self.src.consume(take);
+                self.offset += take as u64;
+                if done {
+                    break;
+                }
             }
         }
         if !any {
@@ -1171,7 +1392,8 @@ impl<R: BufRead> Reader<R> {
         if self.line.starts_with(&[0xEF, 0xBB, 0xBF]) {
             self.line.drain(..3);
         }
-        self.cols = Columns::of_line(&self.line);
+        // Whether the line is ASCII is found by the first `feed` of it.
+        self.cols = Columns::START;
         Ok(true)
     }
 
@@ -1292,6 +1514,27 @@ mod tests {
         assert_eq!(r.moves[5].pos, Pos { line: 7, column: 2 });
         assert_eq!(recs[1].line, 9);
         assert_eq!(texts(&recs[1], &recs[1].moves), ["d4"]);
+    }
+
+    #[test]
+    fn find2_finds_the_first_of_two_bytes_at_every_length() {
+        for n in 0..150 {
+            for at in (0..n).chain([n]) {
+                for (i, hit) in [b'}', b'"'].into_iter().enumerate() {
+                    // Bytes just beside the two searched, and a second hit after the first.
+                    let mut hay: Vec<u8> =
+                        (0..n).map(|k| [b'|', b'~', 0x80, 0xFF][k % 4]).collect();
+                    if at < n {
+                        hay[at] = hit;
+                        if at + 3 < n {
+                            hay[at + 3] = [b'"', b'}'][i];
+                        }
+                    }
+                    let want = (at < n).then_some(at);
+                    assert_eq!(find2(b'}', b'"', &hay), want, "{n} {at}");
+                }
+            }
+        }
     }
 
     #[test]
