@@ -476,26 +476,31 @@ pub fn ranks_changed(mv: &houserules_plugin_api::Move) -> u8 {
 }
 
 /// The FEN text of one rank of eight cells (`letters` as in [`LineFens`]) into `out`; its
-/// length, `None` for a cell that is no chess piece.
+/// length, `None` for a cell that is no chess piece. One step per piece (the occupied files
+/// found eight cells at a time), not per cell.
 fn rank_text(row: &[u8; 8], letters: &[u8; 16], out: &mut [u8; 8]) -> Option<u8> {
-    let mut n = 0;
-    let mut empty = 0u8;
-    for &c in row {
-        if c == 0 {
-            empty += 1;
-            continue;
-        }
-        let letter = letters.get(c as usize).copied().filter(|&l| l != 0)?;
-        if empty > 0 {
-            out[n] = b'0' + empty;
+    const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    let w = u64::from_le_bytes(*row);
+    // The high bit of each byte that is not zero, gathered into one byte (file f: bit f).
+    let nonzero = (((w & LOW) + LOW) | w) & !LOW;
+    let mut occupied = ((nonzero >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32;
+    let mut n = 0usize;
+    let mut next = 0u32;
+    while occupied != 0 {
+        let file = occupied.trailing_zeros();
+        occupied &= occupied - 1;
+        if file > next {
+            out[n & 7] = b'0' + (file - next) as u8;
             n += 1;
-            empty = 0;
         }
-        out[n] = letter;
+        let c = row[file as usize & 7];
+        let letter = letters.get(c as usize).copied().filter(|&l| l != 0)?;
+        out[n & 7] = letter;
         n += 1;
+        next = file + 1;
     }
-    if empty > 0 {
-        out[n] = b'0' + empty;
+    if next < 8 {
+        out[n & 7] = b'0' + (8 - next) as u8;
         n += 1;
     }
     Some(n as u8)
