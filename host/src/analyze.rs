@@ -1115,17 +1115,15 @@ impl<'a, 'p> Replay<'a, 'p> {
         if let Some(reports) = self.plies.as_mut() {
             reports.reserve(taken);
             for i in 0..taken {
-                let (Some(t), Some((run, san_end, coordinate_end))) =
-                    (described.ply(i), described.ply_run(i))
-                else {
+                let Some(t) = described.ply_run(i) else {
                     reports.truncate(reported);
                     return Some(0);
                 };
                 reports.push(PlyReport::of_run(
                     (from + i) as u32 + 1,
-                    run,
-                    san_end,
-                    coordinate_end,
+                    t.text,
+                    t.san_end,
+                    t.coordinate_end,
                     event_reports(p, t.events),
                 ));
             }

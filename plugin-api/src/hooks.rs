@@ -309,6 +309,19 @@ pub struct PlyText<'a> {
     pub events: &'a [Event],
 }
 
+/// The texts of one ply of a [`DescribedLine`] as one run ([`DescribedLine::ply_run`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PlyRun<'a> {
+    /// SAN with its check mark, coordinate form and FEN after the ply, one after the other.
+    pub text: &'a str,
+    /// Where the SAN ends in `text`.
+    pub san_end: usize,
+    /// Where the coordinate form ends in `text`.
+    pub coordinate_end: usize,
+    /// What the move did.
+    pub events: &'a [Event],
+}
+
 /// A main line a variant replayed and described itself ([`VariantRules::describe_line`],
 /// API 1.7): the replayed line and, per ply, its texts, all in one buffer (one allocation
 /// for the line, not three per ply).
@@ -377,25 +390,31 @@ impl DescribedLine {
     }
 
     /// The SAN, coordinate form and FEN of ply `i` (from 0) as one run of text, with where
-    /// the SAN and the coordinate form end in it (what [`DescribedLine::ply`] splits);
-    /// `None` as there.
-    pub fn ply_run(&self, i: usize) -> Option<(&str, usize, usize)> {
-        let start = match i.checked_sub(1) {
-            None => 0,
-            Some(k) => self.ends.get(k)?.fen as usize,
+    /// the SAN and the coordinate form end in it, and the ply's events (what
+    /// [`DescribedLine::ply`] splits); `None` as there.
+    pub fn ply_run(&self, i: usize) -> Option<PlyRun<'_>> {
+        let (start, events_start) = match i.checked_sub(1) {
+            None => (0, 0),
+            Some(k) => {
+                let e = self.ends.get(k)?;
+                (e.fen as usize, e.events as usize)
+            }
         };
         let e = self.ends.get(i)?;
         let (san, coordinate, fen) = (e.san as usize, e.coordinate as usize, e.fen as usize);
         if !(start <= san && san <= coordinate && coordinate <= fen) {
             return None;
         }
-        let run = self.text.get(start..fen)?;
+        let text = self.text.get(start..fen)?;
         // Both splits on character boundaries too.
-        (run.is_char_boundary(san - start) && run.is_char_boundary(coordinate - start)).then_some((
-            run,
-            san - start,
-            coordinate - start,
-        ))
+        let (san_end, coordinate_end) = (san - start, coordinate - start);
+        (text.is_char_boundary(san_end) && text.is_char_boundary(coordinate_end)).then_some(())?;
+        Some(PlyRun {
+            text,
+            san_end,
+            coordinate_end,
+            events: self.events.get(events_start..e.events as usize)?,
+        })
     }
 
     /// The texts of ply `i` (from 0); `None` past the end or where the ends the plugin wrote
@@ -1336,4 +1355,46 @@ pub mod stage {
     pub const ALL: [u8; 13] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
     /// The `after_move_stages` bits of every stage this version of the API defines.
     pub const KNOWN: u16 = (1 << 13) - 1;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Color, Move, MoveFlags, Square};
+
+    fn ply() -> ReplayedPly {
+        ReplayedPly {
+            mv: Move::new(Square::new(4, 1), Square::new(4, 3), MoveFlags::NONE),
+            mover: Color::White,
+            mark: 0,
+            key: 1,
+        }
+    }
+
+    /// The texts a plugin wrote are read back as written, and ends that do not fit the
+    /// buffers (a plugin's mistake) give `None`, never a panic.
+    #[test]
+    fn described_plies_are_read_back_and_bad_ends_refused() {
+        let mut d = DescribedLine::new(Position::empty(8, 8), 2);
+        d.push(ply(), "e4", "e2e4", "fen one", &[]);
+        d.push(ply(), "Nf6+", "g8f6", "fen two", &[]);
+        let t = d.ply(1).expect("ply 2");
+        assert_eq!((t.san, t.coordinate, t.fen), ("Nf6+", "g8f6", "fen two"));
+        let r = d.ply_run(1).expect("ply 2");
+        assert_eq!(
+            (r.text, r.san_end, r.coordinate_end),
+            ("Nf6+g8f6fen two", 4, 8)
+        );
+        assert_eq!(d.ply_run(2), None);
+        let good = d.clone();
+        d.ends[1].coordinate = 1; // before the SAN's end
+        assert_eq!(d.ply_run(1), None);
+        let mut d = good.clone();
+        d.ends[1].fen = 10_000;
+        assert_eq!(d.ply_run(1), None);
+        assert_eq!(d.ply(1), None);
+        let mut d = good;
+        d.ends[0].events = 3;
+        assert_eq!(d.ply_run(0), None);
+    }
 }

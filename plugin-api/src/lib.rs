@@ -110,9 +110,9 @@ pub use export::{
 };
 pub use hooks::{
     guard, host_query, preset_object, stage, variant_object, DescribedLine, GenRequest, HostQuery,
-    HostQueryRef, HostQuery_TO, Options, PlyText, PlyTextEnds, PresetBox, PresetFfi, PresetFfi_TO,
-    PresetRules, Query, ReplayedLine, ReplayedPly, Scope, VariantBox, VariantFfi, VariantFfi_TO,
-    VariantRules,
+    HostQueryRef, HostQuery_TO, Options, PlyRun, PlyText, PlyTextEnds, PresetBox, PresetFfi,
+    PresetFfi_TO, PresetRules, Query, ReplayedLine, ReplayedPly, Scope, VariantBox, VariantFfi,
+    VariantFfi_TO, VariantRules,
 };
 pub use manifest::{
     ApiVersion, HookSet, Layout, OptionKind, OptionSpec, OptionValue, PieceType, PluginManifest,

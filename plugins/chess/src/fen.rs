@@ -235,6 +235,14 @@ fn state_fields(
     s.extend_from_slice(t.as_bytes());
 }
 
+/// The castling slots in FEN order (`KQkq`) and whose they are.
+const CASTLE_SLOTS: [(usize, Color); 4] = [
+    (castle_slot::WHITE_KING_SIDE, Color::White),
+    (castle_slot::WHITE_QUEEN_SIDE, Color::White),
+    (castle_slot::BLACK_KING_SIDE, Color::Black),
+    (castle_slot::BLACK_QUEEN_SIDE, Color::Black),
+];
+
 /// The text of [`state_fields`], on the stack: at most 23 bytes (` w KQkq e3 65535 65535`).
 #[derive(Default)]
 struct StateText {
@@ -295,12 +303,10 @@ impl StateText {
         self.push(b' ');
         let rights_at = self.len;
         let rights = pos.castling;
-        for (slot, color) in [
-            (castle_slot::WHITE_KING_SIDE, Color::White),
-            (castle_slot::WHITE_QUEEN_SIDE, Color::White),
-            (castle_slot::BLACK_KING_SIDE, Color::Black),
-            (castle_slot::BLACK_QUEEN_SIDE, Color::Black),
-        ] {
+        // No right left (most plies of a game): nothing to look up.
+        let none = rights.iter().all(|r| r.is_none());
+        for (slot, color) in if none { [].iter() } else { CASTLE_SLOTS.iter() } {
+            let (slot, color) = (*slot, *color);
             let Some(&rook) = rights.get(slot) else {
                 continue;
             };
