@@ -420,20 +420,12 @@ impl DescribedLine {
     /// The texts of ply `i` (from 0); `None` past the end or where the ends the plugin wrote
     /// do not fit its buffers (the host then replays move by move).
     pub fn ply(&self, i: usize) -> Option<PlyText<'_>> {
-        let (start, events_start) = match i.checked_sub(1) {
-            None => (0, 0),
-            Some(k) => {
-                let e = self.ends.get(k)?;
-                (e.fen as usize, e.events as usize)
-            }
-        };
-        let e = self.ends.get(i)?;
-        let (san, coordinate, fen) = (e.san as usize, e.coordinate as usize, e.fen as usize);
+        let r = self.ply_run(i)?;
         Some(PlyText {
-            san: self.text.get(start..san)?,
-            coordinate: self.text.get(san..coordinate)?,
-            fen: self.text.get(coordinate..fen)?,
-            events: self.events.get(events_start..e.events as usize)?,
+            san: r.text.get(..r.san_end)?,
+            coordinate: r.text.get(r.san_end..r.coordinate_end)?,
+            fen: r.text.get(r.coordinate_end..)?,
+            events: r.events,
         })
     }
 }

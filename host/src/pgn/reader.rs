@@ -1031,17 +1031,7 @@ impl Builder {
             Some(t)
                 if end - start <= self.limits.token_bytes && self.stored < self.limits.moves =>
             {
-                let t = &t[start..end];
-                self.stored += 1;
-                let s = self.rec.text.len() as u32;
-                self.rec.text.push_str(t);
-                self.current.push(MoveToken {
-                    start: s,
-                    len: t.len() as u32,
-                    pos,
-                    first_var: NONE,
-                    last_var: NONE,
-                });
+                self.keep_move(&t[start..end], pos);
             }
             _ => self.push_move_slow(&line[start..end], pos),
         }
@@ -1083,6 +1073,12 @@ impl Builder {
             }
             return;
         }
+        self.keep_move(text, pos);
+    }
+
+    /// Stores a move token of the line being read (its limits checked).
+    #[inline]
+    fn keep_move(&mut self, text: &str, pos: Pos) {
         self.stored += 1;
         let s = self.rec.text.len() as u32;
         self.rec.text.push_str(text);
