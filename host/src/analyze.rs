@@ -28,6 +28,7 @@ use houserules_plugin_api::{
 };
 use serde::Serialize;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// Rules given outside the records (command-line flags); each one, when set, overrides the
 /// record's tag.
@@ -99,22 +100,50 @@ pub struct EventReport {
 }
 
 /// One ply of the main line.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone)]
 pub struct PlyReport {
     /// Ply number, from 1.
     pub ply: u32,
-    /// Its canonical SAN, coordinate form and the FEN after it, one after the other: one
-    /// allocation a ply, not three (batches write millions of plies).
-    texts: String,
-    /// Where the SAN and the coordinate form end in `texts`.
-    san_end: u32,
-    coordinate_end: u32,
+    /// Its canonical SAN, coordinate form and the FEN after it.
+    texts: PlyTexts,
     /// Whether the move gives check.
     pub check: bool,
     /// What happened.
     pub events: Vec<EventReport>,
     /// The engine's evaluation, best move and judgement (`analyze --engine`).
     pub engine: Option<crate::annotate::PlyEval>,
+}
+
+/// A ply's SAN, coordinate form and FEN, one after the other in a text that the plies of a
+/// variant's described line share (one allocation and one copy for the line, not one a
+/// ply: batches write millions of plies).
+#[derive(Clone)]
+struct PlyTexts {
+    run: Arc<str>,
+    /// Where the ply's texts start and end in `run`, and where its SAN and coordinate form
+    /// end (`start <= san_end <= coordinate_end <= end`, all on character boundaries).
+    start: u32,
+    san_end: u32,
+    coordinate_end: u32,
+    end: u32,
+    /// Whether the texts hold nothing JSON escapes (checked once for a whole line).
+    escape_free: bool,
+}
+
+/// The texts of a described line, shared by its plies' reports ([`PlyReport::of_line`]).
+pub(crate) struct LineTexts {
+    run: Arc<str>,
+    escape_free: bool,
+}
+
+impl LineTexts {
+    /// A copy of `text`, the texts of a described line.
+    pub(crate) fn new(text: &str) -> LineTexts {
+        LineTexts {
+            escape_free: crate::report_json::escape_free(text.as_bytes()),
+            run: Arc::from(text),
+        }
+    }
 }
 
 impl PlyReport {
@@ -129,67 +158,121 @@ impl PlyReport {
     ) -> PlyReport {
         let mut texts = String::with_capacity(san.len() + coordinate.len() + fen.len());
         texts.push_str(san);
-        let san_end = texts.len() as u32;
         texts.push_str(coordinate);
-        let coordinate_end = texts.len() as u32;
         texts.push_str(fen);
+        let end = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
         PlyReport {
             ply,
-            texts,
-            san_end,
-            coordinate_end,
+            texts: PlyTexts {
+                escape_free: crate::report_json::escape_free(texts.as_bytes()),
+                start: 0,
+                san_end: end(san.len()),
+                coordinate_end: end(san.len() + coordinate.len()),
+                end: end(texts.len()),
+                run: Arc::from(texts),
+            },
             check: san.ends_with(['+', '#']),
             events,
             engine: None,
         }
     }
 
-    /// [`PlyReport::new`] of texts given as one run, the SAN ending at `san_end` and the
-    /// coordinate form at `coordinate_end` (one copy, where they come so: a variant's
-    /// described line).
-    pub fn of_run(
+    /// The report of ply `ply` whose texts are `range` of a described line's `line`, the SAN
+    /// ending at `san_end` and the coordinate form at `coordinate_end` (offsets in the
+    /// line's text); `None` where these do not split the line's text on character
+    /// boundaries in that order.
+    pub(crate) fn of_line(
         ply: u32,
-        run: &str,
+        line: &LineTexts,
+        range: std::ops::Range<usize>,
         san_end: usize,
         coordinate_end: usize,
         events: Vec<EventReport>,
-    ) -> PlyReport {
-        let (Some(san), Some(_)) = (run.get(..san_end), run.get(san_end..coordinate_end)) else {
-            return PlyReport::new(ply, "", "", run, events);
-        };
-        PlyReport {
+    ) -> Option<PlyReport> {
+        let run = &*line.run;
+        let san = run.get(range.start..san_end)?;
+        run.get(san_end..coordinate_end)?;
+        run.get(coordinate_end..range.end)?;
+        let at = |n: usize| u32::try_from(n).ok();
+        Some(PlyReport {
             ply,
-            texts: run.to_string(),
-            san_end: san_end as u32,
-            coordinate_end: coordinate_end as u32,
+            texts: PlyTexts {
+                run: line.run.clone(),
+                start: at(range.start)?,
+                san_end: at(san_end)?,
+                coordinate_end: at(coordinate_end)?,
+                end: at(range.end)?,
+                escape_free: line.escape_free,
+            },
             check: san.ends_with(['+', '#']),
             events,
             engine: None,
-        }
+        })
     }
 
     /// The SAN, coordinate form and FEN, one after the other (for writers that check them
-    /// in one pass).
-    pub(crate) fn texts(&self) -> &str {
-        &self.texts
+    /// in one pass), and whether they hold nothing JSON escapes.
+    pub(crate) fn texts(&self) -> (&str, bool) {
+        let t = &self.texts;
+        (
+            t.run
+                .get(t.start as usize..t.end as usize)
+                .unwrap_or_default(),
+            t.escape_free,
+        )
     }
 
     /// Canonical SAN.
     pub fn san(&self) -> &str {
-        self.texts.get(..self.san_end as usize).unwrap_or_default()
+        let t = &self.texts;
+        t.run
+            .get(t.start as usize..t.san_end as usize)
+            .unwrap_or_default()
     }
 
     /// Coordinate form.
     pub fn coordinate(&self) -> &str {
-        let (a, b) = (self.san_end as usize, self.coordinate_end as usize);
-        self.texts.get(a..b).unwrap_or_default()
+        let t = &self.texts;
+        t.run
+            .get(t.san_end as usize..t.coordinate_end as usize)
+            .unwrap_or_default()
     }
 
     /// FEN after the move.
     pub fn fen(&self) -> &str {
-        self.texts
-            .get(self.coordinate_end as usize..)
+        let t = &self.texts;
+        t.run
+            .get(t.coordinate_end as usize..t.end as usize)
             .unwrap_or_default()
+    }
+}
+
+/// Plies are equal when what they report is (not where their texts are kept).
+impl PartialEq for PlyReport {
+    fn eq(&self, o: &PlyReport) -> bool {
+        self.ply == o.ply
+            && self.san() == o.san()
+            && self.coordinate() == o.coordinate()
+            && self.fen() == o.fen()
+            && self.check == o.check
+            && self.events == o.events
+            && self.engine == o.engine
+    }
+}
+
+impl Eq for PlyReport {}
+
+impl std::fmt::Debug for PlyReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PlyReport")
+            .field("ply", &self.ply)
+            .field("san", &self.san())
+            .field("coordinate", &self.coordinate())
+            .field("fen", &self.fen())
+            .field("check", &self.check)
+            .field("events", &self.events)
+            .field("engine", &self.engine)
+            .finish()
     }
 }
 
@@ -1114,18 +1197,26 @@ impl<'a, 'p> Replay<'a, 'p> {
         let reported = self.plies.as_ref().map_or(0, Vec::len);
         if let Some(reports) = self.plies.as_mut() {
             reports.reserve(taken);
+            let texts = LineTexts::new(&described.text);
+            // Where a ply's run starts in the line's text (`ply_run` gives a part of it).
+            let base = described.text.as_ptr() as usize;
             for i in 0..taken {
-                let Some(t) = described.ply_run(i) else {
+                let report = described.ply_run(i).and_then(|t| {
+                    let start = (t.text.as_ptr() as usize).wrapping_sub(base);
+                    PlyReport::of_line(
+                        (from + i) as u32 + 1,
+                        &texts,
+                        start..start + t.text.len(),
+                        start + t.san_end,
+                        start + t.coordinate_end,
+                        event_reports(p, t.events),
+                    )
+                });
+                let Some(report) = report else {
                     reports.truncate(reported);
                     return Some(0);
                 };
-                reports.push(PlyReport::of_run(
-                    (from + i) as u32 + 1,
-                    t.text,
-                    t.san_end,
-                    t.coordinate_end,
-                    event_reports(p, t.events),
-                ));
+                reports.push(report);
             }
         }
         let before = self.steps.len();

@@ -19,6 +19,7 @@ use houserules_plugin_api::{
     Color, Event, Move, MoveEffects, Outcome, Position, ReplayedLine, Square, SquareSet,
     VariantFlags,
 };
+use std::cell::RefCell;
 use std::collections::HashMap;
 
 /// Where a game stands.
@@ -86,9 +87,9 @@ impl std::hash::Hasher for KeyHash {
 /// Occurrence counts of positions, and running move and check counts per colour.
 #[derive(Clone, Default)]
 struct Repetition {
-    /// Per position hash: how often it occurred, and the ply (index into `marks`) of its
-    /// first occurrence.
-    seen: HashMap<u64, (u32, u32), KeyHasher>,
+    /// How often each position occurred, counted from the plies a query found (see
+    /// [`Occurrences`]).
+    occurrences: RefCell<Occurrences>,
     /// The current position's hash.
     current: u64,
     /// Per ply since the clearing point (the position after `k` plies is `marks[k]`): moves
@@ -106,6 +107,66 @@ struct Repetition {
     marked: Vec<MarkedPly>,
 }
 
+/// The positions since the clearing point: every ply's hash in order, and for the first
+/// `counted` of them, per hash, how often it occurred and the ply of its first occurrence.
+///
+/// Hashes are counted lazily: a query scans the plies not yet counted and counts them only
+/// after a few queries. A game played move by move asks after every move, so the uncounted
+/// plies stay a handful (time per ply independent of the game's length); a batch that
+/// replays a whole line asks once or twice at its end, and a scan of the line's hashes
+/// costs a fraction of counting them in the map.
+#[derive(Clone, Default)]
+struct Occurrences {
+    keys: Vec<u64>,
+    counted: usize,
+    seen: HashMap<u64, (u32, u32), KeyHasher>,
+    /// Queries since the last count.
+    queries: u32,
+}
+
+impl Occurrences {
+    /// Queries that may scan the uncounted plies before they are counted.
+    const SCANS: u32 = 4;
+
+    fn restart(&mut self, h: u64) {
+        self.keys.clear();
+        self.seen.clear();
+        self.counted = 0;
+        self.queries = 0;
+        self.keys.push(h);
+    }
+
+    /// How often `h` occurred, and the ply of its first occurrence (`None`: never).
+    fn get(&mut self, h: u64) -> Option<(u32, u32)> {
+        self.queries += 1;
+        if self.queries > Self::SCANS {
+            self.count_all();
+        }
+        let pending = &self.keys[self.counted..];
+        let counted = self.seen.get(&h).copied();
+        let later = pending.iter().filter(|&&k| k == h).count() as u32;
+        match counted {
+            Some((n, first)) => Some((n + later, first)),
+            None if later == 0 => None,
+            None => {
+                let at = pending.iter().position(|&k| k == h).unwrap_or(0);
+                Some((later, (self.counted + at) as u32))
+            }
+        }
+    }
+
+    fn count_all(&mut self) {
+        self.queries = 0;
+        for (ply, &k) in self.keys.iter().enumerate().skip(self.counted) {
+            self.seen
+                .entry(k)
+                .and_modify(|e| e.0 += 1)
+                .or_insert((1, ply as u32));
+        }
+        self.counted = self.keys.len();
+    }
+}
+
 impl Repetition {
     fn new(pos: &Position) -> Repetition {
         let mut r = Repetition {
@@ -117,13 +178,12 @@ impl Repetition {
     }
 
     fn restart(&mut self, h: u64, incoming: Option<MarkedPly>, start_check: Option<bool>) {
-        self.seen.clear();
+        self.occurrences.get_mut().restart(h);
         self.marks.clear();
         self.marked.clear();
         self.incoming = incoming;
         self.start_check = start_check;
         self.marks.push([0; 4]);
-        self.seen.insert(h, (1, 0));
         self.current = h;
     }
 
@@ -134,21 +194,27 @@ impl Repetition {
         if !check {
             m[2 + mover.index()] += 1;
         }
-        let ply = self.marks.len() as u32;
         self.marks.push(m);
-        self.seen
-            .entry(h)
-            .and_modify(|e| e.0 += 1)
-            .or_insert((1, ply));
+        self.occurrences.get_mut().keys.push(h);
         self.current = h;
     }
 
+    /// How often the current position occurred, and the ply of its first occurrence.
+    fn current_occurrences(&self) -> Option<(u32, u32)> {
+        self.occurrences.borrow_mut().get(self.current)
+    }
+
+    fn reserve(&mut self, plies: usize) {
+        self.marks.reserve(plies);
+        self.occurrences.get_mut().keys.reserve(plies);
+    }
+
     fn count(&self) -> usize {
-        self.seen.get(&self.current).map_or(0, |e| e.0 as usize)
+        self.current_occurrences().map_or(0, |e| e.0 as usize)
     }
 
     fn checks_in_cycle(&self) -> [bool; 2] {
-        let Some(&(_, first)) = self.seen.get(&self.current) else {
+        let Some((_, first)) = self.current_occurrences() else {
             return [false; 2];
         };
         let (Some(a), Some(b)) = (self.marks.get(first as usize), self.marks.last()) else {
@@ -166,7 +232,7 @@ impl Repetition {
     /// See [`houserules_plugin_api::OutcomeContext::marked_in_cycle`]: the moves that led to
     /// the positions from the current one's first occurrence on.
     fn marked_in_cycle(&self) -> [bool; 2] {
-        let Some(&(count, first)) = self.seen.get(&self.current) else {
+        let Some((count, first)) = self.current_occurrences() else {
             return [false; 2];
         };
         if count < 2 {
@@ -296,8 +362,7 @@ impl<'p> Game<'p> {
             return false;
         }
         self.moves.reserve(line.plies.len());
-        self.repetition.seen.reserve(line.plies.len());
-        self.repetition.marks.reserve(line.plies.len());
+        self.repetition.reserve(line.plies.len());
         for ply in &line.plies {
             self.moves.push(Some(ply.mv));
             let check = self.track_checks && ply.mark != 0;
@@ -435,6 +500,35 @@ pub(crate) fn pass_position(pos: &mut Position) {
 mod tests {
     use super::*;
     use houserules_plugin_api::MoveFlags;
+
+    #[test]
+    fn occurrences_count_alike_however_often_they_are_asked() {
+        // A pseudo-random walk over a few keys, asked after every ply, after every few, or
+        // only at the end: the counts and first occurrences a scan of all keys gives.
+        for every in [1usize, 3, 7, 1000] {
+            let mut o = Occurrences::default();
+            o.restart(0);
+            let mut keys = vec![0u64];
+            let mut x = 12345u64;
+            for ply in 1..600usize {
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let k = (x >> 33) % 9;
+                o.keys.push(k);
+                keys.push(k);
+                if ply % every == 0 || ply == 599 {
+                    for q in 0..10u64 {
+                        let n = keys.iter().filter(|&&c| c == q).count() as u32;
+                        let first = keys.iter().position(|&c| c == q).map(|i| i as u32);
+                        let want = first.map(|f| (n, f));
+                        assert_eq!(o.get(q), want, "every {every}, ply {ply}, key {q}");
+                    }
+                }
+            }
+            assert!(o.keys.len() - o.counted <= 600);
+        }
+    }
 
     fn ply(mover: Color, from: u8, to: u8, mark: &[u8]) -> MarkedPly {
         MarkedPly {

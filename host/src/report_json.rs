@@ -50,8 +50,8 @@ pub fn write_report(r: &GameReport, out: &mut Vec<u8>) {
 }
 
 fn ply(out: &mut Vec<u8>, p: &PlyReport) {
-    let texts = p.texts().as_bytes();
-    if p.engine.is_none() && texts.len() <= PLAIN_TEXTS && first_escaped(texts) == texts.len() {
+    let (texts, escape_free) = p.texts();
+    if p.engine.is_none() && texts.len() <= PLAIN_TEXTS && escape_free {
         return plain_ply(out, p);
     }
     out.extend_from_slice(b"{\"ply\":");
@@ -238,6 +238,55 @@ fn escaped(out: &mut Vec<u8>, b: &[u8], mut at: usize) {
     out.push(b'"');
 }
 
+/// Whether `b` holds no byte JSON escapes (a control byte, `"` or `\\`). Checked for a
+/// described line's texts at once (kilobytes): 64 bytes a step with SSE2 where the target has
+/// it (every x86-64), the exact place of a byte left to [`first_escaped`].
+pub(crate) fn escape_free(b: &[u8]) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        // SAFETY: SSE2 is part of the x86-64 baseline, so every x86-64 processor has it.
+        unsafe { escape_free_sse2(b) }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        first_escaped(b) == b.len()
+    }
+}
+
+/// [`escape_free`] with SSE2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "sse2")]
+fn escape_free_sse2(b: &[u8]) -> bool {
+    use std::arch::x86_64::{
+        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_max_epu8, _mm_movemask_epi8, _mm_or_si128,
+        _mm_set1_epi8,
+    };
+    let quote = _mm_set1_epi8(b'"' as i8);
+    let backslash = _mm_set1_epi8(b'\\' as i8);
+    let control = _mm_set1_epi8(0x1f);
+    // The lanes of 16 bytes that JSON escapes: `"`, `\\`, or at most 0x1f (unsigned).
+    let marks = |x: __m128i| {
+        _mm_or_si128(
+            _mm_or_si128(_mm_cmpeq_epi8(x, quote), _mm_cmpeq_epi8(x, backslash)),
+            _mm_cmpeq_epi8(_mm_max_epu8(x, control), control),
+        )
+    };
+    let mut blocks = b.chunks_exact(64);
+    for block in &mut blocks {
+        // SAFETY: each load reads 16 of the block's 64 bytes; `loadu` needs no alignment.
+        let [w, x, y, z] = [0, 16, 32, 48]
+            .map(|at| unsafe { _mm_loadu_si128(block.as_ptr().add(at).cast::<__m128i>()) });
+        let all = _mm_or_si128(
+            _mm_or_si128(marks(w), marks(x)),
+            _mm_or_si128(marks(y), marks(z)),
+        );
+        if _mm_movemask_epi8(all) != 0 {
+            return false;
+        }
+    }
+    first_escaped(blocks.remainder()) == blocks.remainder().len()
+}
+
 /// The index of the first byte of `b` JSON escapes (a control byte, `"` or `\\`), `b.len()`
 /// if none: eight bytes at a time, the last (or only) few read as one overlapping word.
 #[inline]
@@ -302,6 +351,28 @@ mod tests {
     use crate::analyze::{ResultReport, Tags};
     use crate::annotate::{Class, Eval, PlyEval};
     use crate::fault::Fault;
+
+    #[test]
+    fn escape_free_finds_every_escaped_byte_wherever_it_stands() {
+        // Around the 64-byte blocks and the 8-byte words of the tail.
+        for len in [0, 1, 7, 8, 15, 16, 63, 64, 65, 71, 72, 127, 128, 130, 200] {
+            let clean: Vec<u8> = (0..len).map(|i| b" Az09/\x7f~"[i % 8]).collect();
+            assert!(escape_free(&clean), "{len}");
+            for at in 0..len {
+                for c in [0u8, 0x1f, b'"', b'\\', b'\n'] {
+                    let mut v = clean.clone();
+                    v[at] = c;
+                    assert!(!escape_free(&v), "{len} {at} {c}");
+                    assert_eq!(first_escaped(&v), at);
+                }
+            }
+        }
+        // Every other byte is copied as it is: 0x7f and the bytes beyond ASCII too.
+        let others: Vec<u8> = (0x20..=0xffu8)
+            .filter(|&c| c != b'"' && c != b'\\')
+            .collect();
+        assert!(escape_free(&others.repeat(3)));
+    }
 
     fn ply_report(n: u32, events: Vec<EventReport>) -> PlyReport {
         let mut r = PlyReport::new(

@@ -591,7 +591,8 @@ impl Position {
         }
     }
     /// Writes a cell without touching attributes or the acceleration cache. For variants
-    /// that keep their cache in step themselves (see [`Position::accel_mut`]).
+    /// that keep their cache in step themselves (see [`Position::accel_mut`]). `sq` must be
+    /// on the board (cells off it stay empty: [`Position::repetition_hash`] skips them).
     #[inline]
     pub fn set_raw(&mut self, sq: Square, cell: Cell) {
         self.cells[sq.index()] = cell;
@@ -758,10 +759,16 @@ impl Position {
             w[..b.len()].copy_from_slice(b);
             u64::from_le_bytes(w)
         };
-        // The used ranks only (16 cells each): the rest of the array is always empty.
+        // The cells on the board only: the rest of the array is always empty ([`Position::set`]
+        // refuses squares off the board). Of each rank's 16 cells, the first 8 on boards of
+        // 8 files or fewer (most boards: half the words).
         let used = self.ranks as usize * 16;
-        for chunk in self.cells[..used].chunks_exact(8) {
-            mix(u64::from_le_bytes(std::array::from_fn(|j| chunk[j].0)));
+        let wide = self.files > 8;
+        for row in self.cells[..used].chunks_exact(16) {
+            mix(u64::from_le_bytes(std::array::from_fn(|j| row[j].0)));
+            if wide {
+                mix(u64::from_le_bytes(std::array::from_fn(|j| row[8 + j].0)));
+            }
         }
         mix(word(&[
             self.side_to_move as u8,
@@ -772,14 +779,19 @@ impl Position {
             self.castling[2].0,
             self.castling[3].0,
         ]));
-        for side in &self.hands {
-            for chunk in side.chunks_exact(8) {
-                mix(word(chunk));
+        // Empty hands (every variant without drops) hash as nothing.
+        let hands: [u64; 8] = std::array::from_fn(|i| {
+            let side = &self.hands[i / 4];
+            word(&side[(i % 4) * 8..(i % 4) * 8 + 8])
+        });
+        if hands.iter().any(|&w| w != 0) {
+            for w in hands {
+                mix(w);
             }
         }
-        for v in self.variant_state {
-            mix(v as u64);
-        }
+        let v = self.variant_state;
+        mix(v[0] as u64 | (v[1] as u64) << 32);
+        mix(v[2] as u64 | (v[3] as u64) << 32);
         if !self.attributes.is_empty() || !self.state.is_empty() {
             // A sum of strongly mixed entries: the same entries in any order hash alike,
             // with no sorting or allocation (attributes change on every ply of hit points).

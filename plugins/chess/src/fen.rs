@@ -257,11 +257,10 @@ impl StateText {
 
     #[inline]
     fn push(&mut self, c: u8) {
-        // Never full (see the type); a byte past the end would be dropped, not a panic.
-        if let Some(b) = self.bytes.get_mut(self.len) {
-            *b = c;
-            self.len += 1;
-        }
+        // Never full (see the type); the mask spares the bounds check (a byte past the end
+        // would wrap around, never panic).
+        self.bytes[self.len & 31] = c;
+        self.len += 1;
     }
 
     /// Appends `n` in decimal.
