@@ -222,6 +222,17 @@ impl PlyReport {
         )
     }
 
+    /// The SAN, coordinate form and FEN, one after the other, with the lengths of the first
+    /// two.
+    pub(crate) fn text_parts(&self) -> (&str, usize, usize) {
+        let t = &self.texts;
+        (
+            self.texts().0,
+            (t.san_end - t.start) as usize,
+            (t.coordinate_end - t.san_end) as usize,
+        )
+    }
+
     /// Canonical SAN.
     pub fn san(&self) -> &str {
         let t = &self.texts;

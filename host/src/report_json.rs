@@ -7,6 +7,7 @@
 //! and their events are written here.
 
 use crate::analyze::{EventReport, GameReport, PlyReport};
+use std::mem::MaybeUninit;
 
 /// Appends the JSON of `r` to `out` (what `serde_json::to_vec(r)` gives).
 pub fn write_report(r: &GameReport, out: &mut Vec<u8>) {
@@ -54,6 +55,11 @@ fn ply(out: &mut Vec<u8>, p: &PlyReport) {
     if p.engine.is_none() && texts.len() <= PLAIN_TEXTS && escape_free {
         return plain_ply(out, p);
     }
+    general_ply(out, p);
+}
+
+/// [`ply`] field by field, each text escaped as it needs.
+fn general_ply(out: &mut Vec<u8>, p: &PlyReport) {
     out.extend_from_slice(b"{\"ply\":");
     number(out, p.ply as u64);
     out.extend_from_slice(b",\"san\":");
@@ -87,41 +93,82 @@ fn ply(out: &mut Vec<u8>, p: &PlyReport) {
 const PLAIN_TEXTS: usize = 160;
 
 /// [`ply`] of a ply without engine fields whose texts need no escape and are at most
-/// [`PLAIN_TEXTS`] bytes (every ply of 8x8 chess): assembled on the stack, where the
-/// constant parts are fixed-size copies, and appended in one copy.
+/// [`PLAIN_TEXTS`] bytes (every ply of 8x8 chess): written straight into `out`'s spare
+/// capacity (no zeroed buffer, no second copy), every part a fixed-size copy, the texts too:
+/// the SAN and the coordinate form are followed by at least 16 bytes of the ply's texts (its
+/// FEN), so 16 bytes are copied from where each starts and the position advanced by its
+/// length; the FEN goes 16 bytes a step, its last step ending on its end.
 fn plain_ply(out: &mut Vec<u8>, p: &PlyReport) {
-    let mut b = [0u8; PLAIN_TEXTS + 96];
-    let mut n = 0;
-    let mut put = |b: &mut [u8; PLAIN_TEXTS + 96], bytes: &[u8]| {
-        if let Some(d) = b.get_mut(n..n + bytes.len()) {
-            d.copy_from_slice(bytes);
-            n += bytes.len();
-        }
+    let (texts, san_len, coordinate_len) = p.text_parts();
+    let t = texts.as_bytes();
+    let fen = t.get(san_len + coordinate_len..).unwrap_or_default();
+    if san_len > 16 || coordinate_len > 16 || fen.len() < 16 {
+        return general_ply(out, p);
+    }
+    // Room for the texts, the fixed parts and the 16-byte steps' overshoot.
+    const ROOM: usize = PLAIN_TEXTS + 128;
+    out.reserve(ROOM);
+    let start = out.len();
+    let Some(b) = out.spare_capacity_mut().get_mut(..ROOM) else {
+        return general_ply(out, p);
     };
-    put(&mut b, b"{\"ply\":");
-    put(&mut b, itoa::Buffer::new().format(p.ply).as_bytes());
-    put(&mut b, b",\"san\":\"");
-    put(&mut b, p.san().as_bytes());
-    put(&mut b, b"\",\"move\":\"");
-    put(&mut b, p.coordinate().as_bytes());
-    put(&mut b, b"\",\"fen\":\"");
-    put(&mut b, p.fen().as_bytes());
+    let mut n = 0;
+    put(b, &mut n, b"{\"ply\":");
+    put(b, &mut n, itoa::Buffer::new().format(p.ply).as_bytes());
+    put(b, &mut n, b",\"san\":\"");
+    put16(b, &mut n, t.get(..16), san_len);
+    put(b, &mut n, b"\",\"move\":\"");
+    put16(b, &mut n, t.get(san_len..san_len + 16), coordinate_len);
+    put(b, &mut n, b"\",\"fen\":\"");
+    let mut i = 0;
+    while i + 16 < fen.len() {
+        put16(b, &mut n, fen.get(i..i + 16), 16);
+        i += 16;
+    }
+    // The last step ends on the FEN's end (it may overlap the one before).
+    let last = fen.len() - 16;
+    n -= i - last;
+    put16(b, &mut n, fen.get(last..), 16);
     put(
-        &mut b,
+        b,
+        &mut n,
         if p.check {
             b"\",\"check\":true,\"events\":"
         } else {
             b"\",\"check\":false,\"events\":"
         },
     );
-    if p.events.is_empty() {
-        put(&mut b, b"[]}");
-        out.extend_from_slice(&b[..n]);
-        return;
+    let done = p.events.is_empty();
+    if done {
+        put(b, &mut n, b"[]}");
     }
-    out.extend_from_slice(&b[..n]);
-    list(out, &p.events, event);
-    out.push(b'}');
+    // SAFETY: `put` and `put16` wrote every byte of `b[..n]` (each advances `n` over bytes
+    // it wrote, never past `b`'s end), and `b` is the spare capacity right after `start`.
+    unsafe { out.set_len(start + n) };
+    if !done {
+        list(out, &p.events, event);
+        out.push(b'}');
+    }
+}
+
+/// Writes `bytes` into `b` at `n` and advances `n` over them (never past `b`'s end: the
+/// caller sized it).
+#[inline(always)]
+fn put(b: &mut [MaybeUninit<u8>], n: &mut usize, bytes: &[u8]) {
+    if let Some(d) = b.get_mut(*n..*n + bytes.len()) {
+        d.write_copy_of_slice(bytes);
+        *n += bytes.len();
+    }
+}
+
+/// Writes the 16 bytes `from` into `b` at `n` and advances `n` by `len` (at most 16: the
+/// length of the text that starts them).
+#[inline(always)]
+fn put16(b: &mut [MaybeUninit<u8>], n: &mut usize, from: Option<&[u8]>, len: usize) {
+    if let (Some(d), Some(s)) = (b.get_mut(*n..*n + 16), from) {
+        d.write_copy_of_slice(s);
+        *n += len.min(16);
+    }
 }
 
 fn event(out: &mut Vec<u8>, e: &EventReport) {
