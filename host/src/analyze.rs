@@ -23,8 +23,8 @@ use crate::pgn::{write_record, MoveToken, Pos, Record, WrittenMove};
 use crate::pipeline::{parse_preset_list, Pipeline, PresetSpec};
 use abi_stable::std_types::RVec;
 use houserules_plugin_api::{
-    Cell, Color, CoordinateMove, DescribedLine, Event, Move, Position, SanReader, Square,
-    VariantFlags, Winner,
+    Cell, Color, CoordinateMove, DescribedLine, Event, Move, PlyRun, Position, SanReader,
+    Square, VariantFlags, Winner,
 };
 use serde::Serialize;
 use std::collections::HashMap;
@@ -177,31 +177,26 @@ impl PlyReport {
         }
     }
 
-    /// The report of ply `ply` whose texts are `range` of a described line's `line`, the SAN
-    /// ending at `san_end` and the coordinate form at `coordinate_end` (offsets in the
-    /// line's text); `None` where these do not split the line's text on character
-    /// boundaries in that order.
+    /// The report of ply `ply` whose texts are `run`, a part of a described line's `line`
+    /// starting at offset `start` of the line's text ([`DescribedLine::ply_run`] checked its
+    /// ends); `None` for offsets past 4 GiB.
     pub(crate) fn of_line(
         ply: u32,
         line: &LineTexts,
-        range: std::ops::Range<usize>,
-        san_end: usize,
-        coordinate_end: usize,
+        run: &PlyRun<'_>,
+        start: usize,
         events: Vec<EventReport>,
     ) -> Option<PlyReport> {
-        let run = &*line.run;
-        let san = run.get(range.start..san_end)?;
-        run.get(san_end..coordinate_end)?;
-        run.get(coordinate_end..range.end)?;
-        let at = |n: usize| u32::try_from(n).ok();
+        let at = |n: usize| u32::try_from(start + n).ok();
+        let san = run.text.get(..run.san_end)?;
         Some(PlyReport {
             ply,
             texts: PlyTexts {
                 run: line.run.clone(),
-                start: at(range.start)?,
-                san_end: at(san_end)?,
-                coordinate_end: at(coordinate_end)?,
-                end: at(range.end)?,
+                start: at(0)?,
+                san_end: at(run.san_end)?,
+                coordinate_end: at(run.coordinate_end)?,
+                end: at(run.text.len())?,
                 escape_free: line.escape_free,
             },
             check: san.ends_with(['+', '#']),
@@ -1214,14 +1209,8 @@ impl<'a, 'p> Replay<'a, 'p> {
             for i in 0..taken {
                 let report = described.ply_run(i).and_then(|t| {
                     let start = (t.text.as_ptr() as usize).wrapping_sub(base);
-                    PlyReport::of_line(
-                        (from + i) as u32 + 1,
-                        &texts,
-                        start..start + t.text.len(),
-                        start + t.san_end,
-                        start + t.coordinate_end,
-                        event_reports(p, t.events),
-                    )
+                    let events = event_reports(p, t.events);
+                    PlyReport::of_line((from + i) as u32 + 1, &texts, &t, start, events)
                 });
                 let Some(report) = report else {
                     reports.truncate(reported);
