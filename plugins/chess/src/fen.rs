@@ -481,34 +481,30 @@ pub fn ranks_changed(mv: &houserules_plugin_api::Move) -> u8 {
 }
 
 /// The FEN text of one rank of eight cells (`letters` as in [`LineFens`]) into `out`; its
-/// length, `None` for a cell that is no chess piece. One step per piece (the occupied files
-/// found eight cells at a time), not per cell.
+/// length, `None` for a cell that is no chess piece. Without branches on the cells: each
+/// file writes the count of empty files before it and its letter, and advances over what
+/// applies (a rank's pattern of pieces and gaps is what a branch would mispredict on).
 fn rank_text(row: &[u8; 8], letters: &[u8; 16], out: &mut [u8; 8]) -> Option<u8> {
-    const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-    let w = u64::from_le_bytes(*row);
-    // The high bit of each byte that is not zero, gathered into one byte (file f: bit f).
-    let nonzero = (((w & LOW) + LOW) | w) & !LOW;
-    let mut occupied = ((nonzero >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32;
+    // Written past the eighth byte where a full rank's last digit would go (never kept).
+    let mut text = [0u8; 16];
     let mut n = 0usize;
-    let mut next = 0u32;
-    while occupied != 0 {
-        let file = occupied.trailing_zeros();
-        occupied &= occupied - 1;
-        if file > next {
-            out[n & 7] = b'0' + (file - next) as u8;
-            n += 1;
-        }
-        let c = row[file as usize & 7];
-        let letter = letters.get(c as usize).copied().filter(|&l| l != 0)?;
-        out[n & 7] = letter;
-        n += 1;
-        next = file + 1;
+    let mut gap = 0u8;
+    let mut unknown = false;
+    for &c in row {
+        let letter = letters[c as usize & 15];
+        let piece = c != 0;
+        unknown |= piece & (letter == 0 || c > 15);
+        // A digit for the empty files before this piece (overwritten when there are none).
+        text[n & 15] = b'0' + gap;
+        n += usize::from(piece & (gap > 0));
+        text[n & 15] = letter;
+        n += usize::from(piece);
+        gap = if piece { 0 } else { gap + 1 };
     }
-    if next < 8 {
-        out[n & 7] = b'0' + (8 - next) as u8;
-        n += 1;
-    }
-    Some(n as u8)
+    text[n & 15] = b'0' + gap;
+    n += usize::from(gap > 0);
+    out.copy_from_slice(&text[..8]);
+    (!unknown).then_some(n as u8)
 }
 
 /// The file of `color`'s castling king on rank `back` (as [`crate::castling_king`] finds it:
