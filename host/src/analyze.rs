@@ -23,8 +23,8 @@ use crate::pgn::{write_record, MoveToken, Pos, Record, WrittenMove};
 use crate::pipeline::{parse_preset_list, Pipeline, PresetSpec};
 use abi_stable::std_types::RVec;
 use houserules_plugin_api::{
-    Cell, Color, CoordinateMove, DescribedLine, Event, Move, PlyRun, Position, SanReader,
-    Square, VariantFlags, Winner,
+    Cell, Color, CoordinateMove, DescribedLine, Event, Move, PlyRun, Position, SanReader, Square,
+    VariantFlags, Winner,
 };
 use serde::Serialize;
 use std::collections::HashMap;
@@ -110,8 +110,9 @@ pub struct PlyReport {
     pub check: bool,
     /// What happened.
     pub events: Vec<EventReport>,
-    /// The engine's evaluation, best move and judgement (`analyze --engine`).
-    pub engine: Option<crate::annotate::PlyEval>,
+    /// The engine's evaluation, best move and judgement (`analyze --engine`; boxed: most
+    /// batches have none, and every ply report is smaller for it).
+    pub engine: Option<Box<crate::annotate::PlyEval>>,
 }
 
 /// A ply's SAN, coordinate form and FEN, one after the other in a text that the plies of a
@@ -293,7 +294,7 @@ struct PlyReportFields<'a> {
     check: bool,
     events: &'a [EventReport],
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
-    engine: &'a Option<crate::annotate::PlyEval>,
+    engine: &'a Option<Box<crate::annotate::PlyEval>>,
 }
 
 impl Serialize for PlyReport {

@@ -255,7 +255,7 @@ pub fn annotate(
     }
     if let Some(plies) = plies {
         for (r, e) in plies.iter_mut().zip(evals) {
-            r.engine = Some(e);
+            r.engine = Some(Box::new(e));
         }
     }
     Ok(())

@@ -588,21 +588,21 @@ mod tests {
         check(&report);
         // The engine's fields, flattened into the ply.
         let mut annotated = ply_report(3, Vec::new());
-        annotated.engine = Some(PlyEval {
+        annotated.engine = Some(Box::new(PlyEval {
             eval: Eval::Mate(-2),
             best: Some("Qh5#".to_string()),
             loss: 312,
             class: Some(Class::Blunder),
             nag: Some("$4"),
-        });
+        }));
         let mut plain = annotated.clone();
-        plain.engine = Some(PlyEval {
+        plain.engine = Some(Box::new(PlyEval {
             eval: Eval::Cp(35),
             best: None,
             loss: 0,
             class: None,
             nag: None,
-        });
+        }));
         report.plies = Some(vec![annotated, plain]);
         check(&report);
     }
