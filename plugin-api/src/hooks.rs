@@ -389,6 +389,47 @@ impl DescribedLine {
         });
     }
 
+    /// [`DescribedLine::push`] of a ply whose texts the caller wrote to its own buffer
+    /// `text` (the SAN with its check mark ending at `san_end`, then the coordinate form
+    /// ending at `coordinate_end`, then the FEN ending at `text.len()`; the plies before it
+    /// come first): the buffer becomes the line's text at the end, with
+    /// [`DescribedLine::set_text`]. Writing in place spares a copy of every ply's texts, and
+    /// a read of them right after they were written (which stalls on bytes still being
+    /// stored).
+    pub fn push_written(
+        &mut self,
+        ply: ReplayedPly,
+        text: &[u8],
+        san_end: usize,
+        coordinate_end: usize,
+        events: &[Event],
+    ) {
+        let end = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+        self.line.plies.push(ply);
+        if !events.is_empty() {
+            self.events.extend_from_slice(events);
+        }
+        self.ends.push(PlyTextEnds {
+            san: end(san_end),
+            coordinate: end(coordinate_end),
+            fen: end(text.len()),
+            events: end(self.events.len()),
+        });
+    }
+
+    /// Makes `text`, the buffer the plies of [`DescribedLine::push_written`] were written to,
+    /// the line's text (without a copy); `false`, the line's text left as it was, when it is
+    /// not UTF-8 (checked once for the whole line).
+    pub fn set_text(&mut self, text: Vec<u8>) -> bool {
+        match String::from_utf8(text) {
+            Ok(t) => {
+                self.text = RString::from(t);
+                true
+            }
+            Err(_) => false,
+        }
+    }
+
     /// The SAN, coordinate form and FEN of ply `i` (from 0) as one run of text, with where
     /// the SAN and the coordinate form end in it, and the ply's events (what
     /// [`DescribedLine::ply`] splits); `None` as there.

@@ -385,9 +385,6 @@ pub struct LineFens {
     started: bool,
     /// The letter of each cell value (`Cell::piece`: 2 + 2 * kind + colour); 0 for none.
     letters: [u8; 16],
-    /// The FEN being written: the board field (at most 71 bytes, and an 8-byte rank copy may
-    /// reach 7 past it), then the state fields (at most 23).
-    text: [u8; 112],
 }
 
 impl Default for LineFens {
@@ -396,31 +393,40 @@ impl Default for LineFens {
             ranks: [([0; 8], 0); 8],
             started: false,
             letters: [0; 16],
-            text: [0; 112],
         }
     }
 }
 
 impl LineFens {
-    /// The FEN of `pos`, a chess position on 8x8 whose engine board is `b` (the position's
-    /// cells mirror it), where only the ranks of bits `changed` (bit `r`: rank `r`, from 0)
-    /// may differ from the position of the last call (`0xff`: any); `None` where [`write`]
-    /// must write it (another board, letters beyond ASCII).
-    pub fn write(
+    /// Appends the FEN of `pos`, a chess position on 8x8 whose engine board is `b` (the
+    /// position's cells mirror it), to `out`, where only the ranks of bits `changed` (bit `r`:
+    /// rank `r`, from 0) may differ from the position of the last call (`0xff`: any); `false`
+    /// (`out` unchanged) where [`write`] must write it (another board, letters beyond ASCII).
+    ///
+    /// Written straight into `out`'s spare capacity: no buffer of its own that would be read
+    /// back right after its bytes were stored (a load over bytes still being stored stalls),
+    /// and every byte ASCII by construction (the letters are checked when the first FEN is
+    /// written; the rest is digits, slashes and the state fields), which the owner of `out`
+    /// checks once for a whole line.
+    pub fn write_into(
         &mut self,
         pos: &Position,
         pieces: &[PieceType],
         b: &engine_board::Board,
         changed: u8,
-    ) -> Option<&str> {
+        out: &mut Vec<u8>,
+    ) -> bool {
         if pos.files() != 8 || pos.ranks() != 8 {
-            return None;
+            return false;
         }
+        // The state fields first: their bytes are stored by the time they are copied.
+        let mut state = StateText::default();
+        state.write(pos, Some(b), Some(b));
         let mut changed = changed;
         if !self.started {
             for (k, t) in pieces.iter().take(6).enumerate() {
                 if !t.letter.is_ascii_alphabetic() {
-                    return None;
+                    return false;
                 }
                 self.letters[2 + 2 * k] = t.letter.to_ascii_uppercase();
                 self.letters[3 + 2 * k] = t.letter.to_ascii_lowercase();
@@ -431,45 +437,48 @@ impl LineFens {
         while changed != 0 {
             let rank = changed.trailing_zeros() as usize;
             changed &= changed - 1;
-            let row = cells.get(rank * 16..rank * 16 + 8)?;
+            let Some(row) = cells.get(rank * 16..rank * 16 + 8) else {
+                self.started = false;
+                return false;
+            };
             let row: [u8; 8] = std::array::from_fn(|f| row[f].0);
             let (text, len) = &mut self.ranks[rank];
             let Some(k) = rank_text(&row, &self.letters, text) else {
                 // The texts kept may be half written: start again next time.
                 self.started = false;
-                return None;
+                return false;
             };
             *len = k;
         }
         self.started = true;
-        // The board field: eight whole rank texts copied (fixed-size copies), each followed
-        // by its slash, the position advanced by the text's length.
-        // (Seven ranks take at most 63 bytes with their slashes: the masks only tell the
-        // compiler so, which drops the bounds checks.)
+        // The board field (at most 71 bytes, and an 8-byte rank copy may reach 7 past it),
+        // then the state fields (at most 23, copied 32 at a time).
+        const ROOM: usize = 80 + 32;
+        out.reserve(ROOM);
+        let start = out.len();
+        let Some(spare) = out.spare_capacity_mut().get_mut(..ROOM) else {
+            return false;
+        };
+        // Eight whole rank texts copied (fixed-size copies), each followed by its slash, the
+        // position advanced by the text's length. (Seven ranks take at most 63 bytes with
+        // their slashes: the masks only tell the compiler so, which drops the bounds checks.)
         let mut n = 0;
         for (text, len) in self.ranks.iter().rev() {
             let at = n & 63;
             let len = *len as usize & 15;
-            self.text[at..at + 8].copy_from_slice(text);
-            self.text[at + len] = b'/';
+            spare[at..at + 8].write_copy_of_slice(text);
+            spare[at + len].write(b'/');
             n = at + len + 1;
         }
         // Over the last slash.
         let n = n.saturating_sub(1).min(72);
-        let mut state = StateText::default();
-        state.write(pos, Some(b), Some(b));
-        let state = state.as_bytes();
-        let end = n + state.len();
-        self.text.get_mut(n..end)?.copy_from_slice(state);
-        let fen = &self.text[..end];
-        // Every byte written is ASCII (the letters were checked, the rest is digits and
-        // punctuation); the check is the cheap proof (a UTF-8 validation costs several times
-        // more on every ply).
-        if !fen.is_ascii() {
-            return None;
-        }
-        // SAFETY: ASCII bytes are valid UTF-8.
-        Some(unsafe { std::str::from_utf8_unchecked(fen) })
+        spare[n..n + 32].write_copy_of_slice(&state.bytes);
+        let end = n + state.as_bytes().len();
+        // SAFETY: every byte of `spare[..end]` was written above (the ranks' texts and
+        // slashes up to `n`, then 32 bytes of state text from `n`, of which the first
+        // `end - n` are the fields), and `spare` is the spare capacity right after `start`.
+        unsafe { out.set_len(start + end) };
+        true
     }
 }
 
@@ -615,10 +624,10 @@ mod tests {
                 for _ in 0..80 {
                     let b = crate::board_of(&pos);
                     let want = super::write(&pos, &chess.pieces, Some(&b), true);
-                    assert_eq!(
-                        fens.write(&pos, &chess.pieces, &b, changed),
-                        Some(want.as_str())
-                    );
+                    // After what an earlier ply left in the buffer.
+                    let mut out = b"e2e4".to_vec();
+                    assert!(fens.write_into(&pos, &chess.pieces, &b, changed, &mut out));
+                    assert_eq!(std::str::from_utf8(&out[4..]), Ok(want.as_str()));
                     compared += 1;
                     let mut moves = RVec::new();
                     let req = GenRequest::new(pos.side_to_move, true, SquareSet::EMPTY);

@@ -46,14 +46,17 @@ impl Chess {
         }
         let reader = &self.san;
         let mut pos = start.clone();
-        let mut out = if describe {
-            DescribedLine::new(pos.clone(), tokens.len())
-        } else {
-            DescribedLine::of_moves(ReplayedLine {
-                plies: RVec::with_capacity(tokens.len()),
-                position: pos.clone(),
-            })
-        };
+        let mut out = DescribedLine::of_moves(ReplayedLine {
+            plies: RVec::with_capacity(tokens.len()),
+            position: pos.clone(),
+        });
+        // With `describe`, every ply's texts, written in place (`push_written`): a SAN, a
+        // coordinate move and a FEN, about 80 bytes a ply.
+        let mut texts: Vec<u8> = Vec::new();
+        if describe {
+            out.ends.reserve(tokens.len());
+            texts.reserve(tokens.len() * 80);
+        }
         let mut moves = RVec::with_capacity(64);
         let mut list = MoveList::new();
         // Per-ply texts (with `describe`), reused.
@@ -156,25 +159,19 @@ impl Chess {
                     key: pos.repetition_hash(),
                 };
                 if describe {
-                    let written;
-                    let changed = std::mem::replace(&mut fen_ranks, 0);
-                    let line_fen = plain
-                        .then(|| fens.write(&pos, &self.pieces, &b, changed))
-                        .flatten();
-                    let fen = match line_fen {
-                        Some(f) => f,
-                        None => {
-                            fen_ranks = 0xff;
-                            written = if plain {
-                                fen::write(&pos, &self.pieces, Some(&b), true)
-                            } else {
-                                self.write_fen(&pos)
-                            };
-                            written.as_str()
-                        }
-                    };
                     push_mark(&mut san, mark);
-                    out.push(ply, &san, &coordinate, fen, &events);
+                    let (san_end, coordinate_end) = push_names(&mut texts, &san, &coordinate);
+                    let changed = std::mem::replace(&mut fen_ranks, 0);
+                    if !(plain && fens.write_into(&pos, &self.pieces, &b, changed, &mut texts)) {
+                        fen_ranks = 0xff;
+                        let written = if plain {
+                            fen::write(&pos, &self.pieces, Some(&b), true)
+                        } else {
+                            self.write_fen(&pos)
+                        };
+                        texts.extend_from_slice(written.as_bytes());
+                    }
+                    out.push_written(ply, &texts, san_end, coordinate_end, &events);
                 } else {
                     out.line.plies.push(ply);
                 }
@@ -214,8 +211,9 @@ impl Chess {
             };
             if describe {
                 push_mark(&mut san, mark);
-                let fen = self.write_fen(&pos);
-                out.push(ply, &san, &coordinate, &fen, &fx.events);
+                let (san_end, coordinate_end) = push_names(&mut texts, &san, &coordinate);
+                texts.extend_from_slice(self.write_fen(&pos).as_bytes());
+                out.push_written(ply, &texts, san_end, coordinate_end, &fx.events);
             } else {
                 out.line.plies.push(ply);
             }
@@ -224,6 +222,11 @@ impl Chess {
             store_board(&mut pos, &b);
         }
         out.line.position = pos;
+        // The texts are the line's (checked as UTF-8 once; a line whose texts are not goes
+        // move by move).
+        if describe && !out.set_text(texts) {
+            return None;
+        }
         Some(out)
     }
 
@@ -368,6 +371,14 @@ fn may_castle(pos: &Position) -> bool {
         Color::Black => [BLACK_KING_SIDE, BLACK_QUEEN_SIDE],
     };
     slots.iter().any(|&s| !pos.castling[s].is_none())
+}
+
+/// Appends a ply's SAN and coordinate form to the line's `text`; where each ends.
+fn push_names(text: &mut Vec<u8>, san: &str, coordinate: &str) -> (usize, usize) {
+    text.extend_from_slice(san.as_bytes());
+    let san_end = text.len();
+    text.extend_from_slice(coordinate.as_bytes());
+    (san_end, text.len())
 }
 
 /// Appends a check mark (`b'+'`, `b'#'`; 0 for none) to a SAN.
