@@ -378,6 +378,7 @@ impl StateText {
 /// rank's text is kept and rewritten only where the caller says a move changed it (a move
 /// changes at most two ranks: its origin's and its destination's, where a castling rook and
 /// an en passant victim stand too).
+#[derive(Default)]
 pub struct LineFens {
     /// Per rank: its text and the text's length.
     ranks: [([u8; 8], u8); 8],
@@ -385,16 +386,6 @@ pub struct LineFens {
     started: bool,
     /// The letter of each cell value (`Cell::piece`: 2 + 2 * kind + colour); 0 for none.
     letters: [u8; 16],
-}
-
-impl Default for LineFens {
-    fn default() -> LineFens {
-        LineFens {
-            ranks: [([0; 8], 0); 8],
-            started: false,
-            letters: [0; 16],
-        }
-    }
 }
 
 impl LineFens {
