@@ -1192,7 +1192,9 @@ where
         libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
     }
     install_handlers();
-    let mut out = io::BufWriter::with_capacity(1 << 16, proto);
+    // As large as the output pipe (`Conn::spawn`): per-ply results leave in writes of up to
+    // 256 KiB, each waking the parent once (64 KiB: four wake-ups, -6% per-ply time).
+    let mut out = io::BufWriter::with_capacity(1 << 18, proto);
     let stdin = io::stdin();
     let mut input = BufReader::with_capacity(1 << 16, stdin.lock());
     let Ok(Some((INIT, body))) = read_frame(&mut input) else {
