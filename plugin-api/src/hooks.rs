@@ -1430,4 +1430,42 @@ mod tests {
         d.ends[0].events = 3;
         assert_eq!(d.ply_run(0), None);
     }
+
+    #[test]
+    fn plies_written_in_place_read_back_as_pushed_ones() {
+        let event = Event::new(
+            crate::EventKind::CAPTURE,
+            Square::new(3, 4),
+            crate::Cell::piece(0, Color::Black),
+        );
+        let mut pushed = DescribedLine::new(Position::empty(8, 8), 2);
+        pushed.push(ply(), "e4", "e2e4", "fen one", &[]);
+        pushed.push(ply(), "Nxe5+", "g6e5", "fen two", &[event]);
+        let mut written = DescribedLine::of_moves(ReplayedLine {
+            plies: RVec::new(),
+            position: Position::empty(8, 8),
+        });
+        let mut text = Vec::new();
+        for (san, coordinate, fen, events) in [
+            ("e4", "e2e4", "fen one", &[][..]),
+            ("Nxe5+", "g6e5", "fen two", &[event][..]),
+        ] {
+            text.extend_from_slice(san.as_bytes());
+            let san_end = text.len();
+            text.extend_from_slice(coordinate.as_bytes());
+            let coordinate_end = text.len();
+            text.extend_from_slice(fen.as_bytes());
+            written.push_written(ply(), &text, san_end, coordinate_end, events);
+        }
+        assert!(written.set_text(text));
+        for i in 0..2 {
+            assert_eq!(written.ply(i), pushed.ply(i));
+            assert_eq!(written.ply_run(i), pushed.ply_run(i));
+        }
+        assert_eq!(written.ply(2), None);
+        // A buffer that is not UTF-8 is refused and leaves the line's text as it was.
+        let before = written.text.clone();
+        assert!(!written.set_text(vec![b'e', 0xff, b'4']));
+        assert_eq!(written.text, before);
+    }
 }
