@@ -456,7 +456,8 @@ impl LineFens {
         let mut n = 0;
         for (text, len) in self.ranks.iter().rev() {
             let at = n & 63;
-            let len = *len as usize & 15;
+            // At most 8 (a rank's text), and so within the 8 bytes copied.
+            let len = (*len as usize).min(8);
             spare[at..at + 8].write_copy_of_slice(text);
             spare[at + len].write(b'/');
             n = at + len + 1;
