@@ -372,20 +372,35 @@ impl DescribedLine {
         fen: &str,
         events: &[Event],
     ) {
-        let end = |text: &RString| u32::try_from(text.len()).unwrap_or(u32::MAX);
-        self.line.plies.push(ply);
         self.text.push_str(san);
-        let san = end(&self.text);
+        let san_end = self.text.len();
         self.text.push_str(coordinate);
-        let coordinate = end(&self.text);
+        let coordinate_end = self.text.len();
         self.text.push_str(fen);
-        let fen = end(&self.text);
-        self.events.extend_from_slice(events);
+        let fen_end = self.text.len();
+        self.record(ply, san_end, coordinate_end, fen_end, events);
+    }
+
+    /// Adds `ply`, its events and where its texts end (in whichever buffer they were written
+    /// to): what [`DescribedLine::push`] and [`DescribedLine::push_written`] share.
+    fn record(
+        &mut self,
+        ply: ReplayedPly,
+        san_end: usize,
+        coordinate_end: usize,
+        fen_end: usize,
+        events: &[Event],
+    ) {
+        let end = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+        self.line.plies.push(ply);
+        if !events.is_empty() {
+            self.events.extend_from_slice(events);
+        }
         self.ends.push(PlyTextEnds {
-            san,
-            coordinate,
-            fen,
-            events: u32::try_from(self.events.len()).unwrap_or(u32::MAX),
+            san: end(san_end),
+            coordinate: end(coordinate_end),
+            fen: end(fen_end),
+            events: end(self.events.len()),
         });
     }
 
@@ -404,17 +419,7 @@ impl DescribedLine {
         coordinate_end: usize,
         events: &[Event],
     ) {
-        let end = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
-        self.line.plies.push(ply);
-        if !events.is_empty() {
-            self.events.extend_from_slice(events);
-        }
-        self.ends.push(PlyTextEnds {
-            san: end(san_end),
-            coordinate: end(coordinate_end),
-            fen: end(text.len()),
-            events: end(self.events.len()),
-        });
+        self.record(ply, san_end, coordinate_end, text.len(), events);
     }
 
     /// Makes `text`, the buffer the plies of [`DescribedLine::push_written`] were written to,
