@@ -65,6 +65,13 @@ const GROUP_JOB_TIME: Duration = Duration::from_millis(1);
 /// A group is written out at the latest this long after its first job started.
 const GROUP_WINDOW: Duration = Duration::from_millis(2);
 
+/// The size of a worker's output pipe (where the system lets it be set) and of the worker's
+/// buffer in front of it. Per-ply reports come back at tens of megabytes a second: with
+/// 64 KiB a group of results left in four writes, each waking the parent (-6% per-ply time
+/// each, the pipe and the buffer; a larger pipe, or one for the records sent the other way
+/// too, was no faster, and slower without per-ply output).
+const OUTPUT_PIPE: usize = 1 << 18;
+
 /// Largest frame accepted (a report of a million plies with per-ply JSON fits).
 const MAX_FRAME: usize = 1 << 30;
 
@@ -687,12 +694,16 @@ impl Conn {
             let _ = child.wait();
             return Err(io::Error::other("the worker's pipes are missing"));
         };
-        // Per-ply reports come back at tens of megabytes a second: a pipe of 256 KiB for
-        // them (refused quietly where the system allows less) instead of 64 KiB wakes the
-        // two processes a quarter as often (-6% on per-ply JSON; a larger one, or one for the
-        // records sent the other way too, was no faster, and slower without per-ply output).
+        // Refused quietly where the system allows less (the pipe keeps its size).
+        #[cfg(target_os = "linux")]
         // SAFETY: fcntl on a descriptor this process owns.
-        unsafe { libc::fcntl(stdout.as_raw_fd(), libc::F_SETPIPE_SZ, 1 << 18) };
+        unsafe {
+            libc::fcntl(
+                stdout.as_raw_fd(),
+                libc::F_SETPIPE_SZ,
+                OUTPUT_PIPE as libc::c_int,
+            )
+        };
         Ok(Conn {
             child,
             stdin: {
@@ -1192,9 +1203,7 @@ where
         libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
     }
     install_handlers();
-    // As large as the output pipe (`Conn::spawn`): per-ply results leave in writes of up to
-    // 256 KiB, each waking the parent once (64 KiB: four wake-ups, -6% per-ply time).
-    let mut out = io::BufWriter::with_capacity(1 << 18, proto);
+    let mut out = io::BufWriter::with_capacity(OUTPUT_PIPE, proto);
     let stdin = io::stdin();
     let mut input = BufReader::with_capacity(1 << 16, stdin.lock());
     let Ok(Some((INIT, body))) = read_frame(&mut input) else {
