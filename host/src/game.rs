@@ -142,16 +142,17 @@ impl Occurrences {
         if self.queries > Self::SCANS {
             self.count_all();
         }
-        let pending = &self.keys[self.counted..];
-        let counted = self.seen.get(&h).copied();
-        let later = pending.iter().filter(|&&k| k == h).count() as u32;
-        match counted {
-            Some((n, first)) => Some((n + later, first)),
-            None if later == 0 => None,
-            None => {
-                let at = pending.iter().position(|&k| k == h).unwrap_or(0);
-                Some((later, (self.counted + at) as u32))
+        // One pass over the uncounted plies: how often `h` is among them, and where first.
+        let (mut later, mut at) = (0u32, None);
+        for (i, &k) in self.keys[self.counted..].iter().enumerate() {
+            if k == h {
+                later += 1;
+                at.get_or_insert(self.counted + i);
             }
+        }
+        match self.seen.get(&h) {
+            Some(&(n, first)) => Some((n + later, first)),
+            None => at.map(|at| (later, at as u32)),
         }
     }
 
@@ -524,9 +525,13 @@ mod tests {
                         let want = first.map(|f| (n, f));
                         assert_eq!(o.get(q), want, "every {every}, ply {ply}, key {q}");
                     }
+                    // Asked this often, the uncounted tail is counted in the meantime (a
+                    // query's scan stays short however long the game).
+                    if every == 1 {
+                        assert!(o.keys.len() - o.counted <= 1, "ply {ply}");
+                    }
                 }
             }
-            assert!(o.keys.len() - o.counted <= 600);
         }
     }
 
