@@ -17,9 +17,20 @@ use houserules_plugin_api::{
     host_query, stage, Cell, Color, Decision, DescribedLine, Event, EventKind, GenRequest, HookSet,
     HostQuery, Layout, Move, MoveEffects, MoveFlags, OptionValue, Outcome, OutcomeContext,
     PluginError, Position, PresetBox, PresetInfo, ReplayedLine, RulesModel, Square, SquareSet,
-    VariantBox, VariantFlags, VariantInfo, EXTRA_MOVEMENT, MOVEMENT_ADDITIVE, MOVEMENT_NONE,
+    VariantBox, VariantFlags, VariantInfo, EXTRA_MOVEMENT, EXTRA_SEARCH_PRUNING_DEPTH,
+    MOVEMENT_ADDITIVE, MOVEMENT_NONE,
 };
 use std::cell::RefCell;
+
+/// The pruning depth an [`EXTRA_SEARCH_PRUNING_DEPTH`] value asks for: a whole number from 2
+/// to 16, else none (a value this host cannot use is ignored, as unknown keys are).
+fn pruning_depth_asked(value: &str) -> Option<i32> {
+    value
+        .trim()
+        .parse::<i32>()
+        .ok()
+        .filter(|d| (2..=16).contains(d))
+}
 
 /// A preset as asked for on the command line or in a record: `id[:key=value,...]`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -1276,6 +1287,21 @@ impl Pipeline {
         Ok(v)
     }
 
+    /// The remaining search depth from which the engine prunes, where the variant or an
+    /// active preset asks for one ([`EXTRA_SEARCH_PRUNING_DEPTH`]: the highest, values
+    /// outside 2..=16 ignored).
+    pub fn search_pruning_depth(&self) -> Option<i32> {
+        let asked = |v: Option<&str>| v.and_then(pruning_depth_asked);
+        std::iter::once(asked(self.info.extra_value(EXTRA_SEARCH_PRUNING_DEPTH)))
+            .chain(
+                self.presets
+                    .iter()
+                    .map(|p| asked(p.info.extra_value(EXTRA_SEARCH_PRUNING_DEPTH))),
+            )
+            .flatten()
+            .max()
+    }
+
     /// Whether the variant marks squares with its moves ([`VariantFlags::MOVE_MARKS`]).
     pub fn marks_moves(&self) -> bool {
         self.info.flags.contains(VariantFlags::MOVE_MARKS)
@@ -1955,6 +1981,16 @@ fn keep_wanted(pos: &Position, req: &GenRequest, out: &mut RVec<Move>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_pruning_depth_is_a_whole_number_from_two_to_sixteen() {
+        assert_eq!(pruning_depth_asked("4"), Some(4));
+        assert_eq!(pruning_depth_asked(" 16 "), Some(16));
+        assert_eq!(pruning_depth_asked("2"), Some(2));
+        for ignored in ["1", "17", "-3", "4.5", "", "deep"] {
+            assert_eq!(pruning_depth_asked(ignored), None, "{ignored:?}");
+        }
+    }
 
     /// The word-at-a-time search for a lone royal byte finds what the table finds.
     #[test]

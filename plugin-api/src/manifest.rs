@@ -225,6 +225,30 @@ pub struct VariantInfo {
     pub extra: RVec<OptionValue>,
 }
 
+/// The value of the entry `key` of an `extra` list, if present.
+fn extra_entry<'a>(extra: &'a [OptionValue], key: &str) -> Option<&'a str> {
+    extra
+        .iter()
+        .find(|e| e.key.as_str() == key)
+        .map(|e| e.value.as_str())
+}
+
+impl VariantInfo {
+    /// The value of the `extra` entry `key`, if present.
+    pub fn extra_value(&self, key: &str) -> Option<&str> {
+        extra_entry(&self.extra, key)
+    }
+}
+
+/// [`VariantInfo::extra`] or [`PresetInfo::extra`] key (a 1.7 addition an older host ignores): the remaining search depth
+/// (a whole number, 2 to 16; the engine's default is 3) from which the host's engine prunes
+/// with null moves and searches late quiet moves shallower. A game whose gains come from quiet
+/// moves (Rook Mania: a custodian capture is set up by a pawn move, a Basilisk freed by moving a
+/// blocker) asks for 4: at 3, a depth-4 search sees quiet lines hardly deeper than depth 2. The
+/// engine takes the highest value the variant and the active presets give; other values are
+/// ignored.
+pub const EXTRA_SEARCH_PRUNING_DEPTH: &str = "search-pruning-depth";
+
 /// Where a preset sits in the catalogue, and how it plugs into the pipeline.
 ///
 /// Build it with `..Default::default()` for the fields you do not set: later 1.x versions
@@ -265,10 +289,7 @@ pub struct PresetInfo {
 impl PresetInfo {
     /// The value of the `extra` entry `key`, if present.
     pub fn extra_value(&self, key: &str) -> Option<&str> {
-        self.extra
-            .iter()
-            .find(|e| e.key.as_str() == key)
-            .map(|e| e.value.as_str())
+        extra_entry(&self.extra, key)
     }
     /// Whether the preset was made from a custom modifier descriptor.
     pub fn is_custom_modifier(&self) -> bool {

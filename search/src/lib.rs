@@ -81,7 +81,18 @@ pub trait SearchGame: Clone + Send {
     fn make_null(&mut self) -> bool {
         false
     }
+    /// The remaining depth from which null-move pruning and late-move reductions apply (at
+    /// least 2; default [`PRUNING_DEPTH`]). A game whose gains come from quiet moves may ask
+    /// for more: below it every move is searched to full depth.
+    fn pruning_depth(&self) -> i32 {
+        PRUNING_DEPTH
+    }
 }
+
+/// The default [`SearchGame::pruning_depth`]: 3 (at 4 tictacrook_v1's depth 4 against depth
+/// 2 fell from 95% to 82.5%, and proletariat against the random mover at 1000 nodes a move
+/// lost about 3 points: fewer cuts, a shallower search for the same nodes).
+pub const PRUNING_DEPTH: i32 = 3;
 
 /// How long and how deep to search. Unset fields do not limit.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

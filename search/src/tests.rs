@@ -207,3 +207,124 @@ fn clock_budget_leaves_time() {
     let (soft, hard) = Budget::for_clock(Duration::from_millis(100), Duration::ZERO, Some(1));
     assert!(soft <= Duration::from_millis(50) && hard <= Duration::from_millis(80));
 }
+
+/// A wide game of quiet moves: eight moves at every node, no end, and a static evaluation
+/// that is a hash of the moves so far (so no two lines transpose), with passes allowed.
+#[derive(Clone)]
+struct Wide {
+    line: Vec<u8>,
+    pruning_depth: i32,
+}
+
+impl Wide {
+    /// The side to move's evaluation of `line`: a hash of it, -500..500.
+    fn score(line: &[u8]) -> i32 {
+        let mut h: u64 = 0x9E37_79B9_7F4A_7C15;
+        for &m in line {
+            h = (h ^ m as u64).wrapping_mul(0x100_0000_01B3);
+            h ^= h >> 29;
+        }
+        (h % 1001) as i32 - 500
+    }
+}
+
+impl SearchGame for Wide {
+    type Move = u8;
+    type Error = ();
+    fn side_to_move(&self) -> u8 {
+        (self.line.len() % 2) as u8
+    }
+    fn hash(&self) -> u64 {
+        let mut h: u64 = 1;
+        for &m in &self.line {
+            h = h.wrapping_mul(31).wrapping_add(m as u64 + 1);
+        }
+        h | 1 << 63
+    }
+    fn legal_moves(&mut self, out: &mut Vec<u8>) -> Result<(), ()> {
+        out.clear();
+        out.extend(0..8);
+        Ok(())
+    }
+    fn make(&mut self, m: u8) -> Result<(), ()> {
+        self.line.push(m);
+        Ok(())
+    }
+    fn unmake(&mut self) {
+        self.line.pop();
+    }
+    fn terminal(&mut self, _has: bool) -> Result<Option<Terminal>, ()> {
+        Ok(None)
+    }
+    fn in_check(&mut self) -> Result<bool, ()> {
+        Ok(false)
+    }
+    fn is_capture(&self, _m: u8) -> bool {
+        false
+    }
+    fn capture_order(&self, _m: u8) -> i32 {
+        0
+    }
+    fn evaluate(&mut self) -> Result<i32, ()> {
+        Ok(Wide::score(&self.line))
+    }
+    fn move_bits(&self, m: u8) -> u64 {
+        m as u64 + 1
+    }
+    fn history_slot(&self, m: u8) -> usize {
+        m as usize
+    }
+    fn make_null(&mut self) -> bool {
+        // A pass: a move no legal list holds.
+        self.line.push(100);
+        true
+    }
+    fn pruning_depth(&self) -> i32 {
+        self.pruning_depth
+    }
+}
+
+/// Plain negamax to `depth` over [`Wide`], the reference.
+fn negamax(g: &mut Wide, depth: u32) -> i32 {
+    if depth == 0 {
+        return Wide::score(&g.line);
+    }
+    let mut best = i32::MIN;
+    for m in 0..8 {
+        g.make(m).unwrap();
+        best = best.max(-negamax(g, depth - 1));
+        g.unmake();
+    }
+    best
+}
+
+#[test]
+fn a_pruning_depth_beyond_the_search_gives_the_exact_minimax() {
+    let mut pruned_differs = false;
+    for opening in 0..6u8 {
+        let line = vec![opening, 7 - opening];
+        let exact = Wide {
+            line: line.clone(),
+            pruning_depth: 64,
+        };
+        let truth = negamax(&mut exact.clone(), 4);
+        let mut s = Searcher::new(1, 1);
+        let stop = AtomicBool::new(false);
+        let budget = Budget {
+            depth: Some(4),
+            ..Budget::default()
+        };
+        let full = s.search(&exact, &budget, &stop, &mut |_| {}).unwrap();
+        assert_eq!(full.score, truth, "opening {opening}: {full:?}");
+        // The default prunes from 3 plies left, and so (on these lines) does not always
+        // find the exact score.
+        let pruned = Wide {
+            line,
+            pruning_depth: PRUNING_DEPTH,
+        };
+        let mut s = Searcher::new(1, 1);
+        let cut = s.search(&pruned, &budget, &stop, &mut |_| {}).unwrap();
+        pruned_differs |= cut.score != truth;
+    }
+    assert!(pruned_differs, "the default pruning never changed a score");
+}

@@ -57,6 +57,8 @@ pub(crate) struct Worker<'a, G: SearchGame> {
     root_depth: i32,
     /// No two null moves in a row.
     null_ok: bool,
+    /// [`SearchGame::pruning_depth`], read once.
+    pruning_depth: i32,
 }
 
 fn terminal_score(t: Terminal, turns: i32) -> i32 {
@@ -102,6 +104,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         history: &'a mut [i32],
     ) -> Worker<'a, G> {
         let n = MAX_PLY + 2;
+        let pruning_depth = game.pruning_depth().max(2);
         Worker {
             game,
             tt,
@@ -116,6 +119,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             seldepth: 0,
             root_depth: 1,
             null_ok: true,
+            pruning_depth,
         }
     }
 
@@ -430,7 +434,12 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             }
         }
         // Null move: if passing still fails high at a reduced depth, so would a real move.
-        if !pv_node && !in_check && depth >= 3 && beta.abs() < MATE_BOUND && self.null_ok {
+        if !pv_node
+            && !in_check
+            && depth >= self.pruning_depth
+            && beta.abs() < MATE_BOUND
+            && self.null_ok
+        {
             let stand = self.game.evaluate()?;
             if stand >= beta {
                 let side = self.game.side_to_move();
@@ -481,7 +490,12 @@ impl<'a, G: SearchGame> Worker<'a, G> {
                 self.child(flip, depth - 1, *alpha, beta, ply + 1, turns, pv_node)
             } else {
                 // Late quiet moves are searched shallower first.
-                let reduce = if depth >= 3 && i >= 3 && !capture && !in_check && order < KILLER {
+                let reduce = if depth >= self.pruning_depth
+                    && i >= 3
+                    && !capture
+                    && !in_check
+                    && order < KILLER
+                {
                     1 + (depth >= 6 && i >= 8) as i32
                 } else {
                     0

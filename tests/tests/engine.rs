@@ -218,3 +218,15 @@ fn double_move_turns_keep_the_sign() {
         }
     }
 }
+
+#[test]
+fn rook_mania_asks_the_engine_to_prune_from_four_plies_left() {
+    // Its gains are quiet moves: at the default (3) a depth-4 search saw quiet lines hardly
+    // deeper than depth 2 (docs/benchmarks.md). Chess keeps the default.
+    assert_eq!(pipeline("rookmania", &[]).search_pruning_depth(), Some(4));
+    assert_eq!(pipeline("chess", &[]).search_pruning_depth(), None);
+    assert_eq!(
+        pipeline("chess", &["berserker"]).search_pruning_depth(),
+        None
+    );
+}

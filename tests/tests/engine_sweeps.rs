@@ -27,7 +27,8 @@
 //! against the random mover, `SWEEP_PLIES=N` the ply limit (400 against the random mover, 300
 //! between engines; a game that reaches it is a draw), `SWEEP_ONLY=name,name` the rule sets:
 //! variant ids and rule-set names such as `chess+proletariat`, or preset ids;
-//! `SWEEP_SHOW_DRAWS=1` prints the end position of every game that reached the ply limit).
+//! `SWEEP_SHOW_DRAWS=1` prints the end position of every game that reached the ply limit,
+//! `SWEEP_FROM=k` starts at game k: the games of a sweep are the same whoever plays them).
 
 use houserules_host::engine::{Engine, EngineConfig, Limits};
 use houserules_host::play::Rng;
@@ -229,7 +230,10 @@ fn match_score<'p>(
 ) -> (f64, Vec<String>) {
     let mut score = 0.0;
     let mut reasons = Vec::new();
-    for g in 0..games {
+    // `SWEEP_FROM=k` starts at game k (seed 1000 + k): two processes can play the halves of
+    // a long sweep side by side.
+    let from = env_number("SWEEP_FROM", 0);
+    for g in from..from + games {
         let seed = 1000 + g as u64;
         let (mut a, mut b) = (first(seed), second(seed ^ 0x9E37_79B9));
         let r = if g % 2 == 0 {

@@ -436,6 +436,12 @@ impl SearchGame for PipelineGame<'_> {
         true
     }
 
+    fn pruning_depth(&self) -> i32 {
+        self.pipeline
+            .search_pruning_depth()
+            .unwrap_or(houserules_search::PRUNING_DEPTH)
+    }
+
     fn history_slot(&self, m: Move) -> usize {
         let from = if m.from.is_none() {
             // Drops: one row per dropped kind (up to 16 kinds apart).

@@ -2,7 +2,9 @@
 //! `layout:<id>`; the rules are docs/rookmania.md and the rulings).
 
 use houserules_plugin_api::abi_stable::std_types::RVec;
-use houserules_plugin_api::{OptionValue, EXTRA_DETAILS, EXTRA_LAYOUT_PREFIX};
+use houserules_plugin_api::{
+    OptionValue, EXTRA_DETAILS, EXTRA_LAYOUT_PREFIX, EXTRA_SEARCH_PRUNING_DEPTH,
+};
 
 const DETAILS: &str = "Every piece moves orthogonally; except for the pieces and the board, \
      the rules are FIDE chess. Rook (R): slides. Pao (C): moves as a rook, captures by jumping \
@@ -24,9 +26,15 @@ const DETAILS: &str = "Every piece moves orthogonally; except for the pieces and
      Checkmate wins, stalemate draws; 50/75-move and 3/5-fold rules; no castling, no en \
      passant, no promotion.";
 
-/// The `extra` entries of the Rook Mania variant's info.
+/// The `extra` entries of the Rook Mania variant's info: its words, and the engine's pruning
+/// depth (docs/benchmarks.md: its gains are quiet moves, which the engine's default
+/// reductions hid from a depth-4 search).
 pub(crate) fn extra() -> RVec<OptionValue> {
     vec![
+        OptionValue {
+            key: EXTRA_SEARCH_PRUNING_DEPTH.into(),
+            value: "4".into(),
+        },
         OptionValue {
             key: EXTRA_DETAILS.into(),
             value: DETAILS.into(),
