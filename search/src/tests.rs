@@ -186,6 +186,30 @@ fn a_set_stop_flag_still_returns_a_move() {
 }
 
 #[test]
+fn a_win_at_once_is_played_whatever_the_budget() {
+    // Take-away from 3: taking 3 wins now, and it is the last root move in order. A budget
+    // of one node ends the first iteration inside the first move's subtree.
+    for per_turn in [1, 2] {
+        let g = TakeAway::new(3, per_turn);
+        let mut s = Searcher::new(1, 1);
+        let stop = AtomicBool::new(false);
+        let budget = Budget {
+            nodes: Some(1),
+            ..Budget::default()
+        };
+        let mut reports = 0;
+        let f = s.search(&g, &budget, &stop, &mut |_| reports += 1).unwrap();
+        assert_eq!(f.best, Some(3), "{per_turn} takes a turn");
+        assert_eq!(mate_in(f.score), Some(1));
+        assert_eq!(f.pv, vec![3]);
+        assert_eq!(reports, 1, "a GUI hears the score once");
+    }
+    // With stones left after every take no move wins at once: the search decides as before.
+    let f = search(&TakeAway::new(6, 1), 1, 8);
+    assert_eq!(f.best, Some(2));
+}
+
+#[test]
 fn node_limit_is_kept() {
     let g = TakeAway::new(60, 1);
     let mut s = Searcher::new(1, 1);
@@ -327,4 +351,35 @@ fn a_pruning_depth_beyond_the_search_gives_the_exact_minimax() {
         pruned_differs |= cut.score != truth;
     }
     assert!(pruned_differs, "the default pruning never changed a score");
+}
+
+#[test]
+fn a_search_cut_short_plays_the_best_move_of_a_first_look() {
+    // A budget of one node ends the first iteration at once: the move played is the best by
+    // the static evaluation after each root move, not the first move generated.
+    let mut first_was_worse = false;
+    for opening in 0..8u8 {
+        let mut g = Wide {
+            line: vec![opening],
+            pruning_depth: PRUNING_DEPTH,
+        };
+        let best_value = negamax(&mut g.clone(), 1);
+        let mut s = Searcher::new(1, 1);
+        let stop = AtomicBool::new(false);
+        let budget = Budget {
+            nodes: Some(1),
+            ..Budget::default()
+        };
+        let f = s.search(&g, &budget, &stop, &mut |_| {}).unwrap();
+        let m = f.best.expect("a move");
+        g.make(m).unwrap();
+        assert_eq!(-Wide::score(&g.line), best_value, "opening {opening}");
+        g.unmake();
+        g.make(0).unwrap();
+        first_was_worse |= -Wide::score(&g.line) < best_value;
+    }
+    assert!(
+        first_was_worse,
+        "the first move was always the best: the test shows nothing"
+    );
 }

@@ -91,6 +91,14 @@ fn from_tt(score: i32, turns: i32) -> i32 {
     }
 }
 
+/// What [`Worker::first_look`] found.
+enum FirstLook<M> {
+    /// This move wins at once, with this score.
+    Win(M, i32),
+    /// Per root move, its score by a look one move deep.
+    Scores(Vec<i32>),
+}
+
 const TT_MOVE: i32 = 1 << 30;
 const CAPTURE: i32 = 1 << 28;
 const KILLER: i32 = 1 << 27;
@@ -163,12 +171,43 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             found.score = t.map_or(0, |t| terminal_score(t, 0));
             return Ok(found);
         }
-        // Hash move first, then captures: the order of depth 1.
+        // First look: every root move made once and scored by the result or the static
+        // evaluation after it. A move that wins at once is played without a search; the
+        // rest order the first iteration (the hash move first). A node budget can end that
+        // iteration before it has searched every move (in a slow pipeline quiescence below
+        // the first moves may take all of it): the move played is then at least the best
+        // by this look, never a move taken blindly by its place in the capture order, and
+        // never a repetition when anything else looks better.
+        let static_scores = match self.first_look(&root_moves)? {
+            FirstLook::Scores(scores) => scores,
+            FirstLook::Win(m, score) => {
+                found.best = Some(m);
+                found.score = score;
+                found.depth = 1;
+                found.pv = vec![m];
+                found.nodes = self.shared.nodes.load(Ordering::Relaxed);
+                if self.id == 0 {
+                    on_report(&Report {
+                        depth: 1,
+                        seldepth: 1,
+                        score,
+                        nodes: found.nodes,
+                        time: self.shared.start.elapsed(),
+                        pv: found.pv.clone(),
+                    });
+                }
+                return Ok(found);
+            }
+        };
         let key = self.game.hash();
         let hash_move = self.tt.probe(key).map_or(0, |h| h.mv);
         let mut keyed: Vec<(i32, G::Move)> = root_moves
             .iter()
-            .map(|&m| (self.order_key(m, hash_move, 0), m))
+            .zip(&static_scores)
+            .map(|(&m, &s)| {
+                let first = hash_move != 0 && self.game.move_bits(m) == hash_move;
+                (if first { TT_MOVE } else { s }, m)
+            })
             .collect();
         keyed.sort_by_key(|k| std::cmp::Reverse(k.0));
         let mut root_moves: Vec<G::Move> = keyed.into_iter().map(|(_, m)| m).collect();
@@ -238,6 +277,53 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         }
         found.nodes = self.shared.nodes.load(Ordering::Relaxed);
         Ok(found)
+    }
+
+    /// Each of `root_moves` made once: the first after which the side to move has won, with
+    /// its score (a win one turn away, or none when the move keeps the turn), or else each
+    /// move's score from the side to move by the result or the static evaluation after it.
+    /// Each move made counts as a node.
+    fn first_look(&mut self, root_moves: &[G::Move]) -> Result<FirstLook<G::Move>, G::Error> {
+        let side = self.game.side_to_move();
+        let mut replies = Vec::new();
+        let mut scores = Vec::with_capacity(root_moves.len());
+        for &m in root_moves {
+            self.nodes += 1;
+            self.shared.nodes.fetch_add(1, Ordering::Relaxed);
+            self.game.make(m)?;
+            let flip = self.game.side_to_move() != side;
+            let score = self.static_score(&mut replies);
+            self.game.unmake();
+            // The child's score is from its side to move.
+            let score = match score? {
+                Ok(s) => s,
+                Err(t) => {
+                    let s = terminal_score(t, i32::from(flip));
+                    if (t == Terminal::Loss && flip) || (t == Terminal::Win && !flip) {
+                        let s = if flip { -s } else { s };
+                        return Ok(FirstLook::Win(m, s));
+                    }
+                    s
+                }
+            };
+            scores.push(if flip { -score } else { score });
+        }
+        Ok(FirstLook::Scores(scores))
+    }
+
+    /// The result at the node (`Err`) or its static evaluation, from its side to move.
+    fn static_score(
+        &mut self,
+        replies: &mut Vec<G::Move>,
+    ) -> Result<Result<i32, Terminal>, G::Error> {
+        self.game.legal_moves(replies)?;
+        if let Some(t) = self.game.terminal(!replies.is_empty())? {
+            return Ok(Err(t));
+        }
+        if replies.is_empty() {
+            return Ok(Ok(0));
+        }
+        Ok(Ok(self.game.evaluate()?))
     }
 
     /// A root search in a window around the last score, widened on failure.

@@ -149,6 +149,26 @@ fn objective_royal_lost() {
 }
 
 #[test]
+fn a_win_at_once_is_played_within_any_node_budget() {
+    // From an engine-against-random game of piece-hp with nomad: Black's king on h7 has no
+    // empty square beside it, so the knight's capture removes it (RULINGS: a survivor with
+    // no push square is removed). At 1000 nodes a move the engine played Kxg8 here: the first
+    // iteration spent its nodes in the quiescence of other captures before it reached Nxh7,
+    // a capture of a king being ordered last (royal pieces count no material).
+    let p = pipeline("chess", &["piece-hp", "nomad"]);
+    let fen = concat!(
+        "5QnK/p4pQk/Pp1ppPnP/5pN1/4Ppp1/2N1P1P1/1BP3R1/1R3B1b w - - 0 80 ",
+        "{Hp:b1=3,f1=3,h1=16,b2=3,c2=2,g2=4,c3=3,e3=3,g3=3,e4=4,f4=3,g4=5,f5=2,g5=2,a6=5,b6=3,d6=4,e6=4,f6=5,g6=16,h6=5,a7=3,f7=3,g7=13,h7=13,f8=6,g8=12,h8=40;",
+        "nomad:b1=1,f1=1,h1=1,b2=1,c2=1,g2=1,c3=1,e3=1,g3=1,e4=1,f4=1,g4=1,f5=1,g5=1,a6=1,b6=1,d6=1,e6=1,f6=1,g6=1,h6=1,a7=1,f7=1,g7=1,h7=1,f8=1,g8=1,h8=1;@nomad.seeded=1}",
+    );
+    for nodes in ["nodes=1", "nodes=1000"] {
+        let (r, best) = search(&p, fen, nodes, 1);
+        assert_eq!(best, "g5h7", "{nodes}: {r:?}");
+        assert_eq!(r.score, Score::Mate(1), "{nodes}");
+    }
+}
+
+#[test]
 fn objective_last_piece_standing_by_stalemate() {
     // Annihilation: a side without a legal move loses. Any king move leaves Black's blocked
     // pawn without one.

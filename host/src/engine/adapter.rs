@@ -379,7 +379,7 @@ impl SearchGame for PipelineGame<'_> {
             .pos
             .get(m.to)
             .kind()
-            .map_or(self.eval.least_value(), |k| self.eval.value(k));
+            .map_or(self.eval.least_value(), |k| self.eval.victim_value(k));
         let attacker = if m.from.is_none() {
             0
         } else {

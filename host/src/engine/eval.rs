@@ -24,6 +24,8 @@ use houserules_plugin_api::{attr, Cell, Color, Position, Square};
 pub struct Evaluation {
     /// Value per piece kind (royal pieces: 0).
     values: Vec<i32>,
+    /// Per piece kind: royal (a capture of it is ordered first).
+    royal: Vec<bool>,
     /// Per cell: centrality bonus (0 at the rim).
     center: Vec<i32>,
     least: i32,
@@ -32,6 +34,9 @@ pub struct Evaluation {
 
 /// Value of a piece that declares none and whose mobility cannot be measured.
 const DEFAULT_VALUE: i32 = 100;
+/// A royal victim in move ordering: above every piece's value (and small enough that the
+/// search's ordering key, victim times 16, stays within its capture band).
+const ROYAL_VICTIM: i32 = 100_000;
 /// Centipawns per legal move more than the opponent.
 const MOBILITY: i32 = 4;
 /// Mobility counts at most this many moves of difference.
@@ -75,6 +80,7 @@ impl Evaluation {
         }
         Evaluation {
             values,
+            royal: info.pieces.iter().map(|p| p.royal).collect(),
             center,
             least,
             plugin_terms: pipeline.has_evaluation_terms(),
@@ -87,6 +93,16 @@ impl Evaluation {
             .get(kind as usize)
             .copied()
             .unwrap_or(DEFAULT_VALUE)
+    }
+
+    /// What a capture of a piece kind is worth in move ordering: its value, and a royal piece
+    /// (where rules let it be captured, that ends the game or costs it a life) above any.
+    pub fn victim_value(&self, kind: u8) -> i32 {
+        if self.royal.get(kind as usize).copied().unwrap_or(false) {
+            ROYAL_VICTIM
+        } else {
+            self.value(kind)
+        }
     }
 
     /// The smallest value of a non-royal piece (the victim of an en passant capture).

@@ -27,6 +27,41 @@ fn empty_around(pos: &Position, sq: Square) -> usize {
         .count()
 }
 
+/// The fewest knight moves (on an empty board) any of `knights` needs to attack `target`:
+/// 0 where one attacks it now; `None` without a knight within four moves.
+fn knight_moves_to_attack(
+    pos: &Position,
+    target: Square,
+    knights: impl Iterator<Item = Square>,
+) -> Option<usize> {
+    // Knight distance from the target, by rings: ring d holds the squares a knight attacks
+    // the target from after d moves.
+    let mut seen = SquareSet::default();
+    let mut ring = vec![target];
+    seen.insert(target);
+    let mut rings: Vec<SquareSet> = Vec::with_capacity(5);
+    for _ in 0..5 {
+        let mut next = Vec::new();
+        let mut set = SquareSet::default();
+        for &sq in &ring {
+            for &(df, dr) in geometry::KNIGHT.iter() {
+                if let Some(to) = pos.offset(sq, df, dr) {
+                    if !seen.contains(to) {
+                        seen.insert(to);
+                        set.insert(to);
+                        next.push(to);
+                    }
+                }
+            }
+        }
+        rings.push(set);
+        ring = next;
+    }
+    knights
+        .filter_map(|q| rings.iter().position(|r| r.contains(q)))
+        .min()
+}
+
 pub(crate) const META: Meta = Meta {
     id: "piece-hp",
     name: "Hit Points",
@@ -60,6 +95,15 @@ const KING_HP_COUNTED: i32 = 3;
 /// removed when "captured" with none (RULINGS: no push square), so every neighbour filled
 /// (by any piece, or the board's edge) brings that closer. Index: empty squares, 0..=8.
 const KING_CROWDED: [i32; 9] = [400, 220, 120, 60, 25, 10, 0, 0, 0];
+/// Centipawns against a king of 1 HP (which can still be checkmated) per step an enemy piece
+/// that is neither pawn nor king stands nearer it than 7 (king's distance).
+const MORTAL_KING_NEAR: i32 = 6;
+/// Centipawns against a king of 2 HP or more with no empty square around it by the knight
+/// moves the enemy's nearest knight needs to attack it (index: moves, 0 = it attacks now): a
+/// leaper's capture removes such a king (a slider or a neighbour leaves a square to push it
+/// to), and where captures heal back (nomad) it is the only way to win. Halved per empty
+/// square around the king.
+const KNIGHT_HUNT: [i32; 4] = [160, 80, 35, 10];
 /// The preset.
 #[derive(Default)]
 pub struct PieceHp {
@@ -82,7 +126,9 @@ impl PresetRules for PieceHp {
     /// material, so it cannot see them): each one is a check or a "capture" survived, worth
     /// more than a minor piece. A king of 2 HP or more may be left attacked and is removed
     /// only when captured with no empty square around it: the fewer empty squares around it,
-    /// the nearer it is to that (the only way to win against it when captures heal back).
+    /// the nearer it is to that (the only way to win against it when captures heal back), and
+    /// the nearer an enemy knight (a leaper's capture leaves no square to push it to). A king
+    /// of 1 HP can be checkmated: enemy pieces near it count against it.
     fn evaluate(&self, pos: &Position) -> i32 {
         let k = self.k.get();
         let mut score = 0;
@@ -95,7 +141,35 @@ impl PresetRules for PieceHp {
             let hp = hp(pos, k, s);
             let mut own = (hp.min(KING_HP_COUNTED) - 1).max(0) * KING_HP_VALUE;
             if hp >= 2 {
-                own -= KING_CROWDED[empty_around(pos, s)];
+                let empty = empty_around(pos, s);
+                own -= KING_CROWDED[empty];
+                if empty < 3 {
+                    let knights = pos.squares().filter(|&q| {
+                        let e = pos.get(q);
+                        e.is_color(color.opposite()) && k.is_any(e, Role::KNIGHT)
+                    });
+                    if let Some(moves) = knight_moves_to_attack(pos, s, knights) {
+                        own -= KNIGHT_HUNT.get(moves).copied().unwrap_or(0) >> empty;
+                    }
+                }
+            } else {
+                // A king of 1 HP can still be checkmated: enemy pieces near it count.
+                let near: i32 = pos
+                    .squares()
+                    .filter(|&q| {
+                        let e = pos.get(q);
+                        e.is_color(color.opposite())
+                            && !k.is_any(e, Role::KING)
+                            && !k.is_any(e, Role::PAWN)
+                    })
+                    .map(|q| {
+                        let d = (q.file() as i32 - s.file() as i32)
+                            .abs()
+                            .max((q.rank() as i32 - s.rank() as i32).abs());
+                        (7 - d).max(0)
+                    })
+                    .sum();
+                own -= near * MORTAL_KING_NEAR;
             }
             score += if color == Color::White { own } else { -own };
         }
@@ -235,6 +309,48 @@ mod tests {
         // A 1-HP king is protected (checkmate, not crowding, decides): no term.
         let weak = p.game_start("6nk/6pp/8/8/8/8/8/4K3 w - - 0 1").unwrap();
         assert_eq!(p.evaluation_terms(&weak).unwrap(), 0);
+    }
+
+    #[test]
+    fn evaluation_brings_knights_to_a_boxed_strong_king() {
+        let p = pipe(&[ID]);
+        let terms = |board: &str| {
+            let f = format!("{board} w - - 0 1 {{Hp:h8=2}}");
+            p.evaluation_terms(&p.game_start(&f).unwrap()).unwrap()
+        };
+        // Black's 2-HP king boxed on h8 (g8, g7, h7 filled): a knight on f7 removes it next
+        // move, one on d6 is a move from f7, one on a1 is too far to count.
+        let far = terms("6nk/6pp/8/8/8/8/8/N3K3");
+        let attacking = terms("6nk/5Npp/8/8/8/8/8/4K3");
+        let one_away = terms("6nk/6pp/3N4/8/8/8/8/4K3");
+        assert!(
+            attacking > one_away && one_away > far,
+            "{attacking} {one_away} {far}"
+        );
+        assert_eq!(attacking - far, super::KNIGHT_HUNT[0]);
+        assert_eq!(one_away - far, super::KNIGHT_HUNT[1]);
+        // With h7 empty the king has a push square: half as much.
+        let open_far = terms("6nk/6p1/8/8/8/8/8/N3K3");
+        let open_attacking = terms("6nk/5Np1/8/8/8/8/8/4K3");
+        assert_eq!(open_attacking - open_far, super::KNIGHT_HUNT[0] / 2);
+    }
+
+    #[test]
+    fn evaluation_brings_pieces_to_a_king_that_can_be_mated() {
+        let p = pipe(&[ID]);
+        let terms = |board: &str| {
+            let f = format!("{board} w - - 0 1");
+            p.evaluation_terms(&p.game_start(&f).unwrap()).unwrap()
+        };
+        // Black's king at 1 HP on e8: White's queen on d6, two squares away (5 steps nearer
+        // than 7), against one in the far corner; pawns and kings do not count.
+        let near = terms("4k3/8/3Q4/8/8/8/8/K7");
+        let far = terms("4k3/8/8/8/8/8/8/K6Q");
+        assert!(near > far, "{near} against {far}");
+        assert_eq!(near - far, 5 * super::MORTAL_KING_NEAR);
+        let pawn_near = terms("4k3/8/4P3/8/8/8/8/K7");
+        let pawn_far = terms("4k3/8/8/8/8/8/P7/K7");
+        assert_eq!(pawn_near, pawn_far);
     }
 
     #[test]
