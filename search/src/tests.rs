@@ -383,3 +383,81 @@ fn a_search_cut_short_plays_the_best_move_of_a_first_look() {
         "the first move was always the best: the test shows nothing"
     );
 }
+
+/// [`Wide`] that sets a stop flag when its legal moves have been asked for `stop_after` times.
+#[derive(Clone)]
+struct StopsItself {
+    inner: Wide,
+    calls: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+    stop_after: usize,
+    stop: std::sync::Arc<AtomicBool>,
+}
+
+impl SearchGame for StopsItself {
+    type Move = u8;
+    type Error = ();
+    fn side_to_move(&self) -> u8 {
+        self.inner.side_to_move()
+    }
+    fn hash(&self) -> u64 {
+        self.inner.hash()
+    }
+    fn legal_moves(&mut self, out: &mut Vec<u8>) -> Result<(), ()> {
+        let n = self.calls.fetch_add(1, Ordering::Relaxed) + 1;
+        if n == self.stop_after {
+            self.stop.store(true, Ordering::Relaxed);
+        }
+        self.inner.legal_moves(out)
+    }
+    fn make(&mut self, m: u8) -> Result<(), ()> {
+        self.inner.make(m)
+    }
+    fn unmake(&mut self) {
+        self.inner.unmake()
+    }
+    fn terminal(&mut self, has: bool) -> Result<Option<Terminal>, ()> {
+        self.inner.terminal(has)
+    }
+    fn in_check(&mut self) -> Result<bool, ()> {
+        self.inner.in_check()
+    }
+    fn is_capture(&self, m: u8) -> bool {
+        self.inner.is_capture(m)
+    }
+    fn capture_order(&self, m: u8) -> i32 {
+        self.inner.capture_order(m)
+    }
+    fn evaluate(&mut self) -> Result<i32, ()> {
+        self.inner.evaluate()
+    }
+    fn move_bits(&self, m: u8) -> u64 {
+        self.inner.move_bits(m)
+    }
+    fn history_slot(&self, m: u8) -> usize {
+        self.inner.history_slot(m)
+    }
+}
+
+#[test]
+fn the_first_look_stops_with_the_search() {
+    // The stop flag is set while the look makes the second of eight root moves (the root's
+    // own move list is the first call): the look makes no further move, and a move is
+    // still played.
+    let stop = std::sync::Arc::new(AtomicBool::new(false));
+    let calls = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let g = StopsItself {
+        inner: Wide {
+            line: vec![3],
+            pruning_depth: PRUNING_DEPTH,
+        },
+        calls: calls.clone(),
+        stop_after: 3,
+        stop: stop.clone(),
+    };
+    let mut s = Searcher::new(1, 1);
+    let f = s
+        .search(&g, &Budget::default(), &stop, &mut |_| {})
+        .unwrap();
+    assert!(f.best.is_some());
+    assert_eq!(calls.load(Ordering::Relaxed), 3);
+}

@@ -282,12 +282,23 @@ impl<'a, G: SearchGame> Worker<'a, G> {
     /// Each of `root_moves` made once: the first after which the side to move has won, with
     /// its score (a win one turn away, or none when the move keeps the turn), or else each
     /// move's score from the side to move by the result or the static evaluation after it.
-    /// Each move made counts as a node.
+    /// Each move made counts as a node; the look goes past a node budget (by at most the
+    /// root moves) but not past the stop flag or the time: the moves it did not reach score
+    /// below every move it did, in their order.
     fn first_look(&mut self, root_moves: &[G::Move]) -> Result<FirstLook<G::Move>, G::Error> {
         let side = self.game.side_to_move();
         let mut replies = Vec::new();
         let mut scores = Vec::with_capacity(root_moves.len());
         for &m in root_moves {
+            let late = self
+                .shared
+                .budget
+                .hard_time
+                .is_some_and(|t| self.shared.start.elapsed() >= t);
+            if late || self.shared.stopped() {
+                scores.resize(root_moves.len(), -INFINITY);
+                break;
+            }
             self.nodes += 1;
             self.shared.nodes.fetch_add(1, Ordering::Relaxed);
             self.game.make(m)?;
