@@ -113,6 +113,17 @@ fn search(g: &TakeAway, threads: usize, depth: u32) -> Found<u32> {
     s.search(g, &budget, &stop, &mut |_| {}).unwrap()
 }
 
+/// One thread's search of `g` within `budget`, never stopped from outside.
+fn search_within<G: SearchGame>(g: &G, budget: Budget) -> Found<G::Move>
+where
+    G::Error: std::fmt::Debug,
+{
+    let stop = AtomicBool::new(false);
+    Searcher::new(1, 1)
+        .search(g, &budget, &stop, &mut |_| {})
+        .unwrap()
+}
+
 #[test]
 fn agrees_with_minimax_one_move_per_turn() {
     for pile in 1..=14 {
@@ -238,9 +249,27 @@ fn clock_budget_leaves_time() {
 struct Wide {
     line: Vec<u8>,
     pruning_depth: i32,
+    /// Sets a stop flag once the legal moves have been asked for this many times.
+    stop_at: Option<StopAt>,
+}
+
+/// When [`Wide`] sets a stop flag.
+#[derive(Clone)]
+struct StopAt {
+    calls: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+    after: usize,
+    stop: std::sync::Arc<AtomicBool>,
 }
 
 impl Wide {
+    fn new(line: Vec<u8>, pruning_depth: i32) -> Wide {
+        Wide {
+            line,
+            pruning_depth,
+            stop_at: None,
+        }
+    }
+
     /// The side to move's evaluation of `line`: a hash of it, -500..500.
     fn score(line: &[u8]) -> i32 {
         let mut h: u64 = 0x9E37_79B9_7F4A_7C15;
@@ -266,6 +295,11 @@ impl SearchGame for Wide {
         h | 1 << 63
     }
     fn legal_moves(&mut self, out: &mut Vec<u8>) -> Result<(), ()> {
+        if let Some(at) = &self.stop_at {
+            if at.calls.fetch_add(1, Ordering::Relaxed) + 1 == at.after {
+                at.stop.store(true, Ordering::Relaxed);
+            }
+        }
         out.clear();
         out.extend(0..8);
         Ok(())
@@ -327,10 +361,7 @@ fn a_pruning_depth_beyond_the_search_gives_the_exact_minimax() {
     let mut pruned_differs = false;
     for opening in 0..6u8 {
         let line = vec![opening, 7 - opening];
-        let exact = Wide {
-            line: line.clone(),
-            pruning_depth: 64,
-        };
+        let exact = Wide::new(line.clone(), 64);
         let truth = negamax(&mut exact.clone(), 4);
         let mut s = Searcher::new(1, 1);
         let stop = AtomicBool::new(false);
@@ -342,10 +373,7 @@ fn a_pruning_depth_beyond_the_search_gives_the_exact_minimax() {
         assert_eq!(full.score, truth, "opening {opening}: {full:?}");
         // The default prunes from 3 plies left, and so (on these lines) does not always
         // find the exact score.
-        let pruned = Wide {
-            line,
-            pruning_depth: PRUNING_DEPTH,
-        };
+        let pruned = Wide::new(line, PRUNING_DEPTH);
         let mut s = Searcher::new(1, 1);
         let cut = s.search(&pruned, &budget, &stop, &mut |_| {}).unwrap();
         pruned_differs |= cut.score != truth;
@@ -359,18 +387,13 @@ fn a_search_cut_short_plays_the_best_move_of_a_first_look() {
     // the static evaluation after each root move, not the first move generated.
     let mut first_was_worse = false;
     for opening in 0..8u8 {
-        let mut g = Wide {
-            line: vec![opening],
-            pruning_depth: PRUNING_DEPTH,
-        };
+        let mut g = Wide::new(vec![opening], PRUNING_DEPTH);
         let best_value = negamax(&mut g.clone(), 1);
-        let mut s = Searcher::new(1, 1);
-        let stop = AtomicBool::new(false);
         let budget = Budget {
             nodes: Some(1),
             ..Budget::default()
         };
-        let f = s.search(&g, &budget, &stop, &mut |_| {}).unwrap();
+        let f = search_within(&g, budget);
         let m = f.best.expect("a move");
         g.make(m).unwrap();
         assert_eq!(-Wide::score(&g.line), best_value, "opening {opening}");
@@ -384,60 +407,6 @@ fn a_search_cut_short_plays_the_best_move_of_a_first_look() {
     );
 }
 
-/// [`Wide`] that sets a stop flag when its legal moves have been asked for `stop_after` times.
-#[derive(Clone)]
-struct StopsItself {
-    inner: Wide,
-    calls: std::sync::Arc<std::sync::atomic::AtomicUsize>,
-    stop_after: usize,
-    stop: std::sync::Arc<AtomicBool>,
-}
-
-impl SearchGame for StopsItself {
-    type Move = u8;
-    type Error = ();
-    fn side_to_move(&self) -> u8 {
-        self.inner.side_to_move()
-    }
-    fn hash(&self) -> u64 {
-        self.inner.hash()
-    }
-    fn legal_moves(&mut self, out: &mut Vec<u8>) -> Result<(), ()> {
-        let n = self.calls.fetch_add(1, Ordering::Relaxed) + 1;
-        if n == self.stop_after {
-            self.stop.store(true, Ordering::Relaxed);
-        }
-        self.inner.legal_moves(out)
-    }
-    fn make(&mut self, m: u8) -> Result<(), ()> {
-        self.inner.make(m)
-    }
-    fn unmake(&mut self) {
-        self.inner.unmake()
-    }
-    fn terminal(&mut self, has: bool) -> Result<Option<Terminal>, ()> {
-        self.inner.terminal(has)
-    }
-    fn in_check(&mut self) -> Result<bool, ()> {
-        self.inner.in_check()
-    }
-    fn is_capture(&self, m: u8) -> bool {
-        self.inner.is_capture(m)
-    }
-    fn capture_order(&self, m: u8) -> i32 {
-        self.inner.capture_order(m)
-    }
-    fn evaluate(&mut self) -> Result<i32, ()> {
-        self.inner.evaluate()
-    }
-    fn move_bits(&self, m: u8) -> u64 {
-        self.inner.move_bits(m)
-    }
-    fn history_slot(&self, m: u8) -> usize {
-        self.inner.history_slot(m)
-    }
-}
-
 #[test]
 fn the_first_look_stops_with_the_search() {
     // The stop flag is set while the look makes the second of eight root moves (the root's
@@ -445,14 +414,14 @@ fn the_first_look_stops_with_the_search() {
     // still played.
     let stop = std::sync::Arc::new(AtomicBool::new(false));
     let calls = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
-    let g = StopsItself {
-        inner: Wide {
-            line: vec![3],
-            pruning_depth: PRUNING_DEPTH,
-        },
-        calls: calls.clone(),
-        stop_after: 3,
-        stop: stop.clone(),
+    let g = Wide {
+        line: vec![3],
+        pruning_depth: PRUNING_DEPTH,
+        stop_at: Some(StopAt {
+            calls: calls.clone(),
+            after: 3,
+            stop: stop.clone(),
+        }),
     };
     let mut s = Searcher::new(1, 1);
     let f = s

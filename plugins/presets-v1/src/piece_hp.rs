@@ -311,13 +311,18 @@ mod tests {
         assert_eq!(p.evaluation_terms(&weak).unwrap(), 0);
     }
 
+    /// The presets' evaluation terms of `board` with White to move and `attributes`.
+    fn terms(board: &str, attributes: &str) -> i32 {
+        let p = pipe(&[ID]);
+        let pos = p
+            .game_start(&format!("{board} w - - 0 1 {attributes}"))
+            .unwrap();
+        p.evaluation_terms(&pos).unwrap()
+    }
+
     #[test]
     fn evaluation_brings_knights_to_a_boxed_strong_king() {
-        let p = pipe(&[ID]);
-        let terms = |board: &str| {
-            let f = format!("{board} w - - 0 1 {{Hp:h8=2}}");
-            p.evaluation_terms(&p.game_start(&f).unwrap()).unwrap()
-        };
+        let terms = |board: &str| terms(board, "{Hp:h8=2}");
         // Black's 2-HP king boxed on h8 (g8, g7, h7 filled): a knight on f7 removes it next
         // move, one on d6 is a move from f7, one on a1 is too far to count.
         let far = terms("6nk/6pp/8/8/8/8/8/N3K3");
@@ -337,11 +342,7 @@ mod tests {
 
     #[test]
     fn evaluation_brings_pieces_to_a_king_that_can_be_mated() {
-        let p = pipe(&[ID]);
-        let terms = |board: &str| {
-            let f = format!("{board} w - - 0 1");
-            p.evaluation_terms(&p.game_start(&f).unwrap()).unwrap()
-        };
+        let terms = |board: &str| terms(board, "");
         // Black's king at 1 HP on e8: White's queen on d6, two squares away (5 steps nearer
         // than 7), against one in the far corner; pawns and kings do not count.
         let near = terms("4k3/8/3Q4/8/8/8/8/K7");
