@@ -26,6 +26,13 @@ impl Shared<'_> {
     fn stopped(&self) -> bool {
         self.internal.load(Ordering::Relaxed) || self.external.load(Ordering::Relaxed)
     }
+
+    /// Whether the hard time limit, if any, has passed.
+    fn past_hard_time(&self) -> bool {
+        self.budget
+            .hard_time
+            .is_some_and(|t| self.start.elapsed() >= t)
+    }
 }
 
 /// Raised inside the tree when the search must stop; unwinds to the root.
@@ -140,12 +147,8 @@ impl<'a, G: SearchGame> Worker<'a, G> {
                 self.shared.internal.store(true, Ordering::Relaxed);
             }
         }
-        if self.nodes.is_multiple_of(64) {
-            if let Some(t) = self.shared.budget.hard_time {
-                if self.shared.start.elapsed() >= t {
-                    self.shared.internal.store(true, Ordering::Relaxed);
-                }
-            }
+        if self.nodes.is_multiple_of(64) && self.shared.past_hard_time() {
+            self.shared.internal.store(true, Ordering::Relaxed);
         }
         self.shared.stopped()
     }
@@ -290,12 +293,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         let mut replies = Vec::new();
         let mut scores = Vec::with_capacity(root_moves.len());
         for &m in root_moves {
-            let late = self
-                .shared
-                .budget
-                .hard_time
-                .is_some_and(|t| self.shared.start.elapsed() >= t);
-            if late || self.shared.stopped() {
+            if self.shared.past_hard_time() || self.shared.stopped() {
                 scores.resize(root_moves.len(), -INFINITY);
                 break;
             }
@@ -303,38 +301,32 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             self.shared.nodes.fetch_add(1, Ordering::Relaxed);
             self.game.make(m)?;
             let flip = self.game.side_to_move() != side;
-            let score = self.static_score(&mut replies);
-            self.game.unmake();
-            // The child's score is from its side to move.
-            let score = match score? {
-                Ok(s) => s,
-                Err(t) => {
-                    let s = terminal_score(t, i32::from(flip));
-                    if (t == Terminal::Loss && flip) || (t == Terminal::Win && !flip) {
-                        let s = if flip { -s } else { s };
-                        return Ok(FirstLook::Win(m, s));
-                    }
-                    s
-                }
+            let child = match self.settle(&mut replies, i32::from(flip)) {
+                Ok(None) => self.game.evaluate().map(|s| (s, false)),
+                Ok(Some(s)) => Ok((s, true)),
+                Err(e) => Err(e),
             };
-            scores.push(if flip { -score } else { score });
+            self.game.unmake();
+            // The child's score is from its side to move; an ended game's is a win (above
+            // 0), a loss or a draw.
+            let (child, over) = child?;
+            let score = if flip { -child } else { child };
+            if over && score > 0 {
+                return Ok(FirstLook::Win(m, score));
+            }
+            scores.push(score);
         }
         Ok(FirstLook::Scores(scores))
     }
 
-    /// The result at the node (`Err`) or its static evaluation, from its side to move.
-    fn static_score(
-        &mut self,
-        replies: &mut Vec<G::Move>,
-    ) -> Result<Result<i32, Terminal>, G::Error> {
-        self.game.legal_moves(replies)?;
-        if let Some(t) = self.game.terminal(!replies.is_empty())? {
-            return Ok(Err(t));
+    /// The legal moves into `moves`, and the score of the node if the game is over there
+    /// (its result, or a draw without a legal move), `turns` from the root.
+    fn settle(&mut self, moves: &mut Vec<G::Move>, turns: i32) -> Result<Option<i32>, G::Error> {
+        self.game.legal_moves(moves)?;
+        if let Some(t) = self.game.terminal(!moves.is_empty())? {
+            return Ok(Some(terminal_score(t, turns)));
         }
-        if replies.is_empty() {
-            return Ok(Ok(0));
-        }
-        Ok(Ok(self.game.evaluate()?))
+        Ok(moves.is_empty().then_some(0))
     }
 
     /// A root search in a window around the last score, widened on failure.
@@ -495,12 +487,8 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         pv_node: bool,
         moves: &mut Vec<G::Move>,
     ) -> Res<i32, G::Error> {
-        self.game.legal_moves(moves)?;
-        if let Some(t) = self.game.terminal(!moves.is_empty())? {
-            return Ok(terminal_score(t, turns));
-        }
-        if moves.is_empty() {
-            return Ok(0);
+        if let Some(score) = self.settle(moves, turns)? {
+            return Ok(score);
         }
         if ply >= MAX_PLY - MAX_QUIESCENCE - 1 {
             return Ok(self.game.evaluate()?);
@@ -692,12 +680,8 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         self.seldepth = self.seldepth.max(ply);
         let mut moves = std::mem::take(&mut self.moves[ply]);
         let r = (|| {
-            self.game.legal_moves(&mut moves)?;
-            if let Some(t) = self.game.terminal(!moves.is_empty())? {
-                return Ok(terminal_score(t, turns));
-            }
-            if moves.is_empty() {
-                return Ok(0);
+            if let Some(score) = self.settle(&mut moves, turns)? {
+                return Ok(score);
             }
             let in_check = self.game.in_check()?;
             self.quiesce_moves(alpha, beta, ply, turns, in_check, qply, &mut moves)

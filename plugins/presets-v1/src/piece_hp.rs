@@ -36,25 +36,23 @@ fn knight_moves_to_attack(
 ) -> Option<usize> {
     // Knight distance from the target, by rings: ring d holds the squares a knight attacks
     // the target from after d moves.
-    let mut seen = SquareSet::default();
-    let mut ring = vec![target];
-    seen.insert(target);
+    let mut reached = SquareSet::default();
+    reached.insert(target);
+    let mut ring = reached;
     let mut rings: Vec<SquareSet> = Vec::with_capacity(5);
     for _ in 0..5 {
-        let mut next = Vec::new();
-        let mut set = SquareSet::default();
-        for &sq in &ring {
+        let mut next = SquareSet::default();
+        for sq in ring.iter() {
             for &(df, dr) in geometry::KNIGHT.iter() {
                 if let Some(to) = pos.offset(sq, df, dr) {
-                    if !seen.contains(to) {
-                        seen.insert(to);
-                        set.insert(to);
-                        next.push(to);
+                    if !reached.contains(to) {
+                        reached.insert(to);
+                        next.insert(to);
                     }
                 }
             }
         }
-        rings.push(set);
+        rings.push(next);
         ring = next;
     }
     knights
@@ -144,10 +142,10 @@ impl PresetRules for PieceHp {
                 let empty = empty_around(pos, s);
                 own -= KING_CROWDED[empty];
                 if empty < 3 {
-                    let knights = pos.squares().filter(|&q| {
-                        let e = pos.get(q);
-                        e.is_color(color.opposite()) && k.is_any(e, Role::KNIGHT)
-                    });
+                    let knights = pos
+                        .pieces_of(color.opposite())
+                        .map(|(q, _)| q)
+                        .filter(|&q| k.is_any(pos.get(q), Role::KNIGHT));
                     if let Some(moves) = knight_moves_to_attack(pos, s, knights) {
                         own -= KNIGHT_HUNT.get(moves).copied().unwrap_or(0) >> empty;
                     }
@@ -155,12 +153,11 @@ impl PresetRules for PieceHp {
             } else {
                 // A king of 1 HP can still be checkmated: enemy pieces near it count.
                 let near: i32 = pos
-                    .squares()
+                    .pieces_of(color.opposite())
+                    .map(|(q, _)| q)
                     .filter(|&q| {
                         let e = pos.get(q);
-                        e.is_color(color.opposite())
-                            && !k.is_any(e, Role::KING)
-                            && !k.is_any(e, Role::PAWN)
+                        !k.is_any(e, Role::KING) && !k.is_any(e, Role::PAWN)
                     })
                     .map(|q| {
                         let d = (q.file() as i32 - s.file() as i32)
