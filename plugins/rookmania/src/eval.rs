@@ -16,7 +16,18 @@
 //!   distance) they stand to the enemy King;
 //! - **pistol shots** left: each one removes a checker, which is what keeps a King alive;
 //! - **a side ahead trades down**: its lead counts more the less material is left, so that
-//!   captures, not shuffles, convert it.
+//!   captures, not shuffles, convert it;
+//! - **a side ahead boxes the enemy King in** (`box_terms`): the squares that King can walk
+//!   to without crossing a square the side ahead attacks count against it, and the side
+//!   ahead's King comes nearer. Depth 4 against depth 2 left games with a lead of a Rook or
+//!   more (up to a lone King and pawn against ten pieces) drawn at the ply limit: at depth 4
+//!   no mate is in sight, the flight squares next to the King say nothing about the way to
+//!   one, and the pawns (rook moves that reset the 50-move clock) shuffle forever. A box
+//!   that shrinks is the gradient a search of any depth can follow to the mate. Measured
+//!   over 80 games (depth 4 against depth 2, `engine_sweeps`): 68.1% without the terms,
+//!   74.4% with them; 20 per square instead of 6 and 24 for the King's nearness instead of
+//!   12 were no better (71.3%, 71.9%; one game in 80 is 0.6 points, so a few points are
+//!   noise).
 
 use crate::engine::{code, kind, Board, NONE, SQUARES, STEP};
 use houserules_plugin_api::Position;
@@ -38,6 +49,10 @@ const SHOT: i32 = 40;
 const START_PIECES: i32 = 2800;
 /// Material lead from which trading down is rewarded.
 const TRADE_LEAD: i32 = 200;
+/// Per square the enemy King's box leaves out, for a side ahead (see `box_terms`).
+pub(crate) const BOX_SQUARE: i32 = 6;
+/// Per orthogonal step the side ahead's King is nearer the enemy King (from `TROPISM_RANGE`).
+pub(crate) const BOX_KING_NEAR: i32 = 12;
 
 fn file(i: usize) -> i32 {
     (i % 7) as i32
@@ -71,6 +86,86 @@ pub fn evaluate(pos: &Position, values: &[i32; 8]) -> i32 {
         let gone = (2 * START_PIECES - pieces[0] - pieces[1]).clamp(0, 2 * START_PIECES);
         score += lead * gone / (8 * START_PIECES);
     }
+    // The box counts from half the trade lead, in full from one and a half: a capture
+    // that crosses a threshold should not change the score by more than it gains.
+    let weight = (lead.abs() - TRADE_LEAD / 2).clamp(0, TRADE_LEAD);
+    if weight > 0 {
+        let (ahead, sign) = if lead > 0 { (0, 1) } else { (1, -1) };
+        score += sign * box_terms(&b, ahead) * weight / TRADE_LEAD;
+    }
+    score
+}
+
+/// The board with `side`'s King off its square, so that a line it blocks counts through it.
+fn without_king(b: &Board, side: usize) -> Board {
+    let mut without = *b;
+    if b.king[side] != NONE {
+        let k = b.king[side] as usize;
+        without.cells[k] = 0;
+        without.occ[side] &= !(1u64 << k);
+    }
+    without
+}
+
+/// Whether a piece of `side` on the empty square `n` would be attacked (a stand-in on it, so
+/// that a capture move there counts; `board` without `side`'s King, so that lines through
+/// the King's square count too).
+fn attacked_if_there(board: &Board, n: usize, side: usize) -> bool {
+    let mut probe = *board;
+    probe.cells[n] = code(kind::ROOK, side);
+    probe.occ[side] |= 1u64 << n;
+    probe.attacked(n, side ^ 1)
+}
+
+/// For `ahead`, the side with the larger material: the fewer squares the enemy King can
+/// reach and the nearer `ahead`'s King stands to it, the better (never negative).
+///
+/// The box is every square the enemy King could walk to one step at a time without stepping
+/// on a square `ahead` attacks (empty squares, and `ahead`'s pieces it could take there); its
+/// own pieces wall it in. A King an enemy Basilisk sees cannot step: its box is its square.
+pub(crate) fn box_terms(b: &Board, ahead: usize) -> i32 {
+    let enemy = ahead ^ 1;
+    let k = b.king[enemy];
+    if k == NONE {
+        return 0;
+    }
+    let k = k as usize;
+    let without = without_king(b, enemy);
+    let mut region = 1u64 << k;
+    if b.frozen(enemy) >> k & 1 == 0 {
+        let mut frontier = vec![k];
+        while let Some(s) = frontier.pop() {
+            for &n in &STEP[s] {
+                if n == NONE || region >> n & 1 != 0 {
+                    continue;
+                }
+                let n = n as usize;
+                if b.occ[enemy] >> n & 1 != 0 {
+                    continue;
+                }
+                // A piece of `ahead` there: whether it is defended; an empty square: whether
+                // the King would be attacked there (a stand-in of its colour in its place).
+                let attacked = if b.cells[n] != 0 {
+                    without.attacked(n, ahead)
+                } else {
+                    attacked_if_there(&without, n, enemy)
+                };
+                if attacked {
+                    continue;
+                }
+                region |= 1u64 << n;
+                frontier.push(n);
+            }
+        }
+    }
+    // Counted as the squares denied, so that the terms only ever add to a lead.
+    let mut score = BOX_SQUARE * (SQUARES.len() as i32 - region.count_ones() as i32);
+    let own = b.king[ahead];
+    if own != NONE {
+        let own = own as usize;
+        let dist = (file(own) - file(k)).abs() + (rank(own) - rank(k)).abs();
+        score += BOX_KING_NEAR * (TROPISM_RANGE - dist).max(0);
+    }
     score
 }
 
@@ -81,15 +176,10 @@ fn king_terms(b: &Board, c: usize) -> i32 {
     let k = b.king[c];
     if k != NONE {
         let k = k as usize;
-        let e = c ^ 1;
         if b.frozen(c) >> k & 1 != 0 {
             score -= FROZEN_KING;
         }
-        // The King off its square, so that a line through it counts.
-        let mut without = *b;
-        without.cells[k] = 0;
-        without.occ[c] &= !(1u64 << k);
-        let stand_in = code(kind::ROOK, c);
+        let without = without_king(b, c);
         for &n in &STEP[k] {
             if n == NONE {
                 continue;
@@ -98,10 +188,7 @@ fn king_terms(b: &Board, c: usize) -> i32 {
             if b.cells[n] != 0 {
                 continue;
             }
-            let mut probe = without;
-            probe.cells[n] = stand_in;
-            probe.occ[c] |= 1u64 << n;
-            if probe.attacked(n, e) {
+            if attacked_if_there(&without, n, c) {
                 score -= ATTACKED_NEAR;
             } else {
                 score += FLIGHT;

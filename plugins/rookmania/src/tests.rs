@@ -1233,17 +1233,57 @@ fn evaluation_values_pistol_shots_and_trades_when_ahead() {
     let both = terms(&pieces, "w 22 0 1");
     let white_shot = terms(&pieces, "w 12 0 1");
     assert!(both > white_shot, "{both} {white_shot}");
-    // White a Rook ahead: the same lead with fewer pieces left counts more.
+    // White a Rook ahead: the same lead with fewer pieces left counts more. (The Basilisk on
+    // d5 freezes the Black King in both, so that its box is the same.)
     let many = terms(
         &[
             ("d1", 'K'),
             ("d9", 'k'),
             ("b4", 'R'),
+            ("d5", 'B'),
             ("f4", 'T'),
             ("f6", 't'),
         ],
         "w 22 0 1",
     );
-    let few = terms(&[("d1", 'K'), ("d9", 'k'), ("b4", 'R')], "w 22 0 1");
+    let few = terms(
+        &[("d1", 'K'), ("d9", 'k'), ("b4", 'R'), ("d5", 'B')],
+        "w 22 0 1",
+    );
     assert!(few > many, "{few} {many}");
+}
+
+#[test]
+fn evaluation_boxes_the_enemy_king_when_ahead() {
+    // White a Rook and a Twostep ahead against a lone King on d9. The Rook on a7 shuts the
+    // King in the top two ranks (8 squares); on e5, as near, it takes the flight e9 but
+    // leaves the King the board west of the e-file: the box counts more.
+    let boxed = terms(
+        &[("d1", 'K'), ("d9", 'k'), ("a7", 'R'), ("f2", 'T')],
+        "w 22 0 1",
+    );
+    let near = terms(
+        &[("d1", 'K'), ("d9", 'k'), ("e4", 'R'), ("f2", 'T')],
+        "w 22 0 1",
+    );
+    assert!(boxed > near, "{boxed} {near}");
+    // The side ahead's King comes nearer the enemy King: two steps nearer, twice the term.
+    let board = |k: &str| {
+        engine::Board::from_position(&pos(&fen(
+            &[(k, 'K'), ("d9", 'k'), ("a7", 'R'), ("f2", 'T')],
+            "w 22 0 1",
+        )))
+    };
+    let (far, near) = (
+        eval::box_terms(&board("d1"), 0),
+        eval::box_terms(&board("d3"), 0),
+    );
+    assert_eq!(near - far, 2 * eval::BOX_KING_NEAR);
+    // A King a Basilisk freezes has a box of one square, the least there is (the Kings eight
+    // steps apart: no nearness counted).
+    let frozen = engine::Board::from_position(&pos(&fen(
+        &[("d1", 'K'), ("d9", 'k'), ("d5", 'B'), ("f2", 'T')],
+        "w 22 0 1",
+    )));
+    assert_eq!(eval::box_terms(&frozen, 0), eval::BOX_SQUARE * 42);
 }
