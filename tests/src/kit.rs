@@ -158,3 +158,94 @@ pub fn sorted(mut v: Vec<String>) -> Vec<String> {
     v.sort();
     v
 }
+
+/// A Fairy-Stockfish fixture of a preset pack: `<pack_dir>/tests/data/fsf-<section>.json`, as
+/// `tools/fsf-gallery/generate.py` writes it (pass the pack's `env!("CARGO_MANIFEST_DIR")`).
+pub fn load_fsf_fixture(pack_dir: &str, section: &str) -> serde_json::Value {
+    let path = format!("{pack_dir}/tests/data/fsf-{section}.json");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// The result by the rules (results that take the moves away, as perft sees them), from
+/// White's point of view.
+fn fixture_result(p: &Pipeline, position: &Position) -> Option<String> {
+    let has_moves = !legal_at(p, position).is_empty();
+    p.outcome(position, has_moves, true)
+        .unwrap()
+        .map(|o| o.winner.pgn().to_string())
+}
+
+/// Replays every game of a Fairy-Stockfish fixture (`load_fsf_fixture`) through `p`: at every
+/// ply the legal moves (coordinate form, as FSF writes them) and the result must agree, and
+/// the FEN Fairy-Stockfish wrote (two-square en passant fields included) must read into a
+/// position with the same legal moves and the same board, side and castling fields. Returns
+/// (positions compared, decided games); panics at the first difference, naming the section,
+/// game, ply and both FENs.
+pub fn check_fsf_fixture(p: &Pipeline, section: &str, data: &serde_json::Value) -> (usize, usize) {
+    let joined = |mut v: Vec<String>| {
+        v.sort();
+        v.join(" ")
+    };
+    let fields = |s: &str| s.split_whitespace().take(3).collect::<Vec<_>>().join(" ");
+    let mut positions = 0;
+    let mut decided = 0;
+    let games = data["games"].as_array().expect("a fixture's games");
+    for (g, game) in games.iter().enumerate() {
+        let mut position = pos(p, game["start"].as_str().expect("a start FEN"));
+        let moves: Vec<&str> = game["moves"]
+            .as_str()
+            .expect("the moves")
+            .split_whitespace()
+            .collect();
+        let plies = game["plies"].as_array().expect("the plies");
+        for (i, ply) in plies.iter().enumerate() {
+            let fsf_fen = ply["fen"].as_str().expect("a ply's FEN");
+            let want_result = ply["result"].as_str().map(str::to_string);
+            let ctx = || {
+                format!(
+                    "{section} game {g} ply {i}: {fsf_fen} (ours {})",
+                    fen(p, &position)
+                )
+            };
+            assert_eq!(
+                fixture_result(p, &position),
+                want_result,
+                "result, {}",
+                ctx()
+            );
+            if want_result.is_some() {
+                decided += 1;
+            } else {
+                let want = ply["legal"].as_str().expect("the legal moves");
+                assert_eq!(
+                    joined(legal_at(p, &position)),
+                    want,
+                    "legal moves, {}",
+                    ctx()
+                );
+                // The FEN Fairy-Stockfish wrote reads into the same position.
+                let read = pos(p, fsf_fen);
+                assert_eq!(
+                    joined(legal_at(p, &read)),
+                    want,
+                    "legal moves of the FSF FEN, {}",
+                    ctx()
+                );
+                assert_eq!(
+                    fields(&fen(p, &position)),
+                    fields(fsf_fen),
+                    "board, side, castling, {}",
+                    ctx()
+                );
+            }
+            positions += 1;
+            if let Some(mv) = moves.get(i) {
+                let m = find(p, &position, mv);
+                let mut fx = MoveEffects::new(position.side_to_move, false);
+                p.apply(&mut position, m, &mut fx).unwrap();
+            }
+        }
+    }
+    (positions, decided)
+}

@@ -16,6 +16,14 @@ Sections (section -> Fairy-Stockfish variant, houserules presets):
     extinction-pawn chess + extinctionPieceTypes = p extinction-chess (target pawn)
     suicide         giveaway, promotion to q/r/b/n   suicide-chess
     coregal         coregal (built in)               coregal
+  presets-thress:
+    proletariat     chess, N B R Q as custom pieces `fmWfcF` (a pawn's step and
+                    captures, no double step; stranded on the last rank)
+                                                     proletariat
+    short-stop      chess, R B Q as custom pieces W, F, WF (one step), no castling, no
+                    double step                      short-stop
+    early-promotion chess, promotion regions ranks 6-8 / 1-3
+                                                     early-promotion (rank 6)
 """
 
 import json
@@ -32,17 +40,60 @@ extinctionPieceTypes = p
 
 [suicide-qrbn:giveaway]
 promotionPieceTypes = nbrq
+
+[proletariat:chess]
+knight = -
+bishop = -
+rook = -
+queen = -
+customPiece1 = n:fmWfcF
+customPiece2 = b:fmWfcF
+customPiece3 = r:fmWfcF
+customPiece4 = q:fmWfcF
+promotionPieceTypes = nbrq
+castlingRookPiece = r
+
+[short-stop:chess]
+bishop = -
+rook = -
+queen = -
+customPiece1 = b:F
+customPiece2 = r:W
+customPiece3 = q:WF
+promotionPieceTypes = nbrq
+castling = false
+doubleStep = false
+
+[early-promotion:chess]
+promotionRegionWhite = *6 *7 *8
+promotionRegionBlack = *1 *2 *3
 """
 
 SECTIONS = {
-    # section: (fsf variant, presets, games, max plies)
-    "berolina": ("berolina", ["berolina-pawns"], 30, 70),
-    "extinction-pawn": ("extinction-pawn", ["extinction-chess"], 30, 90),
-    "suicide": ("suicide-qrbn", ["suicide-chess"], 30, 90),
-    "coregal": ("coregal", ["coregal"], 20, 70),
+    # section: (fsf variant, presets, games, max plies, pack)
+    "berolina": ("berolina", ["berolina-pawns"], 30, 70, "presets-gallery"),
+    "extinction-pawn": ("extinction-pawn", ["extinction-chess"], 30, 90, "presets-gallery"),
+    "suicide": ("suicide-qrbn", ["suicide-chess"], 30, 90, "presets-gallery"),
+    "coregal": ("coregal", ["coregal"], 20, 70, "presets-gallery"),
+    "proletariat": ("proletariat", ["proletariat"], 40, 120, "presets-thress"),
+    "short-stop": ("short-stop", ["short-stop"], 30, 100, "presets-thress"),
+    "early-promotion": ("early-promotion", ["early-promotion"], 30, 100, "presets-thress"),
 }
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+# Variants without castling: Fairy-Stockfish keeps the start's `KQkq` in its FENs, houserules
+# writes `-` (the rights are void); the recorded FENs get `-`.
+NO_CASTLING = {"short-stop"}
+
+
+def recorded_fen(section, fen):
+    """The FEN as recorded for `section` (see NO_CASTLING)."""
+    if section not in NO_CASTLING:
+        return fen
+    fields = fen.split(" ")
+    fields[2] = "-"
+    return " ".join(fields)
 
 
 def result_of(variant, fen, legal):
@@ -91,7 +142,7 @@ def pick(rng, board, legal):
 
 
 def record(section, seed=1):
-    variant, presets, games, max_plies = SECTIONS[section]
+    variant, presets, games, max_plies, _ = SECTIONS[section]
     rng = random.Random(f"{section}-{seed}")
     out = {"fsf_version": ".".join(map(str, sf.version())), "variant": variant,
            "presets": presets, "games": []}
@@ -102,14 +153,14 @@ def record(section, seed=1):
             # One position at a time (pyffish's cost is per call, not per move).
             legal = sorted(sf.legal_moves(variant, fen, []))
             res = result_of(variant, fen, legal)
-            plies.append({"fen": fen, "legal": " ".join(legal) if res is None else "",
+            plies.append({"fen": recorded_fen(section, fen), "legal": " ".join(legal) if res is None else "",
                           "result": res})
             if res is not None:
                 break
             m = pick(rng, board_of(fen), legal)
             moves.append(m)
             fen = sf.get_fen(variant, fen, [m])
-        out["games"].append({"start": START, "moves": " ".join(moves[:len(plies) - 1]),
+        out["games"].append({"start": recorded_fen(section, START), "moves": " ".join(moves[:len(plies) - 1]),
                              "plies": plies})
     return out
 
@@ -117,9 +168,9 @@ def record(section, seed=1):
 def main():
     sf.load_variant_config(CONFIG)
     root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
-    data = os.path.join(root, "plugins", "presets-gallery", "tests", "data")
-    os.makedirs(data, exist_ok=True)
     for section in sys.argv[1:] or SECTIONS:
+        data = os.path.join(root, "plugins", SECTIONS[section][4], "tests", "data")
+        os.makedirs(data, exist_ok=True)
         rec = record(section)
         n = sum(len(g["plies"]) for g in rec["games"])
         ends = sum(1 for g in rec["games"] if g["plies"][-1]["result"])

@@ -11,6 +11,8 @@ pub mod short_stop;
 pub mod trans_rights;
 
 #[cfg(test)]
+mod fsf_fixtures;
+#[cfg(test)]
 pub(crate) mod testkit;
 
 use houserules_plugin_api::abi_stable::std_types::RVec;
