@@ -15,34 +15,24 @@ for proletariat (every piece but king and pawn moves as a pawn, `fmWfcF`) is in
 `tools/fsf-gallery/generate.py`. Prints one line a game and the engine's score.
 """
 import argparse
+import os
 import random
-import subprocess
+import sys
 
 import pyffish as sf
 
+# The UCI driver of the chasing-rule differential (its `Engine`: start, `send`, `wait`).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fsf-diff"))
+from chased import Engine  # noqa: E402
 
-class Engine:
+
+class Player(Engine):
+    """The engine as a player: a variant, then a best move per position."""
+
     def __init__(self, path, ini, variant):
-        self.p = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  text=True, bufsize=1)
-        self.send("uci")
-        self.wait("uciok")
-        if ini:
-            self.send(f"setoption name VariantPath value {ini}")
-        self.send(f"setoption name UCI_Variant value {variant}")
+        super().__init__(path, ini)
         self.send("setoption name Hash value 16")
-        self.ready()
-
-    def send(self, line):
-        self.p.stdin.write(line + "\n")
-
-    def wait(self, prefix):
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                raise RuntimeError("the engine ended")
-            if line.startswith(prefix):
-                return line
+        self.variant(variant)
 
     def ready(self):
         self.send("isready")
@@ -51,7 +41,7 @@ class Engine:
     def best(self, fen, moves, nodes):
         self.send(f"position fen {fen} moves {' '.join(moves)}")
         self.send(f"go nodes {nodes}")
-        return self.wait("bestmove").split()[1]
+        return self.wait("bestmove")[-1].split()[1]
 
 
 def play(engine, variant, start, nodes, engine_white, rng, max_plies):
@@ -89,7 +79,7 @@ def main():
     if args.ini:
         with open(args.ini) as f:
             sf.load_variant_config(f.read())
-    engine = Engine(args.engine, args.ini, args.variant)
+    engine = Player(args.engine, args.ini, args.variant)
     start = sf.start_fen(args.variant)
     total = 0.0
     for g in range(args.games):
