@@ -133,8 +133,14 @@ pub(crate) fn box_terms(b: &Board, ahead: usize) -> i32 {
     let without = without_king(b, enemy);
     let mut region = 1u64 << k;
     if b.frozen(enemy) >> k & 1 == 0 {
-        let mut frontier = vec![k];
-        while let Some(s) = frontier.pop() {
+        // Squares reached whose neighbours are still to look at (each square is pushed once:
+        // at most the 43 of the board).
+        let mut frontier = [0usize; SQUARES.len()];
+        frontier[0] = k;
+        let mut pending = 1;
+        while pending > 0 {
+            pending -= 1;
+            let s = frontier[pending];
             for &n in &STEP[s] {
                 if n == NONE || region >> n & 1 != 0 {
                     continue;
@@ -154,7 +160,8 @@ pub(crate) fn box_terms(b: &Board, ahead: usize) -> i32 {
                     continue;
                 }
                 region |= 1u64 << n;
-                frontier.push(n);
+                frontier[pending] = n;
+                pending += 1;
             }
         }
     }
