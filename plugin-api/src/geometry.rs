@@ -52,6 +52,14 @@ pub const KNIGHT: [(i8, i8); 8] = [
     (-1, 2),
 ];
 
+/// The king's distance between two squares: the steps a king needs on an empty board (the
+/// larger of the file and rank differences).
+pub fn king_distance(a: Square, b: Square) -> i32 {
+    let files = (a.file() as i32 - b.file() as i32).abs();
+    let ranks = (a.rank() as i32 - b.rank() as i32).abs();
+    files.max(ranks)
+}
+
 /// Pushes the moves of a piece of `color` sliding from `from` in direction `d`: quiet moves to
 /// empty squares, then a capture of the first enemy; stops at friends and holes.
 pub fn slide(pos: &Position, from: Square, d: (i8, i8), color: Color, out: &mut RVec<Move>) {

@@ -106,6 +106,11 @@ enum FirstLook<M> {
     Scores(Vec<i32>),
 }
 
+/// Whether a move's bits are the transposition table's move (`hash_move`, 0 for none).
+fn is_hash_move(bits: u64, hash_move: u64) -> bool {
+    hash_move != 0 && bits == hash_move
+}
+
 const TT_MOVE: i32 = 1 << 30;
 const CAPTURE: i32 = 1 << 28;
 const KILLER: i32 = 1 << 27;
@@ -208,7 +213,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             .iter()
             .zip(&static_scores)
             .map(|(&m, &s)| {
-                let first = hash_move != 0 && self.game.move_bits(m) == hash_move;
+                let first = is_hash_move(self.game.move_bits(m), hash_move);
                 (if first { TT_MOVE } else { s }, m)
             })
             .collect();
@@ -443,7 +448,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
 
     fn order_key(&self, m: G::Move, hash_move: u64, ply: usize) -> i32 {
         let bits = self.game.move_bits(m);
-        if bits == hash_move && hash_move != 0 {
+        if is_hash_move(bits, hash_move) {
             TT_MOVE
         } else if self.game.is_capture(m) {
             CAPTURE + self.game.capture_order(m)

@@ -183,10 +183,7 @@ fn fixture_result(p: &Pipeline, position: &Position) -> Option<String> {
 /// (positions compared, decided games); panics at the first difference, naming the section,
 /// game, ply and both FENs.
 pub fn check_fsf_fixture(p: &Pipeline, section: &str, data: &serde_json::Value) -> (usize, usize) {
-    let joined = |mut v: Vec<String>| {
-        v.sort();
-        v.join(" ")
-    };
+    let joined = |v: Vec<String>| sorted(v).join(" ");
     let fields = |s: &str| s.split_whitespace().take(3).collect::<Vec<_>>().join(" ");
     let mut positions = 0;
     let mut decided = 0;

@@ -24,7 +24,7 @@
 use crate::Meta;
 use houserules_plugin_api::abi_stable::std_types::ROption;
 use houserules_plugin_api::{
-    Color, Position, PresetRules, Role, RulesModel, Square, SquareSet, VariantInfo,
+    geometry, Color, Position, PresetRules, Role, RulesModel, Square, SquareSet, VariantInfo,
 };
 
 pub(crate) const META: Meta = Meta {
@@ -200,9 +200,7 @@ impl PresetRules for Proletariat {
         // The side with more pieces brings its king to the enemy king: pawn-movers cover
         // only the squares ahead of them, the king covers the rest of a mating net.
         if let (Some(w), Some(b)) = (white_kings.first(), black_kings.first()) {
-            let distance = (w.file() as i32 - b.file() as i32)
-                .abs()
-                .max((w.rank() as i32 - b.rank() as i32).abs());
+            let distance = geometry::king_distance(*w, *b);
             let near = KING_NEAR * (pos.files().max(pos.ranks()) as i32 - distance);
             let movers = |c| {
                 pos.pieces_of(c)

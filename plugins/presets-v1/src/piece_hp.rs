@@ -159,12 +159,7 @@ impl PresetRules for PieceHp {
                         let e = pos.get(q);
                         !k.is_any(e, Role::KING) && !k.is_any(e, Role::PAWN)
                     })
-                    .map(|q| {
-                        let d = (q.file() as i32 - s.file() as i32)
-                            .abs()
-                            .max((q.rank() as i32 - s.rank() as i32).abs());
-                        (7 - d).max(0)
-                    })
+                    .map(|q| (7 - geometry::king_distance(q, s)).max(0))
                     .sum();
                 own -= near * MORTAL_KING_NEAR;
             }

@@ -62,6 +62,11 @@ fn rank(i: usize) -> i32 {
     (i / 7) as i32
 }
 
+/// Orthogonal steps between two squares (a King's distance: it steps orthogonally).
+fn steps(a: usize, b: usize) -> i32 {
+    (file(a) - file(b)).abs() + (rank(a) - rank(b)).abs()
+}
+
 /// The terms for White, in centipawns; `values` per piece kind (the piece table's).
 pub fn evaluate(pos: &Position, values: &[i32; 8]) -> i32 {
     let b = Board::from_position(pos);
@@ -170,8 +175,7 @@ pub(crate) fn box_terms(b: &Board, ahead: usize) -> i32 {
     let own = b.king[ahead];
     if own != NONE {
         let own = own as usize;
-        let dist = (file(own) - file(k)).abs() + (rank(own) - rank(k)).abs();
-        score += BOX_KING_NEAR * (TROPISM_RANGE - dist).max(0);
+        score += BOX_KING_NEAR * (TROPISM_RANGE - steps(own, k)).max(0);
     }
     score
 }
@@ -216,8 +220,7 @@ fn king_terms(b: &Board, c: usize) -> i32 {
             if kd == kind::PAWN {
                 continue;
             }
-            let dist = (file(p) - file(ek)).abs() + (rank(p) - rank(ek)).abs();
-            score += TROPISM * (TROPISM_RANGE - dist).max(0);
+            score += TROPISM * (TROPISM_RANGE - steps(p, ek)).max(0);
         }
     }
     score
