@@ -78,25 +78,41 @@ pub struct RecordError {
     pub legal: Vec<String>,
 }
 
-/// One event of a move (as [`crate::Game::play`] reports them).
+/// One event of a move (as [`crate::Game::play`] reports them). Squares and the piece are
+/// kept as what they are and named when written: a batch reports millions of events, and
+/// names kept as strings cost an allocation each.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct EventReport {
     /// Kind name (`capture`, `promotion`, `damage` ...).
     pub kind: &'static str,
-    /// Main square.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub square: Option<String>,
+    /// Main square (written by its name, `e4`).
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "square_name"
+    )]
+    pub square: Option<Square>,
     /// Second square.
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "square_name"
+    )]
+    pub to: Option<Square>,
+    /// The piece (letter, upper case for White; written as a string).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub to: Option<String>,
-    /// The piece (letter, upper case for White).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub piece: Option<String>,
+    pub piece: Option<char>,
     /// A number (damage, hit points ...).
     pub value: i32,
     /// A label.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+}
+
+/// A square by its algebraic name (`square` and `to` of [`EventReport`]).
+fn square_name<S: serde::Serializer>(sq: &Option<Square>, s: S) -> Result<S::Ok, S::Error> {
+    match sq {
+        Some(sq) => s.serialize_str(&sq.name()),
+        None => s.serialize_none(),
+    }
 }
 
 /// One ply of the main line.
@@ -1035,7 +1051,7 @@ fn legal_sample(p: &Pipeline, pos: &Position, legal: &[Move]) -> Vec<String> {
     v
 }
 
-fn piece_text(p: &Pipeline, c: Cell) -> Option<String> {
+fn piece_text(p: &Pipeline, c: Cell) -> Option<char> {
     let k = c.kind()?;
     let l = p
         .info
@@ -1044,9 +1060,9 @@ fn piece_text(p: &Pipeline, c: Cell) -> Option<String> {
         .map(|t| t.letter())
         .unwrap_or('?');
     Some(if c.color() == Some(Color::Black) {
-        l.to_ascii_lowercase().to_string()
+        l.to_ascii_lowercase()
     } else {
-        l.to_string()
+        l
     })
 }
 
@@ -1061,8 +1077,8 @@ fn event_reports(p: &Pipeline, events: &[Event]) -> Vec<EventReport> {
 fn event_report(p: &Pipeline, e: &Event) -> EventReport {
     EventReport {
         kind: e.kind.name(),
-        square: e.square.to_option().map(Square::name),
-        to: e.to.to_option().map(Square::name),
+        square: e.square.to_option(),
+        to: e.to.to_option(),
         piece: piece_text(p, e.piece),
         value: e.value,
         note: Some(e.note.as_str().to_string()).filter(|s| !s.is_empty()),

@@ -3,10 +3,11 @@
 //! machinery for the plies, which are most of the text (the `engine` field is flattened, so
 //! the derived code serializes every ply as a map, escaping each key).
 //!
-//! The per-game fields (tags, result, errors ...) go through serde_json as values; the plies
-//! and their events are written here.
+//! The plies and their events, the tags, presets and result are written here (the fields of
+//! every record); the rarer ones (errors, warnings, a fault) go through serde_json as values.
 
-use crate::analyze::{EventReport, GameReport, PlyReport};
+use crate::analyze::{EventReport, GameReport, PlyReport, ResultReport, Tags};
+use houserules_plugin_api::Square;
 use std::mem::MaybeUninit;
 
 /// Appends the JSON of `r` to `out` (what `serde_json::to_vec(r)` gives).
@@ -22,13 +23,13 @@ pub fn write_report(r: &GameReport, out: &mut Vec<u8>) {
     out.extend_from_slice(b",\"line\":");
     number(out, r.line as u64);
     out.extend_from_slice(b",\"tags\":");
-    value(out, &r.tags);
+    tags(out, &r.tags);
     out.extend_from_slice(b",\"variant\":");
     opt_string(out, r.variant.as_deref());
     out.extend_from_slice(b",\"layout\":");
     opt_string(out, r.layout.as_deref());
     out.extend_from_slice(b",\"presets\":");
-    value(out, &r.presets);
+    list(out, &r.presets, |out, p| string(out, p));
     out.extend_from_slice(b",\"ply_count\":");
     number(out, r.ply_count as u64);
     if let Some(plies) = &r.plies {
@@ -38,7 +39,7 @@ pub fn write_report(r: &GameReport, out: &mut Vec<u8>) {
     out.extend_from_slice(b",\"final_fen\":");
     opt_string(out, r.final_fen.as_deref());
     out.extend_from_slice(b",\"result\":");
-    value(out, &r.result);
+    result(out, &r.result);
     out.extend_from_slice(b",\"errors\":");
     value(out, &r.errors);
     out.extend_from_slice(b",\"warnings\":");
@@ -48,6 +49,37 @@ pub fn write_report(r: &GameReport, out: &mut Vec<u8>) {
         value(out, f);
     }
     out.push(b'}');
+}
+
+/// The tags as an object, in input order (a key that repeats is written again, as serde's
+/// map of the pairs writes it).
+fn tags(out: &mut Vec<u8>, t: &Tags) {
+    out.push(b'{');
+    for (i, (k, v)) in t.0.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        string(out, k);
+        out.push(b':');
+        string(out, v);
+    }
+    out.push(b'}');
+}
+
+fn result(out: &mut Vec<u8>, r: &ResultReport) {
+    out.extend_from_slice(b"{\"declared\":");
+    opt_string(out, r.declared.as_deref());
+    out.extend_from_slice(b",\"computed\":");
+    string(out, &r.computed);
+    out.extend_from_slice(b",\"termination\":");
+    string(out, &r.termination);
+    out.extend_from_slice(b",\"claimable\":");
+    opt_string(out, r.claimable.as_deref());
+    out.extend_from_slice(match r.agrees {
+        None => b",\"agrees\":null}".as_slice(),
+        Some(true) => b",\"agrees\":true}",
+        Some(false) => b",\"agrees\":false}",
+    });
 }
 
 fn ply(out: &mut Vec<u8>, p: &PlyReport) {
@@ -174,17 +206,17 @@ fn put16(b: &mut [MaybeUninit<u8>], n: &mut usize, from: Option<&[u8]>, len: usi
 fn event(out: &mut Vec<u8>, e: &EventReport) {
     out.extend_from_slice(b"{\"kind\":");
     string(out, e.kind);
-    if let Some(s) = &e.square {
+    if let Some(sq) = e.square {
         out.extend_from_slice(b",\"square\":");
-        string(out, s);
+        square(out, sq);
     }
-    if let Some(s) = &e.to {
+    if let Some(sq) = e.to {
         out.extend_from_slice(b",\"to\":");
-        string(out, s);
+        square(out, sq);
     }
-    if let Some(s) = &e.piece {
+    if let Some(c) = e.piece {
         out.extend_from_slice(b",\"piece\":");
-        string(out, s);
+        string(out, c.encode_utf8(&mut [0; 4]));
     }
     out.extend_from_slice(b",\"value\":");
     if e.value < 0 {
@@ -196,6 +228,27 @@ fn event(out: &mut Vec<u8>, e: &EventReport) {
         string(out, s);
     }
     out.push(b'}');
+}
+
+/// A square's name as a JSON string (a letter and digits: nothing to escape).
+fn square(out: &mut Vec<u8>, sq: Square) {
+    if sq.file() < 26 && sq.rank() < 99 {
+        // Named on the stack: `Square::push_name` into a string would allocate.
+        let mut b = [b'"', b'a' + sq.file(), 0, 0, 0];
+        let r = sq.rank() + 1;
+        let n = if r >= 10 {
+            b[2] = b'0' + r / 10;
+            b[3] = b'0' + r % 10;
+            4
+        } else {
+            b[2] = b'0' + r;
+            3
+        };
+        b[n] = b'"';
+        out.extend_from_slice(&b[..=n]);
+        return;
+    }
+    string(out, &sq.name());
 }
 
 /// A JSON array of `items`, each written by `each`.
@@ -515,16 +568,16 @@ mod tests {
     fn hand_written_json_is_serdes() {
         let capture = EventReport {
             kind: "capture",
-            square: Some("d5".to_string()),
+            square: Square::parse("d5"),
             to: None,
-            piece: Some("p".to_string()),
+            piece: Some('p'),
             value: -3,
             note: Some("a \"quoted\"\nnote\\".to_string()),
         };
         let bare = EventReport {
             kind: "damage",
             square: None,
-            to: Some("e1".to_string()),
+            to: Square::parse("e12"),
             piece: None,
             value: 7,
             note: None,
@@ -604,6 +657,22 @@ mod tests {
             nag: None,
         }));
         report.plies = Some(vec![annotated, plain]);
+        check(&report);
+        // The result's other shapes, no tags, presets and a repeated tag.
+        for agrees in [Some(true), Some(false)] {
+            report.result.agrees = agrees;
+            report.result.declared = None;
+            report.result.claimable = None;
+            check(&report);
+        }
+        report.tags = Tags(Vec::new());
+        report.presets = Vec::new();
+        check(&report);
+        report.tags = Tags(vec![
+            ("Site".to_string(), "x".to_string()),
+            ("Site".to_string(), "\"y\"".to_string()),
+        ]);
+        report.presets = vec!["a".to_string(), "b:k=\\".to_string()];
         check(&report);
     }
 }

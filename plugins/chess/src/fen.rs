@@ -243,6 +243,14 @@ const CASTLE_SLOTS: [(usize, Color); 4] = [
     (castle_slot::BLACK_QUEEN_SIDE, Color::Black),
 ];
 
+/// `00` to `99`, two bytes each.
+const DIGIT_PAIRS: &[u8; 200] = b"\
+    0001020304050607080910111213141516171819\
+    2021222324252627282930313233343536373839\
+    4041424344454647484950515253545556575859\
+    6061626364656667686970717273747576777879\
+    8081828384858687888990919293949596979899";
+
 /// The text of [`state_fields`], on the stack: at most 23 bytes (` w KQkq e3 65535 65535`).
 #[derive(Default)]
 struct StateText {
@@ -271,8 +279,10 @@ impl StateText {
             return;
         }
         if n < 100 {
-            self.push(b'0' + (n / 10) as u8);
-            self.push(b'0' + (n % 10) as u8);
+            // Both digits from a table (no division).
+            let at = 2 * n as usize;
+            self.push(DIGIT_PAIRS[at]);
+            self.push(DIGIT_PAIRS[at + 1]);
             return;
         }
         let mut digits = [0u8; 5];
@@ -353,11 +363,10 @@ impl StateText {
             self.push(b'-');
         }
         self.push(b' ');
+        // No double step just played (most plies): nothing to look up.
         let ep = match board {
-            Some(b) => b
-                .legal_ep_square()
-                .filter(|_| !pos.ep_passed.is_none())
-                .map(sq16),
+            _ if pos.ep_passed.is_none() => None,
+            Some(b) => b.legal_ep_square().map(sq16),
             None => pos.ep_passed.to_option(),
         };
         match ep {
@@ -481,31 +490,68 @@ pub fn ranks_changed(mv: &houserules_plugin_api::Move) -> u8 {
     (1u8 << (mv.from.rank() & 7)) | (1u8 << (mv.to.rank() & 7))
 }
 
-/// The FEN text of one rank of eight cells (`letters` as in [`LineFens`]) into `out`; its
-/// length, `None` for a cell that is no chess piece. Without branches on the cells: each
-/// file writes the count of empty files before it and its letter, and advances over what
-/// applies (a rank's pattern of pieces and gaps is what a branch would mispredict on).
-fn rank_text(row: &[u8; 8], letters: &[u8; 16], out: &mut [u8; 8]) -> Option<u8> {
-    // Written past the eighth byte where a full rank's last digit would go (never kept).
-    let mut text = [0u8; 16];
-    let mut n = 0usize;
-    let mut gap = 0u8;
-    let mut unknown = false;
-    for &c in row {
-        let letter = letters[c as usize & 15];
-        let piece = c != 0;
-        unknown |= piece & (letter == 0 || c > 15);
-        // A digit for the empty files before this piece (overwritten when there are none).
-        text[n & 15] = b'0' + gap;
-        n += usize::from(piece & (gap > 0));
-        text[n & 15] = letter;
-        n += usize::from(piece);
-        gap = if piece { 0 } else { gap + 1 };
+/// Per pattern of occupied files on a rank (bit `f`: file `f`), the rank's FEN text as
+/// indexes into a rank's sources (`[letter of file 0 .. letter of file 7, '1' ..= '8']`), and
+/// the text's length. Built at compile time: 2 KiB.
+const RANK_PATTERNS: [([u8; 8], u8); 256] = rank_patterns();
+
+const fn rank_patterns() -> [([u8; 8], u8); 256] {
+    let mut table = [([0u8; 8], 0u8); 256];
+    let mut occupied = 0;
+    while occupied < 256 {
+        let mut text = [0u8; 8];
+        let (mut n, mut gap, mut f) = (0, 0u8, 0u8);
+        while f < 8 {
+            if occupied >> f & 1 == 1 {
+                if gap > 0 {
+                    text[n] = 7 + gap;
+                    n += 1;
+                    gap = 0;
+                }
+                text[n] = f;
+                n += 1;
+            } else {
+                gap += 1;
+            }
+            f += 1;
+        }
+        if gap > 0 {
+            text[n] = 7 + gap;
+            n += 1;
+        }
+        table[occupied] = (text, n as u8);
+        occupied += 1;
     }
-    text[n & 15] = b'0' + gap;
-    n += usize::from(gap > 0);
-    out.copy_from_slice(&text[..8]);
-    (!unknown).then_some(n as u8)
+    table
+}
+
+/// The FEN text of one rank of eight cells (`letters` as in [`LineFens`]) into `out`; its
+/// length, `None` for a cell that is no chess piece. No branch on the cells (a rank's pattern
+/// of pieces and gaps is what a branch would mispredict on) and no step per cell for the
+/// digits: the rank's pattern of occupied files picks the text's shape from a table.
+fn rank_text(row: &[u8; 8], letters: &[u8; 16], out: &mut [u8; 8]) -> Option<u8> {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut sources = *b"\0\0\0\0\0\0\0\012345678";
+    for (source, &c) in sources.iter_mut().zip(row) {
+        *source = letters[c as usize & 15];
+    }
+    // The high bit of each byte that is not zero.
+    let nonzero = |x: u64| ((x & LOW7).wrapping_add(LOW7) | x) & HIGH;
+    let cells = u64::from_le_bytes(*row);
+    let pieces = nonzero(cells);
+    let mut first = [0u8; 8];
+    first.copy_from_slice(&sources[..8]);
+    let lettered = nonzero(u64::from_le_bytes(first));
+    // A cell beyond the table, or a piece with no letter.
+    let unknown = cells & 0xf0f0_f0f0_f0f0_f0f0 != 0 || pieces & !lettered != 0;
+    // One bit per file, gathered from the bytes' high bits.
+    let occupied = ((pieces >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as usize;
+    let (text, len) = &RANK_PATTERNS[occupied & 255];
+    for (o, &i) in out.iter_mut().zip(text) {
+        *o = sources[i as usize & 15];
+    }
+    (!unknown).then_some(*len)
 }
 
 /// The file of `color`'s castling king on rank `back` (as [`crate::castling_king`] finds it:
