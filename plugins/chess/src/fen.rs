@@ -532,7 +532,7 @@ const fn rank_patterns() -> [([u8; 8], u8); 256] {
 fn rank_text(row: &[u8; 8], letters: &[u8; 16], out: &mut [u8; 8]) -> Option<u8> {
     const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
     const HIGH: u64 = 0x8080_8080_8080_8080;
-    let mut sources = *b"\0\0\0\0\0\0\0\012345678";
+    let mut sources = *b"\x00\x00\x00\x00\x00\x00\x00\x0012345678";
     for (source, &c) in sources.iter_mut().zip(row) {
         *source = letters[c as usize & 15];
     }
