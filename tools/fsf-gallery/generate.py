@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Records Fairy-Stockfish's answers for the gallery presets it expresses exactly.
 
-Writes `plugins/presets-gallery/tests/data/fsf-<section>.json`: random games (seeded, so the
-output is reproducible for one pyffish version) played by Fairy-Stockfish, with, at every ply,
-the FEN, the sorted legal moves and the result if the game is over there. The Rust test
+Writes `plugins/<pack>/tests/data/fsf-<section>.json`: random games (seeded, so the output is
+reproducible for one pyffish version), and for the sections of ENGINE_GAMES also games of the
+houserules engine against a random mover (a built `target/release/houserules` or `HOUSERULES`),
+with Fairy-Stockfish's answers at every ply: the FEN, the sorted legal moves and the result if
+the game is over there. The Rust test
 `fsf_fixtures` replays each game through the houserules pipeline (no Python needed) and
 compares.
 
@@ -29,7 +31,9 @@ Sections (section -> Fairy-Stockfish variant, houserules presets):
 import json
 import os
 import random
+import subprocess
 import sys
+import tempfile
 
 import pyffish as sf
 
@@ -141,6 +145,51 @@ def pick(rng, board, legal):
     return rng.choice(legal)
 
 
+# Sections that also get games of the houserules engine against a random mover (so that
+# games end: random games in these rule sets almost never do), half with the engine as White:
+# section -> games. Fairy-Stockfish still gives every answer; the moves only choose the path
+# (and each must be one of its legal moves, or the generator stops).
+ENGINE_GAMES = {"proletariat": 16, "short-stop": 10, "early-promotion": 10}
+
+
+def engine_games(section, root):
+    """The moves (coordinate form) of the engine-against-random games of `section`, played
+    by the houserules binary (`HOUSERULES`, default `target/release/houserules`)."""
+    exe = os.environ.get("HOUSERULES", os.path.join(root, "target", "release", "houserules"))
+    presets = SECTIONS[section][1]
+    games = []
+    half = ENGINE_GAMES[section] // 2
+    for white, black, seed in (("engine:nodes=500", "random", 7), ("random", "engine:nodes=500", 9)):
+        with tempfile.NamedTemporaryFile(suffix=".pgn") as pgn:
+            play = [exe, "play", "--white", white, "--black", black, "--seed", str(seed),
+                    "--games", str(half), "--max-plies", "300", "-q", "--out", pgn.name]
+            for p in presets:
+                play += ["--preset", p]
+            subprocess.run(play, check=True, stderr=subprocess.DEVNULL)
+            out = subprocess.run([exe, "analyze", "--jsonl", pgn.name], check=True,
+                                 capture_output=True, text=True).stdout
+        for line in out.splitlines():
+            games.append([p["move"] for p in json.loads(line)["plies"]])
+    return games
+
+
+def replay(section, variant, moves):
+    """The plies of `moves` from the start, as Fairy-Stockfish answers them."""
+    fen, plies = START, []
+    for m in moves + [None]:
+        legal = sorted(sf.legal_moves(variant, fen, []))
+        res = result_of(variant, fen, legal)
+        plies.append({"fen": recorded_fen(section, fen), "legal": " ".join(legal) if res is None else "",
+                      "result": res})
+        if res is not None or m is None:
+            break
+        if m not in legal:
+            sys.exit(f"{section}: houserules played {m}, not legal for Fairy-Stockfish in {fen}")
+        fen = sf.get_fen(variant, fen, [m])
+    return {"start": recorded_fen(section, START), "moves": " ".join(moves[:len(plies) - 1]),
+            "plies": plies}
+
+
 def record(section, seed=1):
     variant, presets, games, max_plies, _ = SECTIONS[section]
     rng = random.Random(f"{section}-{seed}")
@@ -162,6 +211,10 @@ def record(section, seed=1):
             fen = sf.get_fen(variant, fen, [m])
         out["games"].append({"start": recorded_fen(section, START), "moves": " ".join(moves[:len(plies) - 1]),
                              "plies": plies})
+    if section in ENGINE_GAMES:
+        root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+        for moves in engine_games(section, root):
+            out["games"].append(replay(section, variant, moves))
     return out
 
 
