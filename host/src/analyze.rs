@@ -23,12 +23,11 @@ use crate::pgn::{write_record, MoveToken, Pos, Record, WrittenMove};
 use crate::pipeline::{parse_preset_list, Pipeline, PresetSpec};
 use abi_stable::std_types::RVec;
 use houserules_plugin_api::{
-    Cell, Color, CoordinateMove, DescribedLine, Event, Move, PlyRun, Position, SanReader, Square,
+    Cell, Color, CoordinateMove, DescribedLine, Event, Move, Position, SanReader, Square,
     VariantFlags, Winner,
 };
 use serde::Serialize;
 use std::collections::HashMap;
-use std::sync::Arc;
 
 /// Rules given outside the records (command-line flags); each one, when set, overrides the
 /// record's tag.
@@ -115,12 +114,13 @@ fn square_name<S: serde::Serializer>(sq: &Option<Square>, s: S) -> Result<S::Ok,
     }
 }
 
-/// One ply of the main line.
-#[derive(Clone)]
+/// One ply of the main line; its texts are kept by the [`Plies`] it is in.
+#[derive(Clone, Debug)]
 pub struct PlyReport {
     /// Ply number, from 1.
     pub ply: u32,
-    /// Its canonical SAN, coordinate form and the FEN after it.
+    /// Where its canonical SAN, coordinate form and the FEN after it are in the texts of
+    /// its [`Plies`].
     texts: PlyTexts,
     /// Whether the move gives check.
     pub check: bool,
@@ -131,113 +131,59 @@ pub struct PlyReport {
     pub engine: Option<Box<crate::annotate::PlyEval>>,
 }
 
-/// A ply's SAN, coordinate form and FEN, one after the other in a text that the plies of a
-/// variant's described line share (one allocation and one copy for the line, not one a
-/// ply: batches write millions of plies).
-#[derive(Clone)]
+/// Where a ply's SAN, coordinate form and FEN are, one after the other, in the texts of its
+/// [`Plies`]: `start <= san_end <= coordinate_end <= end`, all on character boundaries.
+#[derive(Clone, Copy, Debug)]
 struct PlyTexts {
-    run: Arc<str>,
-    /// Where the ply's texts start and end in `run`, and where its SAN and coordinate form
-    /// end (`start <= san_end <= coordinate_end <= end`, all on character boundaries).
     start: u32,
     san_end: u32,
     coordinate_end: u32,
     end: u32,
-    /// Whether the texts hold nothing JSON escapes (checked once for a whole line).
+    /// Whether the texts hold nothing JSON escapes (checked once for a described line).
     escape_free: bool,
 }
 
-/// The texts of a described line, shared by its plies' reports ([`PlyReport::of_line`]).
-pub(crate) struct LineTexts {
-    run: Arc<str>,
-    escape_free: bool,
+/// The plies of a main line: their reports, and all their texts in one string for the game
+/// (batches write millions of plies: no allocation and no shared count per ply; a variant's
+/// described line is copied in once, whole).
+#[derive(Clone, Default)]
+pub struct Plies {
+    reports: Vec<PlyReport>,
+    texts: String,
 }
 
-impl LineTexts {
-    /// A copy of `text`, the texts of a described line.
-    pub(crate) fn new(text: &str) -> LineTexts {
-        LineTexts {
-            escape_free: crate::report_json::escape_free(text.as_bytes()),
-            run: Arc::from(text),
-        }
+/// A ply of [`Plies`]: its report (the fields) and its texts.
+#[derive(Clone, Copy)]
+pub struct Ply<'a> {
+    report: &'a PlyReport,
+    texts: &'a str,
+}
+
+impl std::ops::Deref for Ply<'_> {
+    type Target = PlyReport;
+    fn deref(&self) -> &PlyReport {
+        self.report
     }
 }
 
-impl PlyReport {
-    /// The report of ply `ply` (from 1): its SAN with the check mark, which also says
-    /// whether it gives check.
-    pub fn new(
-        ply: u32,
-        san: &str,
-        coordinate: &str,
-        fen: &str,
-        events: Vec<EventReport>,
-    ) -> PlyReport {
-        let mut texts = String::with_capacity(san.len() + coordinate.len() + fen.len());
-        texts.push_str(san);
-        texts.push_str(coordinate);
-        texts.push_str(fen);
-        let end = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
-        PlyReport {
-            ply,
-            texts: PlyTexts {
-                escape_free: crate::report_json::escape_free(texts.as_bytes()),
-                start: 0,
-                san_end: end(san.len()),
-                coordinate_end: end(san.len() + coordinate.len()),
-                end: end(texts.len()),
-                run: Arc::from(texts),
-            },
-            check: san.ends_with(['+', '#']),
-            events,
-            engine: None,
-        }
-    }
-
-    /// The report of ply `ply` whose texts are `run`, a part of a described line's `line`
-    /// starting at offset `start` of the line's text ([`DescribedLine::ply_run`] checked its
-    /// ends); `None` for offsets past 4 GiB.
-    pub(crate) fn of_line(
-        ply: u32,
-        line: &LineTexts,
-        run: &PlyRun<'_>,
-        start: usize,
-        events: Vec<EventReport>,
-    ) -> Option<PlyReport> {
-        let at = |n: usize| u32::try_from(start + n).ok();
-        let san = run.text.get(..run.san_end)?;
-        Some(PlyReport {
-            ply,
-            texts: PlyTexts {
-                run: line.run.clone(),
-                start: at(0)?,
-                san_end: at(run.san_end)?,
-                coordinate_end: at(run.coordinate_end)?,
-                end: at(run.text.len())?,
-                escape_free: line.escape_free,
-            },
-            check: san.ends_with(['+', '#']),
-            events,
-            engine: None,
-        })
+impl<'a> Ply<'a> {
+    fn part(&self, from: u32, to: u32) -> &'a str {
+        self.texts
+            .get(from as usize..to as usize)
+            .unwrap_or_default()
     }
 
     /// The SAN, coordinate form and FEN, one after the other (for writers that check them
     /// in one pass), and whether they hold nothing JSON escapes.
-    pub(crate) fn texts(&self) -> (&str, bool) {
-        let t = &self.texts;
-        (
-            t.run
-                .get(t.start as usize..t.end as usize)
-                .unwrap_or_default(),
-            t.escape_free,
-        )
+    pub(crate) fn texts(&self) -> (&'a str, bool) {
+        let t = &self.report.texts;
+        (self.part(t.start, t.end), t.escape_free)
     }
 
     /// The SAN, coordinate form and FEN, one after the other, with the lengths of the first
     /// two.
-    pub(crate) fn text_parts(&self) -> (&str, usize, usize) {
-        let t = &self.texts;
+    pub(crate) fn text_parts(&self) -> (&'a str, usize, usize) {
+        let t = &self.report.texts;
         (
             self.texts().0,
             (t.san_end - t.start) as usize,
@@ -246,61 +192,161 @@ impl PlyReport {
     }
 
     /// Canonical SAN.
-    pub fn san(&self) -> &str {
-        let t = &self.texts;
-        t.run
-            .get(t.start as usize..t.san_end as usize)
-            .unwrap_or_default()
+    pub fn san(&self) -> &'a str {
+        let t = &self.report.texts;
+        self.part(t.start, t.san_end)
     }
 
     /// Coordinate form.
-    pub fn coordinate(&self) -> &str {
-        let t = &self.texts;
-        t.run
-            .get(t.san_end as usize..t.coordinate_end as usize)
-            .unwrap_or_default()
+    pub fn coordinate(&self) -> &'a str {
+        let t = &self.report.texts;
+        self.part(t.san_end, t.coordinate_end)
     }
 
     /// FEN after the move.
-    pub fn fen(&self) -> &str {
-        let t = &self.texts;
-        t.run
-            .get(t.coordinate_end as usize..t.end as usize)
-            .unwrap_or_default()
+    pub fn fen(&self) -> &'a str {
+        let t = &self.report.texts;
+        self.part(t.coordinate_end, t.end)
+    }
+}
+
+impl Plies {
+    /// How many plies.
+    pub fn len(&self) -> usize {
+        self.reports.len()
+    }
+
+    /// Whether there is none.
+    pub fn is_empty(&self) -> bool {
+        self.reports.is_empty()
+    }
+
+    /// Ply `i` (from 0).
+    pub fn get(&self, i: usize) -> Option<Ply<'_>> {
+        Some(Ply {
+            report: self.reports.get(i)?,
+            texts: &self.texts,
+        })
+    }
+
+    /// The plies in order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = Ply<'_>> + '_ {
+        self.reports.iter().map(|report| Ply {
+            report,
+            texts: &self.texts,
+        })
+    }
+
+    /// The reports, to fill in what comes later (the engine's view); their texts stay.
+    pub fn reports_mut(&mut self) -> &mut [PlyReport] {
+        &mut self.reports
+    }
+
+    /// Adds ply `ply` (from 1): its SAN with the check mark, which also says whether it gives
+    /// check, its coordinate form, the FEN after it and its events.
+    pub fn push(
+        &mut self,
+        ply: u32,
+        san: &str,
+        coordinate: &str,
+        fen: &str,
+        events: Vec<EventReport>,
+    ) {
+        let at = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+        let start = self.texts.len();
+        self.texts.push_str(san);
+        self.texts.push_str(coordinate);
+        self.texts.push_str(fen);
+        let texts = self.texts.get(start..).unwrap_or_default();
+        self.reports.push(PlyReport {
+            ply,
+            texts: PlyTexts {
+                escape_free: crate::report_json::escape_free(texts.as_bytes()),
+                start: at(start),
+                san_end: at(start + san.len()),
+                coordinate_end: at(start + san.len() + coordinate.len()),
+                end: at(self.texts.len()),
+            },
+            check: san.ends_with(['+', '#']),
+            events,
+            engine: None,
+        });
+    }
+
+    /// Where the plies and texts end now, for [`Plies::truncate`].
+    fn mark(&self) -> (usize, usize) {
+        (self.reports.len(), self.texts.len())
+    }
+
+    /// Back to a [`Plies::mark`].
+    fn truncate(&mut self, (reports, texts): (usize, usize)) {
+        self.reports.truncate(reports);
+        self.texts.truncate(texts);
+    }
+
+    /// The reports of a variant's described line, plies `first` (from 1) on, all or none
+    /// (`false`: a ply's texts past 4 GiB or not within the line's text, nothing added).
+    fn push_line(&mut self, p: &Pipeline, first: u32, line: &DescribedLine) -> bool {
+        let mark = self.mark();
+        let text = line.text.as_str();
+        let base = self.texts.len();
+        self.texts.push_str(text);
+        let escape_free = crate::report_json::escape_free(text.as_bytes());
+        let at = |n: usize| u32::try_from(base + n).ok();
+        let origin = text.as_ptr() as usize;
+        self.reports.reserve(line.line.plies.len());
+        for i in 0..line.line.plies.len() {
+            let report = line.ply_run(i).and_then(|t| {
+                // Where the ply's run starts in the line's text (`ply_run` gives a part of it).
+                let start = (t.text.as_ptr() as usize).wrapping_sub(origin);
+                let san = t.text.get(..t.san_end)?;
+                Some(PlyReport {
+                    ply: first + i as u32,
+                    texts: PlyTexts {
+                        start: at(start)?,
+                        san_end: at(start + t.san_end)?,
+                        coordinate_end: at(start + t.coordinate_end)?,
+                        end: at(start + t.text.len())?,
+                        escape_free,
+                    },
+                    check: san.ends_with(['+', '#']),
+                    events: event_reports(p, t.events),
+                    engine: None,
+                })
+            });
+            let Some(report) = report else {
+                self.truncate(mark);
+                return false;
+            };
+            self.reports.push(report);
+        }
+        true
     }
 }
 
 /// Plies are equal when what they report is (not where their texts are kept).
-impl PartialEq for PlyReport {
-    fn eq(&self, o: &PlyReport) -> bool {
-        self.ply == o.ply
-            && self.san() == o.san()
-            && self.coordinate() == o.coordinate()
-            && self.fen() == o.fen()
-            && self.check == o.check
-            && self.events == o.events
-            && self.engine == o.engine
+impl PartialEq for Plies {
+    fn eq(&self, o: &Plies) -> bool {
+        self.len() == o.len()
+            && self
+                .iter()
+                .zip(o.iter())
+                .all(|(a, b)| PlyReportFields::of(a) == PlyReportFields::of(b))
     }
 }
 
-impl Eq for PlyReport {}
+impl Eq for Plies {}
 
-impl std::fmt::Debug for PlyReport {
+impl std::fmt::Debug for Plies {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("PlyReport")
-            .field("ply", &self.ply)
-            .field("san", &self.san())
-            .field("coordinate", &self.coordinate())
-            .field("fen", &self.fen())
-            .field("check", &self.check)
-            .field("events", &self.events)
-            .field("engine", &self.engine)
+        f.debug_list()
+            .entries(self.iter().map(PlyReportFields::of))
             .finish()
     }
 }
 
-/// The JSON form of a [`PlyReport`] (its texts as fields).
-#[derive(Serialize)]
+/// The JSON form of a ply (its texts as fields).
+#[derive(Serialize, Debug, PartialEq)]
 struct PlyReportFields<'a> {
     ply: u32,
     san: &'a str,
@@ -313,18 +359,23 @@ struct PlyReportFields<'a> {
     engine: &'a Option<Box<crate::annotate::PlyEval>>,
 }
 
-impl Serialize for PlyReport {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+impl<'a> PlyReportFields<'a> {
+    fn of(p: Ply<'a>) -> PlyReportFields<'a> {
         PlyReportFields {
-            ply: self.ply,
-            san: self.san(),
-            coordinate: self.coordinate(),
-            fen: self.fen(),
-            check: self.check,
-            events: &self.events,
-            engine: &self.engine,
+            ply: p.report.ply,
+            san: p.san(),
+            coordinate: p.coordinate(),
+            fen: p.fen(),
+            check: p.report.check,
+            events: &p.report.events,
+            engine: &p.report.engine,
         }
-        .serialize(s)
+    }
+}
+
+impl Serialize for Plies {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.iter().map(PlyReportFields::of))
     }
 }
 
@@ -376,7 +427,7 @@ pub struct GameReport {
     pub ply_count: u32,
     /// Per ply, when asked for.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub plies: Option<Vec<PlyReport>>,
+    pub plies: Option<Plies>,
     /// FEN of the last position reached.
     pub final_fen: Option<String>,
     /// Declared against computed result.
@@ -766,7 +817,7 @@ impl<'r> Analyzer<'r> {
             rules,
             rec,
             buf: &mut *buf,
-            plies: options.plies.then(Vec::new),
+            plies: options.plies.then(Plies::default),
             written: options.normalized.then(Vec::new),
             errors: Vec::new(),
             more_errors: 0,
@@ -949,7 +1000,7 @@ struct Replay<'a, 'p> {
     rules: &'p Rules,
     rec: &'a Record,
     buf: &'a mut RVec<Move>,
-    plies: Option<Vec<PlyReport>>,
+    plies: Option<Plies>,
     written: Option<Vec<WrittenMove>>,
     errors: Vec<RecordError>,
     /// Errors past [`MAX_REPORT_ERRORS`] (counted, not listed).
@@ -1217,31 +1268,18 @@ impl<'a, 'p> Replay<'a, 'p> {
         let taken = line.plies.len();
         // The plies' reports, all or none: texts that do not fit their buffers send the line
         // move by move.
-        let reported = self.plies.as_ref().map_or(0, Vec::len);
+        let reported = self.plies.as_ref().map(Plies::mark);
         if let Some(reports) = self.plies.as_mut() {
-            reports.reserve(taken);
-            let texts = LineTexts::new(&described.text);
-            // Where a ply's run starts in the line's text (`ply_run` gives a part of it).
-            let base = described.text.as_ptr() as usize;
-            for i in 0..taken {
-                let report = described.ply_run(i).and_then(|t| {
-                    let start = (t.text.as_ptr() as usize).wrapping_sub(base);
-                    let events = event_reports(p, t.events);
-                    PlyReport::of_line((from + i) as u32 + 1, &texts, &t, start, events)
-                });
-                let Some(report) = report else {
-                    reports.truncate(reported);
-                    return Some(0);
-                };
-                reports.push(report);
+            if !reports.push_line(p, from as u32 + 1, &described) {
+                return Some(0);
             }
         }
         let before = self.steps.len();
         self.steps.extend(line.plies.iter().map(|ply| Some(ply.mv)));
         if !game.extend_replayed(described.line) {
             self.steps.truncate(before);
-            if let Some(reports) = self.plies.as_mut() {
-                reports.truncate(reported);
+            if let (Some(reports), Some(mark)) = (self.plies.as_mut(), reported) {
+                reports.truncate(mark);
             }
             return Some(0);
         }
@@ -1369,7 +1407,7 @@ impl<'a, 'p> Replay<'a, 'p> {
                 self.steps.push(None);
                 if let Some(plies) = &mut self.plies {
                     let fen = p.write_fen(&game.position).unwrap_or_default();
-                    plies.push(PlyReport::new(ply, "--", "0000", &fen, Vec::new()));
+                    plies.push(ply, "--", "0000", &fen, Vec::new());
                 }
                 continue;
             }
@@ -1456,7 +1494,7 @@ impl<'a, 'p> Replay<'a, 'p> {
             });
             if let (Some(plies), Some((s, c))) = (&mut self.plies, names) {
                 let fen = p.write_fen(&game.position).unwrap_or_default();
-                plies.push(PlyReport::new(ply, &s, &c, &fen, event_reports(p, &events)));
+                plies.push(ply, &s, &c, &fen, event_reports(p, &events));
             }
         }
         (game, true)

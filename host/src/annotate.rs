@@ -16,7 +16,7 @@
 //! (the thresholds and the curve are Lichess's). The engine's own choice is never marked. A
 //! position the rules have ended is scored by its result, not searched.
 
-use crate::analyze::PlyReport;
+use crate::analyze::Plies;
 use crate::engine::{Engine, EngineConfig, Limits, Score};
 use crate::error::HostError;
 use crate::game::Game;
@@ -235,7 +235,7 @@ pub fn annotate(
     start: &Position,
     steps: &[Option<Move>],
     limits: &str,
-    plies: Option<&mut Vec<PlyReport>>,
+    plies: Option<&mut Plies>,
     written: Option<&mut Vec<WrittenMove>>,
 ) -> Result<(), HostError> {
     let limits = parse_limits(limits).map_err(|reason| HostError::BadMove {
@@ -254,7 +254,7 @@ pub fn annotate(
         }
     }
     if let Some(plies) = plies {
-        for (r, e) in plies.iter_mut().zip(evals) {
+        for (r, e) in plies.reports_mut().iter_mut().zip(evals) {
             r.engine = Some(Box::new(e));
         }
     }

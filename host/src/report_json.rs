@@ -6,16 +6,16 @@
 //! The plies and their events, the tags, presets and result are written here (the fields of
 //! every record); the rarer ones (errors, warnings, a fault) go through serde_json as values.
 
-use crate::analyze::{EventReport, GameReport, PlyReport, ResultReport, Tags};
+use crate::analyze::{EventReport, GameReport, Ply, ResultReport, Tags};
 use houserules_plugin_api::Square;
 use std::mem::MaybeUninit;
 
 /// Appends the JSON of `r` to `out` (what `serde_json::to_vec(r)` gives).
 pub fn write_report(r: &GameReport, out: &mut Vec<u8>) {
-    let plies = r.plies.as_deref().unwrap_or_default();
+    let plies = r.plies.as_ref().map_or(0, |p| p.len());
     // About what a ply takes (a FEN, two move names, the keys, an event now and then, about
     // 150 bytes on real games): one allocation per report, not a growth every few plies.
-    out.reserve(512 + plies.len() * 192);
+    out.reserve(512 + plies * 192);
     out.extend_from_slice(b"{\"index\":");
     number(out, r.index);
     out.extend_from_slice(b",\"file\":");
@@ -34,7 +34,14 @@ pub fn write_report(r: &GameReport, out: &mut Vec<u8>) {
     number(out, r.ply_count as u64);
     if let Some(plies) = &r.plies {
         out.extend_from_slice(b",\"plies\":");
-        list(out, plies, ply);
+        out.push(b'[');
+        for (i, p) in plies.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            ply(out, p);
+        }
+        out.push(b']');
     }
     out.extend_from_slice(b",\"final_fen\":");
     opt_string(out, r.final_fen.as_deref());
@@ -82,7 +89,7 @@ fn result(out: &mut Vec<u8>, r: &ResultReport) {
     });
 }
 
-fn ply(out: &mut Vec<u8>, p: &PlyReport) {
+fn ply(out: &mut Vec<u8>, p: Ply<'_>) {
     let (texts, escape_free) = p.texts();
     if p.engine.is_none() && texts.len() <= PLAIN_TEXTS && escape_free {
         return plain_ply(out, p);
@@ -91,7 +98,7 @@ fn ply(out: &mut Vec<u8>, p: &PlyReport) {
 }
 
 /// [`ply`] field by field, each text escaped as it needs.
-fn general_ply(out: &mut Vec<u8>, p: &PlyReport) {
+fn general_ply(out: &mut Vec<u8>, p: Ply<'_>) {
     out.extend_from_slice(b"{\"ply\":");
     number(out, p.ply as u64);
     out.extend_from_slice(b",\"san\":");
@@ -130,7 +137,7 @@ const PLAIN_TEXTS: usize = 160;
 /// the SAN and the coordinate form are followed by at least 16 bytes of the ply's texts (its
 /// FEN), so 16 bytes are copied from where each starts and the position advanced by its
 /// length; the FEN goes 16 bytes a step, its last step ending on its end.
-fn plain_ply(out: &mut Vec<u8>, p: &PlyReport) {
+fn plain_ply(out: &mut Vec<u8>, p: Ply<'_>) {
     let (texts, san_len, coordinate_len) = p.text_parts();
     let t = texts.as_bytes();
     let fen = t.get(san_len + coordinate_len..).unwrap_or_default();
@@ -448,7 +455,7 @@ fn escaped_lane(x: u64) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analyze::{ResultReport, Tags};
+    use crate::analyze::Plies;
     use crate::annotate::{Class, Eval, PlyEval};
     use crate::fault::Fault;
 
@@ -474,16 +481,23 @@ mod tests {
         assert!(escape_free(&others.repeat(3)));
     }
 
-    fn ply_report(n: u32, events: Vec<EventReport>) -> PlyReport {
-        let mut r = PlyReport::new(
-            n,
-            "exd5+",
-            "e4d5",
-            "rnbqkbnr/ppp1pppp/8/3P4/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 2",
-            events,
-        );
-        r.check = n.is_multiple_of(2);
-        r
+    /// Plies `first..` with these events each (checks on even plies).
+    fn plies(first: u32, events: Vec<Vec<EventReport>>) -> Plies {
+        let mut plies = Plies::default();
+        for (i, e) in events.into_iter().enumerate() {
+            let n = first + i as u32;
+            plies.push(
+                n,
+                "exd5+",
+                "e4d5",
+                "rnbqkbnr/ppp1pppp/8/3P4/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 2",
+                e,
+            );
+            if let Some(r) = plies.reports_mut().last_mut() {
+                r.check = n.is_multiple_of(2);
+            }
+        }
+        plies
     }
 
     #[test]
@@ -594,10 +608,10 @@ mod tests {
             layout: None,
             presets: vec!["piece-hp:hp=3".to_string()],
             ply_count: 3,
-            plies: Some(vec![
-                ply_report(1, vec![capture.clone(), bare.clone()]),
-                ply_report(2, Vec::new()),
-            ]),
+            plies: Some(plies(
+                1,
+                vec![vec![capture.clone(), bare.clone()], Vec::new()],
+            )),
             final_fen: None,
             result: ResultReport {
                 declared: Some("1-0".to_string()),
@@ -637,26 +651,26 @@ mod tests {
         report.fault = None;
         report.final_fen = Some("8/8/8/8/8/8/8/8 w - - 0 1".to_string());
         check(&report);
-        report.plies = Some(Vec::new());
+        report.plies = Some(Plies::default());
         check(&report);
         // The engine's fields, flattened into the ply.
-        let mut annotated = ply_report(3, Vec::new());
-        annotated.engine = Some(Box::new(PlyEval {
+        let mut annotated = plies(3, vec![Vec::new(), Vec::new()]);
+        let reports = annotated.reports_mut();
+        reports[0].engine = Some(Box::new(PlyEval {
             eval: Eval::Mate(-2),
             best: Some("Qh5#".to_string()),
             loss: 312,
             class: Some(Class::Blunder),
             nag: Some("$4"),
         }));
-        let mut plain = annotated.clone();
-        plain.engine = Some(Box::new(PlyEval {
+        reports[1].engine = Some(Box::new(PlyEval {
             eval: Eval::Cp(35),
             best: None,
             loss: 0,
             class: None,
             nag: None,
         }));
-        report.plies = Some(vec![annotated, plain]);
+        report.plies = Some(annotated);
         check(&report);
         // The result's other shapes, no tags, presets and a repeated tag.
         for agrees in [Some(true), Some(false)] {
