@@ -34,14 +34,7 @@ pub fn write_report(r: &GameReport, out: &mut Vec<u8>) {
     number(out, r.ply_count as u64);
     if let Some(plies) = &r.plies {
         out.extend_from_slice(b",\"plies\":");
-        out.push(b'[');
-        for (i, p) in plies.iter().enumerate() {
-            if i > 0 {
-                out.push(b',');
-            }
-            ply(out, p);
-        }
-        out.push(b']');
+        list(out, plies.iter(), ply);
     }
     out.extend_from_slice(b",\"final_fen\":");
     opt_string(out, r.final_fen.as_deref());
@@ -259,9 +252,9 @@ fn square(out: &mut Vec<u8>, sq: Square) {
 }
 
 /// A JSON array of `items`, each written by `each`.
-fn list<T>(out: &mut Vec<u8>, items: &[T], each: fn(&mut Vec<u8>, &T)) {
+fn list<T>(out: &mut Vec<u8>, items: impl IntoIterator<Item = T>, each: fn(&mut Vec<u8>, T)) {
     out.push(b'[');
-    for (i, x) in items.iter().enumerate() {
+    for (i, x) in items.into_iter().enumerate() {
         if i > 0 {
             out.push(b',');
         }
