@@ -648,6 +648,16 @@ def section_games(job):
     return games, answers, ends, tries
 
 
+def section_games_or_none(job):
+    """`section_games`, or no games where pyffish itself fails in the section (it has raised
+    on a move of its own legal list): the section is named, the run goes on."""
+    try:
+        return section_games(job)
+    except Exception as e:  # pyffish's errors come as SystemError, ValueError ...
+        print("  [%s] skipped: pyffish failed while playing its games: %s" % (job[0], e), flush=True)
+        return [], [], [], {}
+
+
 def run_ini(args):
     """The --ini run: returns the exit status."""
     t0 = time.time()
@@ -679,9 +689,9 @@ def run_ini(args):
     jobs = [(n, resolved_keys(sections, n), args) for n in loaded]
     if args.jobs > 1:
         with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
-            done = pool.map(section_games, jobs)
+            done = pool.map(section_games_or_none, jobs)
     else:
-        done = [section_games(j) for j in jobs]
+        done = [section_games_or_none(j) for j in jobs]
     games, fsf, endings, tries = [], [], {}, {}
     for n, (section, answers, ends, section_tries) in zip(loaded, done):
         games += section
