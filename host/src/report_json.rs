@@ -232,23 +232,9 @@ fn event(out: &mut Vec<u8>, e: &EventReport) {
 
 /// A square's name as a JSON string (a letter and digits: nothing to escape).
 fn square(out: &mut Vec<u8>, sq: Square) {
-    if sq.file() < 26 && sq.rank() < 99 {
-        // Named on the stack: `Square::push_name` into a string would allocate.
-        let mut b = [b'"', b'a' + sq.file(), 0, 0, 0];
-        let r = sq.rank() + 1;
-        let n = if r >= 10 {
-            b[2] = b'0' + r / 10;
-            b[3] = b'0' + r % 10;
-            4
-        } else {
-            b[2] = b'0' + r;
-            3
-        };
-        b[n] = b'"';
-        out.extend_from_slice(&b[..=n]);
-        return;
-    }
-    string(out, &sq.name());
+    out.push(b'"');
+    sq.write_name(|b| out.push(b));
+    out.push(b'"');
 }
 
 /// A JSON array of `items`, each written by `each`.

@@ -132,19 +132,25 @@ impl Square {
     /// (notation and FEN writers name squares at every ply).
     #[inline]
     pub fn push_name(self, s: &mut String) {
+        self.write_name(|b| s.push(b as char));
+    }
+    /// The algebraic name ([`Square::name`]) byte by byte (ASCII) to `out`: writers of bytes
+    /// name squares without a string.
+    #[inline]
+    pub fn write_name(self, mut out: impl FnMut(u8)) {
         if self.is_none() {
-            s.push('-');
+            out(b'-');
             return;
         }
-        s.push((b'a' + self.file()) as char);
+        out(b'a' + self.file());
         let n = self.rank() as u32 + 1;
         if n >= 100 {
-            s.push((b'0' + (n / 100) as u8) as char);
+            out(b'0' + (n / 100) as u8);
         }
         if n >= 10 {
-            s.push((b'0' + (n / 10 % 10) as u8) as char);
+            out(b'0' + (n / 10 % 10) as u8);
         }
-        s.push((b'0' + (n % 10) as u8) as char);
+        out(b'0' + (n % 10) as u8);
     }
     /// Parses an algebraic square name (`e4`, `j10`); `None` if malformed or off the
     /// maximal board.

@@ -160,8 +160,8 @@ pub fn sorted(mut v: Vec<String>) -> Vec<String> {
 }
 
 /// A Fairy-Stockfish fixture of a preset pack: `<pack_dir>/tests/data/fsf-<section>.json`, as
-/// `tools/fsf-gallery/generate.py` writes it (pass the pack's `env!("CARGO_MANIFEST_DIR")`).
-pub fn load_fsf_fixture(pack_dir: &str, section: &str) -> serde_json::Value {
+/// `tools/fsf-gallery/generate.py` writes it.
+fn load_fsf_fixture(pack_dir: &str, section: &str) -> serde_json::Value {
     let path = format!("{pack_dir}/tests/data/fsf-{section}.json");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path}: {e}"))
@@ -176,13 +176,16 @@ fn fixture_result(p: &Pipeline, position: &Position) -> Option<String> {
         .map(|o| o.winner.pgn().to_string())
 }
 
-/// Replays every game of a Fairy-Stockfish fixture (`load_fsf_fixture`) through `p`: at every
-/// ply the legal moves (coordinate form, as FSF writes them) and the result must agree, and
-/// the FEN Fairy-Stockfish wrote (two-square en passant fields included) must read into a
-/// position with the same legal moves and the same board, side and castling fields. Returns
+/// Replays every game of the Fairy-Stockfish fixture `section` of a preset pack (`pack_dir`:
+/// the pack's `env!("CARGO_MANIFEST_DIR")`; the file is `tests/data/fsf-<section>.json`, as
+/// `tools/fsf-gallery/generate.py` writes it) through `p`: at every ply the legal moves
+/// (coordinate form, as FSF writes them) and the result must agree, and the FEN
+/// Fairy-Stockfish wrote (two-square en passant fields included) must read into a position
+/// with the same legal moves and the same board, side and castling fields. Returns
 /// (positions compared, decided games); panics at the first difference, naming the section,
 /// game, ply and both FENs.
-pub fn check_fsf_fixture(p: &Pipeline, section: &str, data: &serde_json::Value) -> (usize, usize) {
+pub fn check_fsf_fixture(p: &Pipeline, pack_dir: &str, section: &str) -> (usize, usize) {
+    let data = load_fsf_fixture(pack_dir, section);
     let joined = |v: Vec<String>| sorted(v).join(" ");
     let fields = |s: &str| s.split_whitespace().take(3).collect::<Vec<_>>().join(" ");
     let mut positions = 0;

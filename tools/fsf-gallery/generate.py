@@ -86,6 +86,8 @@ SECTIONS = {
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+
 # Variants without castling: Fairy-Stockfish keeps the start's `KQkq` in its FENs, houserules
 # writes `-` (the rights are void); the recorded FENs get `-`.
 NO_CASTLING = {"short-stop"}
@@ -152,10 +154,10 @@ def pick(rng, board, legal):
 ENGINE_GAMES = {"proletariat": 16, "short-stop": 10, "early-promotion": 10}
 
 
-def engine_games(section, root):
+def engine_games(section):
     """The moves (coordinate form) of the engine-against-random games of `section`, played
     by the houserules binary (`HOUSERULES`, default `target/release/houserules`)."""
-    exe = os.environ.get("HOUSERULES", os.path.join(root, "target", "release", "houserules"))
+    exe = os.environ.get("HOUSERULES", os.path.join(ROOT, "target", "release", "houserules"))
     presets = SECTIONS[section][1]
     games = []
     half = ENGINE_GAMES[section] // 2
@@ -173,21 +175,38 @@ def engine_games(section, root):
     return games
 
 
-def replay(section, variant, moves):
-    """The plies of `moves` from the start, as Fairy-Stockfish answers them."""
-    fen, plies = START, []
-    for m in moves + [None]:
+def game(section, variant, choose, max_plies):
+    """A game from the start with Fairy-Stockfish's answers at every ply (one position at a
+    time: pyffish's cost is per call, not per move); `choose(fen, legal)` gives the move
+    played there, None to stop."""
+    fen, moves, plies = START, [], []
+    for _ in range(max_plies):
         legal = sorted(sf.legal_moves(variant, fen, []))
         res = result_of(variant, fen, legal)
         plies.append({"fen": recorded_fen(section, fen), "legal": " ".join(legal) if res is None else "",
                       "result": res})
-        if res is not None or m is None:
+        if res is not None:
             break
-        if m not in legal:
-            sys.exit(f"{section}: houserules played {m}, not legal for Fairy-Stockfish in {fen}")
+        m = choose(fen, legal)
+        if m is None:
+            break
+        moves.append(m)
         fen = sf.get_fen(variant, fen, [m])
     return {"start": recorded_fen(section, START), "moves": " ".join(moves[:len(plies) - 1]),
             "plies": plies}
+
+
+def replaying(section, moves):
+    """A `choose` for `game` that plays `moves` in order (each must be legal for
+    Fairy-Stockfish, or the generator stops)."""
+    rest = iter(moves)
+
+    def choose(fen, legal):
+        m = next(rest, None)
+        if m is not None and m not in legal:
+            sys.exit(f"{section}: houserules played {m}, not legal for Fairy-Stockfish in {fen}")
+        return m
+    return choose
 
 
 def record(section, seed=1):
@@ -196,33 +215,18 @@ def record(section, seed=1):
     out = {"fsf_version": ".".join(map(str, sf.version())), "variant": variant,
            "presets": presets, "games": []}
     for _ in range(games):
-        fen = START
-        moves, plies = [], []
-        for _ in range(max_plies):
-            # One position at a time (pyffish's cost is per call, not per move).
-            legal = sorted(sf.legal_moves(variant, fen, []))
-            res = result_of(variant, fen, legal)
-            plies.append({"fen": recorded_fen(section, fen), "legal": " ".join(legal) if res is None else "",
-                          "result": res})
-            if res is not None:
-                break
-            m = pick(rng, board_of(fen), legal)
-            moves.append(m)
-            fen = sf.get_fen(variant, fen, [m])
-        out["games"].append({"start": recorded_fen(section, START), "moves": " ".join(moves[:len(plies) - 1]),
-                             "plies": plies})
+        choose = lambda fen, legal: pick(rng, board_of(fen), legal)
+        out["games"].append(game(section, variant, choose, max_plies))
     if section in ENGINE_GAMES:
-        root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
-        for moves in engine_games(section, root):
-            out["games"].append(replay(section, variant, moves))
+        for moves in engine_games(section):
+            out["games"].append(game(section, variant, replaying(section, moves), len(moves) + 1))
     return out
 
 
 def main():
     sf.load_variant_config(CONFIG)
-    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
     for section in sys.argv[1:] or SECTIONS:
-        data = os.path.join(root, "plugins", SECTIONS[section][4], "tests", "data")
+        data = os.path.join(ROOT, "plugins", SECTIONS[section][4], "tests", "data")
         os.makedirs(data, exist_ok=True)
         rec = record(section)
         n = sum(len(g["plies"]) for g in rec["games"])

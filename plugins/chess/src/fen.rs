@@ -243,14 +243,6 @@ const CASTLE_SLOTS: [(usize, Color); 4] = [
     (castle_slot::BLACK_QUEEN_SIDE, Color::Black),
 ];
 
-/// `00` to `99`, two bytes each.
-const DIGIT_PAIRS: &[u8; 200] = b"\
-    0001020304050607080910111213141516171819\
-    2021222324252627282930313233343536373839\
-    4041424344454647484950515253545556575859\
-    6061626364656667686970717273747576777879\
-    8081828384858687888990919293949596979899";
-
 /// The text of [`state_fields`], on the stack: at most 23 bytes (` w KQkq e3 65535 65535`).
 #[derive(Default)]
 struct StateText {
@@ -279,10 +271,8 @@ impl StateText {
             return;
         }
         if n < 100 {
-            // Both digits from a table (no division).
-            let at = 2 * n as usize;
-            self.push(DIGIT_PAIRS[at]);
-            self.push(DIGIT_PAIRS[at + 1]);
+            self.push(b'0' + (n / 10) as u8);
+            self.push(b'0' + (n % 10) as u8);
             return;
         }
         let mut digits = [0u8; 5];

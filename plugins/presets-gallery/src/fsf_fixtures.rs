@@ -12,8 +12,11 @@ use crate::testkit::*;
 /// Replays every game of a section (`check_fsf_fixture`) through chess with `presets`;
 /// returns (positions compared, decided games).
 fn check(section: &str, presets: &[&str]) -> (usize, usize) {
-    let data = load_fsf_fixture(env!("CARGO_MANIFEST_DIR"), section);
-    check_fsf_fixture(&pipe_layout("classic", presets), section, &data)
+    check_fsf_fixture(
+        &pipe_layout("classic", presets),
+        env!("CARGO_MANIFEST_DIR"),
+        section,
+    )
 }
 
 #[test]

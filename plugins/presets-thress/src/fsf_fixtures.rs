@@ -14,8 +14,7 @@
 use crate::testkit::*;
 
 fn check(section: &str, presets: &[&str]) -> (usize, usize) {
-    let data = load_fsf_fixture(env!("CARGO_MANIFEST_DIR"), section);
-    check_fsf_fixture(&pipe(presets), section, &data)
+    check_fsf_fixture(&pipe(presets), env!("CARGO_MANIFEST_DIR"), section)
 }
 
 #[test]
