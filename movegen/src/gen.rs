@@ -777,9 +777,8 @@ impl<'a, B: Bits> Ctx<'a, B> {
                 let inz = t & z;
                 let mut n = self.mobile_count(t & !z, kind);
                 if !inz.is_empty() {
-                    for &p in choices {
-                        n += self.mobile_count(inz, p as usize);
-                    }
+                    // A promotion is no normal move: the immobility rule spares it.
+                    n += inz.count() as u64 * choices.len() as u64;
                     if !mandatory {
                         n += self.mobile_count(inz, kind);
                     }
@@ -787,9 +786,7 @@ impl<'a, B: Bits> Ctx<'a, B> {
                 n
             }
             CompiledPromotion::Shogi {
-                zone,
-                promoted,
-                mandatory,
+                zone, mandatory, ..
             } => {
                 let z = zone[self.us];
                 let mut pz = if z.has(from) { t } else { t & z };
@@ -798,7 +795,7 @@ impl<'a, B: Bits> Ctx<'a, B> {
                 }
                 let mut n = self.mobile_count(t & !pz, kind);
                 if !pz.is_empty() {
-                    n += self.mobile_count(pz, *promoted as usize);
+                    n += pz.count() as u64;
                     if !mandatory {
                         n += self.mobile_count(pz, kind);
                     }
@@ -833,9 +830,7 @@ impl<'a, B: Bits> Ctx<'a, B> {
                 mandatory,
             } if zone[self.us].has(to) => {
                 for &p in choices {
-                    if self.mobile_ok(p as usize, to) {
-                        sink.push(Move::promotion(hf, ht, p, capture));
-                    }
+                    sink.push(Move::promotion(hf, ht, p, capture));
                 }
                 if !mandatory && self.mobile_ok(kind, to) {
                     sink.push(Move::new(hf, ht, cap));
@@ -848,11 +843,9 @@ impl<'a, B: Bits> Ctx<'a, B> {
             } if (zone[self.us].has(to) || zone[self.us].has(from))
                 && (capture || !self.c.info[kind].promotes_on_capture) =>
             {
-                if self.mobile_ok(*promoted as usize, to) {
-                    let mut m = Move::promotion(hf, ht, *promoted, capture);
-                    m.flags = m.flags | MoveFlags::SPECIAL;
-                    sink.push(m);
-                }
+                let mut m = Move::promotion(hf, ht, *promoted, capture);
+                m.flags = m.flags | MoveFlags::SPECIAL;
+                sink.push(m);
                 if !mandatory && self.mobile_ok(kind, to) {
                     sink.push(Move::new(hf, ht, cap));
                 }

@@ -223,7 +223,10 @@ pub struct Rules {
     pub drops: Option<DropRules>,
     /// The check rule.
     pub check: CheckRule,
-    /// No move or drop to a square from which the piece could never move (on an empty board).
+    /// No normal move or drop to a square from which the piece could never move (on an empty
+    /// board). Promotions are exempt, as in Fairy-Stockfish (its `immobilityIllegal` checks
+    /// normal moves and drops only): mandala's shogi pawn promotes on its last rank to the
+    /// immobile flag piece.
     pub immobility_illegal: bool,
     /// Captured pieces go to the capturer's hand (as [`PieceRules::hand_kind`]).
     pub captures_to_hand: bool,

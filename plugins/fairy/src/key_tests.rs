@@ -98,6 +98,40 @@ connectRegion2White = i*
 connectRegion1Black = *1
 connectRegion2Black = *9
 connectDiagonal = false
+[mandala]
+maxRank = 10
+maxFile = 10
+pocketSize = 6
+pieceDrops = true
+capturesToHand = true
+shogiPawn = r
+customPiece1 = l:NAD
+customPiece2 = f:ZAD
+customPiece3 = g:NC
+customPiece4 = b:ZC
+customPiece5 = j:FWGH
+customPiece6 = e:vW
+immobile = c
+startFen = flgbjjbglf/10/rrrrrrrrrr/10/10/10/10/RRRRRRRRRR/10/FLGBJJBGLF[EE] w - - 0 1
+doubleStep = false
+castling = false
+dropNoDoubled = r
+immobilityIllegal = true
+promotionRegionWhite = *10
+promotionRegionBlack = *1
+promotionPieceTypes = -
+promotedPieceType = r:c
+mandatoryPiecePromotion = true
+extinctionValue = loss
+extinctionPieceTypes = j
+extinctionPseudoRoyal = true
+extinctionPieceCount = 1
+flagPiece = c
+flagRegionWhite = *10
+flagRegionBlack = *1
+nMoveRule = 0
+nFoldValue = loss
+stalemateValue = loss
 [screen:placement]
 dropNoDoubled = p
 startFen = 8/8/8/8/8/8/8/8[KQRRBBNNPPPPPPPPkqrrbbnnpppppppp] w - - 0 1
@@ -417,4 +451,39 @@ fn a_king_in_hand_is_not_lost_and_is_not_dropped_into_check() {
         ]
     );
     assert_eq!((a.moves.len(), a.result), (176, None));
+}
+
+#[test]
+fn a_promotion_may_land_where_the_promoted_piece_cannot_move() {
+    // mandala: the shogi pawn promotes (mandatorily) to the immobile flag piece on its last
+    // rank; Fairy-Stockfish's immobilityIllegal concerns normal moves and drops only.
+    let fen = "flg2jbglf/B4j4/2rr1r1Brr/6E3/10/r5r3/3G6/RRRFRJRRRR/1r8/1L2J1BGLF[RRRRe] b - - 1 19";
+    let a = answer("mandala", fen, &[]);
+    let from_b2: Vec<_> = a
+        .moves
+        .iter()
+        .zip(&a.sans)
+        .filter(|(m, _)| m.starts_with("b2"))
+        .collect();
+    assert_eq!(from_b2.len(), 1, "{from_b2:?}");
+    assert_eq!(
+        (from_b2[0].0.as_str(), from_b2[0].1.as_str()),
+        ("b2b1c", "Rxb1=C")
+    );
+    let a = answer("mandala", fen, &["b2b1c"]);
+    assert_eq!(
+        (a.fen.as_str(), a.result),
+        (
+            "flg2jbglf/B4j4/2rr1r1Brr/6E3/10/r5r3/3G6/RRRFRJRRRR/10/1+r2J1BGLF[RRRRel] w - - 0 20",
+            Some(Winner::BLACK)
+        )
+    );
+    // Normal moves and drops still may not: no pawn dropped on its last rank (d10 is empty).
+    let a = answer("mandala", &fen.replace(" b - - 1 19", " w - - 1 19"), &[]);
+    let drops: Vec<_> = a.moves.iter().filter(|m| m.starts_with("R@")).collect();
+    let fsf = [
+        "R@d1", "R@d2", "R@d5", "R@d6", "R@d7", "R@d9", "R@f1", "R@f2", "R@f4", "R@f5", "R@f6",
+        "R@f7",
+    ];
+    assert_eq!(drops, fsf);
 }
