@@ -177,6 +177,34 @@ fn atlantis_moves_or_walls_the_edge_and_next_to_walls() {
 }
 
 #[test]
+fn atlantis_a_wall_instead_of_a_move_must_end_a_check() {
+    // Black in check from a4 (a4-e8): the walls Black may put instead of a move are those
+    // that block the diagonal (b5, c6; d7 is no edge square). Fairy-Stockfish lists the six
+    // piece moves only (docs/fairy.md, known differences: its king's legality test leaves
+    // the new wall out, its pseudo-royal test counts it); it also lists none of the seven
+    // walls that leave the king in check, which houserules offered before.
+    let fen = "rnb1kb*r/ppp1pppp/**3n**/*2p****/Q2P1*P*/*3**1*/P2BPP1P/RN**KBNR b KQkq - 1 15";
+    let (moves, ..) = answer("atlantis", Some(fen), &[]);
+    let fsf = [
+        "b8c6,c6a1",
+        "b8d7,d7a1",
+        "c7c6,c6a1",
+        "c8d7,d7a1",
+        "e8d8,d8a1",
+        "f6d7,d7a1",
+    ];
+    let mut want = strings(&fsf);
+    want.extend(strings(&["d5d5,d5b5", "d5d5,d5c6"]));
+    want.sort();
+    assert_eq!(moves, want);
+    // Out of check (the queen gone) every square of the edge rule takes a wall, as in
+    // Fairy-Stockfish.
+    let (moves, ..) = answer("atlantis", Some(&fen.replace("Q2P1*P*", "3P1*P*")), &[]);
+    let walls: Vec<_> = moves.iter().filter(|m| m.starts_with("d5d5")).collect();
+    assert_eq!(walls.len(), 10, "{walls:?}");
+}
+
+#[test]
 fn flipello_encloses_and_flips() {
     let (moves, ..) = answer("flipello", None, &[]);
     assert_eq!(moves, strings(&["P@c5", "P@d6", "P@e3", "P@f4"]));

@@ -219,8 +219,16 @@ impl Walling {
                 .find(|&s| pos.get(s).is_color(us) && pos.get(s).kind() != Some(self.kind));
             if let Some(first) = first {
                 let p = pass(first, first);
+                // A wall instead of a move leaves the mover's royals where they are: it may
+                // block a check (walls stop sliders), not ignore one, and may not become a
+                // hopper's screen against its own king.
+                let mut after = pos.clone();
                 for w in self.wall_squares(v, pos, p).iter() {
-                    out.push(pass(first, w));
+                    after.set(w, Cell::piece(self.kind, Color::White));
+                    if !v.gen.in_check(&after, us) {
+                        out.push(pass(first, w));
+                    }
+                    after.clear(w);
                 }
             }
             return;
