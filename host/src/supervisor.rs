@@ -385,17 +385,16 @@ impl Supervisor {
                 c.next_frame(deadline)
             };
             let failure = match wait {
-                Wait::Frame(RESULT, body) | Wait::Frame(FAILED, body) if body.len() >= 8 => {
-                    let id = u64::from_le_bytes(body[..8].try_into().unwrap_or([0; 8]));
+                Wait::Answer { failed, id, body } => {
                     let front = inflight.front().map(|i| i.seq);
                     if front == Some(id) {
-                        let outcome = if c.last_kind == FAILED {
+                        let outcome = if failed {
                             Outcome::Failed(Fault::new(
                                 "host-panic",
-                                String::from_utf8_lossy(&body[8..]).into_owned(),
+                                String::from_utf8_lossy(&body).into_owned(),
                             ))
                         } else {
-                            Outcome::Done(body[8..].to_vec())
+                            Outcome::Done(body)
                         };
                         c.forward_stderr();
                         if let Some(item) = inflight.pop_front() {
@@ -497,6 +496,13 @@ struct Item<C> {
 
 enum Wait {
     Frame(u8, Vec<u8>),
+    /// A job's answer (RESULT or FAILED): the job's id apart from the body, so that the body
+    /// is copied once, out of the read buffer, and becomes the record's output as it is.
+    Answer {
+        failed: bool,
+        id: u64,
+        body: Vec<u8>,
+    },
     Closed,
     TimedOut,
 }
@@ -552,11 +558,8 @@ struct Conn {
     in_closed: bool,
     stdout: ChildStdout,
     stderr: ChildStderr,
-    /// What the worker wrote, read from `inpos` onwards.
-    inbuf: Vec<u8>,
-    inpos: usize,
-    /// What one read of the worker's output goes into (zeroed once, not per read).
-    readbuf: Vec<u8>,
+    /// What the worker wrote and the parent has not taken yet.
+    inbox: Inbox,
     errbuf: Vec<u8>,
     /// The last bytes of the worker's standard error, forwarded or not (what a dying worker
     /// said: the runtime's stack-overflow or allocation-failure report).
@@ -567,7 +570,6 @@ struct Conn {
     running_job: Option<u64>,
     out_eof: bool,
     err_eof: bool,
-    last_kind: u8,
     /// The plugin file the worker said it opens (while starting).
     loading: Option<PathBuf>,
 }
@@ -621,7 +623,11 @@ fn spawn_ready(
                     String::from_utf8_lossy(&body).into_owned(),
                 ));
             }
-            Wait::Frame(kind, _) => {
+            w @ (Wait::Frame(..) | Wait::Answer { .. }) => {
+                let kind = match w {
+                    Wait::Frame(kind, _) => kind,
+                    _ => RESULT,
+                };
                 conn.kill();
                 return Err(SupervisorError::Start(Box::new(Fault::new(
                     "protocol",
@@ -648,6 +654,78 @@ fn spawn_ready(
                 }
             }
         }
+    }
+}
+
+/// The bytes a worker wrote, read straight into the free end of one buffer and taken from
+/// its front frame by frame: `buf[pos..end]` is unread. The buffer is zeroed once, when it
+/// grows, not per read.
+struct Inbox {
+    buf: Vec<u8>,
+    pos: usize,
+    end: usize,
+}
+
+impl Default for Inbox {
+    fn default() -> Inbox {
+        Inbox {
+            buf: vec![0; 1 << 16],
+            pos: 0,
+            end: 0,
+        }
+    }
+}
+
+impl Inbox {
+    fn unread(&self) -> &[u8] {
+        &self.buf[self.pos..self.end]
+    }
+
+    /// Free room at the end for the next read: the unread rest (part of a frame) is moved
+    /// to the front, and the buffer doubled while that leaves less than half of it free, so
+    /// that one read takes what the pipe holds and the rest of a large frame moves a bounded
+    /// number of times.
+    fn room(&mut self) -> &mut [u8] {
+        if self.pos > 0 {
+            self.buf.copy_within(self.pos..self.end, 0);
+            (self.pos, self.end) = (0, self.end - self.pos);
+        }
+        while self.buf.len() - self.end < self.buf.len() / 2 {
+            self.buf.resize(self.buf.len() * 2, 0);
+        }
+        &mut self.buf[self.end..]
+    }
+
+    /// `n` bytes were read into [`Inbox::room`].
+    fn filled(&mut self, n: usize) {
+        self.end += n;
+    }
+
+    /// A whole frame from the front, if one is there; `Err` for a length no frame has.
+    fn take_frame(&mut self) -> Option<Result<Wait, ()>> {
+        let buf = self.unread();
+        let len = u32::from_le_bytes(*buf.first_chunk::<4>()?) as usize;
+        if len == 0 || len > MAX_FRAME {
+            return Some(Err(()));
+        }
+        if buf.len() < 4 + len {
+            return None;
+        }
+        let kind = buf[4];
+        let body = &buf[5..4 + len];
+        let frame = match (kind, body.split_first_chunk::<8>()) {
+            (RESULT | FAILED, Some((id, rest))) => Wait::Answer {
+                failed: kind == FAILED,
+                id: u64::from_le_bytes(*id),
+                body: rest.to_vec(),
+            },
+            _ => Wait::Frame(kind, body.to_vec()),
+        };
+        self.pos += 4 + len;
+        if self.pos == self.end {
+            (self.pos, self.end) = (0, 0);
+        }
+        Some(Ok(frame))
     }
 }
 
@@ -720,16 +798,13 @@ impl Conn {
             in_closed: false,
             stdout,
             stderr,
-            inbuf: Vec::with_capacity(1 << 16),
-            inpos: 0,
-            readbuf: vec![0; 1 << 16],
+            inbox: Inbox::default(),
             errbuf: Vec::new(),
             recent: Vec::new(),
             running: None,
             running_job: None,
             out_eof: false,
             err_eof: false,
-            last_kind: 0,
             loading: None,
         })
     }
@@ -740,7 +815,7 @@ impl Conn {
 
     /// Whether a whole frame is already read and waiting.
     fn frame_buffered(&self) -> bool {
-        frame_buffered(&self.inbuf[self.inpos..])
+        frame_buffered(self.inbox.unread())
     }
 
     /// Takes what a RUNNING frame says: the job (0: none) and the plugin code running.
@@ -774,36 +849,19 @@ impl Conn {
     }
 
     /// A whole frame from the buffer, if one is there.
-    fn take_frame(&mut self) -> Option<Result<(u8, Vec<u8>), ()>> {
-        let buf = &self.inbuf[self.inpos..];
-        let len = u32::from_le_bytes(*buf.first_chunk::<4>()?) as usize;
-        if len == 0 || len > MAX_FRAME {
-            return Some(Err(()));
-        }
-        if buf.len() < 4 + len {
-            return None;
-        }
-        let kind = buf[4];
-        let body = buf[5..4 + len].to_vec();
-        // The frames of a group are taken one by one: move what is left to the front once
-        // the buffer is read, not after every frame.
-        self.inpos += 4 + len;
-        compact(&mut self.inbuf, &mut self.inpos, 1 << 16);
-        Some(Ok((kind, body)))
+    fn take_frame(&mut self) -> Option<Result<Wait, ()>> {
+        self.inbox.take_frame()
     }
 
     /// The next frame from the worker, reading its standard error on the side.
     fn next_frame(&mut self, deadline: Option<Instant>) -> Wait {
         loop {
             match self.take_frame() {
-                Some(Ok((RUNNING, body))) => {
+                Some(Ok(Wait::Frame(RUNNING, body))) => {
                     self.note_running(&body);
                     continue;
                 }
-                Some(Ok((kind, body))) => {
-                    self.last_kind = kind;
-                    return Wait::Frame(kind, body);
-                }
+                Some(Ok(frame)) => return frame,
                 Some(Err(())) => return Wait::Closed,
                 None => {}
             }
@@ -879,9 +937,9 @@ impl Conn {
     }
 
     fn read_out(&mut self) {
-        match self.stdout.read(&mut self.readbuf) {
+        match self.stdout.read(self.inbox.room()) {
             Ok(0) => self.out_eof = true,
-            Ok(n) => self.inbuf.extend_from_slice(&self.readbuf[..n]),
+            Ok(n) => self.inbox.filled(n),
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
             Err(_) => self.out_eof = true,
         }
@@ -965,8 +1023,8 @@ impl Conn {
                 break;
             }
         }
-        while let Some(Ok((kind, body))) = self.take_frame() {
-            if kind == RUNNING {
+        while let Some(Ok(frame)) = self.take_frame() {
+            if let Wait::Frame(RUNNING, body) = frame {
                 self.note_running(&body);
             }
         }
@@ -1259,9 +1317,14 @@ where
     // job it has sent is off by [`GROUP_WINDOW`] at most. A job that never ends leaves the
     // results of its group unwritten: the RUNNING frame names the job, and the parent sends
     // the others again.
+    // From here on the frames of a group are put together in one buffer (used again for
+    // every group, so it stays in the cache) and written with one call.
+    let Ok(mut proto) = out.into_inner() else {
+        return 70;
+    };
     let mut grouped = 0usize;
     let mut group_start = std::time::Instant::now();
-    let mut framed_result = Vec::new();
+    let mut group = Vec::with_capacity(OUTPUT_PIPE);
     let mut body = Vec::new();
     loop {
         let kind = match read_frame_into(&mut input, &mut body) {
@@ -1281,21 +1344,28 @@ where
                 let answer =
                     std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| handler(payload)));
                 CURRENT_JOB.store(0, std::sync::atomic::Ordering::Relaxed);
-                // Framed apart, then written whole: what the buffer passes on to the pipe is
-                // always whole frames, so that a RUNNING frame written by a signal handler
-                // during a later job never lands inside one.
-                framed_result.clear();
-                let framed = match answer {
-                    Ok(bytes) => write_frame(&mut framed_result, RESULT, &[id, &bytes]),
+                let (kind_out, bytes) = match answer {
+                    Ok(bytes) => (RESULT, bytes),
                     Err(p) => {
                         let msg = format!(
                             "the host panicked on this job: {}",
                             crate::batch::panic_message(&*p)
                         );
-                        write_frame(&mut framed_result, FAILED, &[id, msg.as_bytes()])
+                        (FAILED, msg.into_bytes())
                     }
                 };
-                let written = framed.and_then(|()| out.write_all(&framed_result));
+                // Whole frames only go out, so that a RUNNING frame written by a signal
+                // handler during a later job never lands inside one; and no write is larger
+                // than the pipe holds when the frame fits, so that the worker does not wait
+                // for the parent halfway through one.
+                if !group.is_empty() && group.len() + 13 + bytes.len() > OUTPUT_PIPE {
+                    let written = proto.write_all(&group);
+                    group.clear();
+                    if written.is_err() {
+                        return 70;
+                    }
+                }
+                let framed = write_frame(&mut group, kind_out, &[id, &bytes]);
                 grouped += 1;
                 let now = std::time::Instant::now();
                 let group_ends = kind == JOB_ALONE
@@ -1303,20 +1373,23 @@ where
                     || now - started > GROUP_JOB_TIME
                     || now - group_start > GROUP_WINDOW
                     || !frame_buffered(input.buffer());
+                if framed.is_err() {
+                    return 70;
+                }
                 if group_ends {
                     grouped = 0;
-                    if written.and_then(|()| out.flush()).is_err() {
+                    let written = proto.write_all(&group);
+                    group.clear();
+                    if written.is_err() {
                         return 70;
                     }
-                } else if written.is_err() {
-                    return 70;
                 }
             }
             (QUIT, _) => break,
             _ => return 70,
         }
     }
-    let _ = out.flush();
+    let _ = proto.write_all(&group);
     drop(handler);
     0
 }
@@ -1482,5 +1555,75 @@ mod tests {
             (f.kind.as_str(), f.message.as_str()),
             ("exit", "the worker exited with code 3")
         );
+    }
+}
+
+#[cfg(test)]
+mod frame_tests {
+    use super::*;
+
+    /// The answers framed as a worker writes them, read back through an inbox fed `step`
+    /// bytes at a time.
+    fn round_trip(answers: &[(bool, u64, Vec<u8>)], step: usize) -> Vec<(bool, u64, Vec<u8>)> {
+        let mut wire = Vec::new();
+        for (failed, id, body) in answers {
+            let kind = if *failed { FAILED } else { RESULT };
+            write_frame(&mut wire, kind, &[&id.to_le_bytes(), body]).expect("framed");
+        }
+        let mut inbox = Inbox::default();
+        let mut got = Vec::new();
+        for mut chunk in wire.chunks(step) {
+            while !chunk.is_empty() {
+                let room = inbox.room();
+                let n = room.len().min(chunk.len());
+                room[..n].copy_from_slice(&chunk[..n]);
+                inbox.filled(n);
+                chunk = &chunk[n..];
+            }
+            while let Some(frame) = inbox.take_frame() {
+                match frame {
+                    Ok(Wait::Answer { failed, id, body }) => got.push((failed, id, body)),
+                    _ => panic!("not an answer"),
+                }
+            }
+        }
+        assert!(inbox.unread().is_empty());
+        got
+    }
+
+    #[test]
+    fn answers_come_back_whole_however_the_pipe_cuts_them() {
+        // One answer larger than the inbox's first buffer, an empty one, a failure.
+        let big: Vec<u8> = (0..300_000u32).map(|i| (i % 251) as u8).collect();
+        let answers = vec![
+            (false, 7, b"{\"a\":1}\n".to_vec()),
+            (false, 8, big),
+            (false, 9, Vec::new()),
+            (true, 10, b"the host panicked".to_vec()),
+        ];
+        for step in [1, 13, 4096, 70_000, 1 << 20] {
+            assert_eq!(round_trip(&answers, step), answers, "step {step}");
+        }
+    }
+
+    #[test]
+    fn other_frames_keep_their_body_and_a_bad_length_is_refused() {
+        let mut inbox = Inbox::default();
+        let mut wire = Vec::new();
+        write_frame(&mut wire, RUNNING, &[&3u64.to_le_bytes(), b"preset x"]).expect("framed");
+        // A RESULT too short to hold a job id is no answer.
+        write_frame(&mut wire, RESULT, &[b"abc"]).expect("framed");
+        wire.extend_from_slice(&0u32.to_le_bytes());
+        inbox.room()[..wire.len()].copy_from_slice(&wire);
+        inbox.filled(wire.len());
+        match inbox.take_frame() {
+            Some(Ok(Wait::Frame(RUNNING, body))) => assert_eq!(&body[8..], b"preset x"),
+            _ => panic!("a RUNNING frame"),
+        }
+        match inbox.take_frame() {
+            Some(Ok(Wait::Frame(RESULT, body))) => assert_eq!(body, b"abc"),
+            _ => panic!("a short RESULT frame"),
+        }
+        assert!(matches!(inbox.take_frame(), Some(Err(()))));
     }
 }
