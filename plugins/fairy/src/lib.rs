@@ -12,6 +12,7 @@ pub mod colours;
 pub mod connect;
 pub mod counting;
 pub mod demotion;
+pub mod drop_mate;
 pub mod drop_promoted;
 pub mod en_passant_region;
 pub mod engine;
