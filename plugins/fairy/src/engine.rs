@@ -1860,6 +1860,16 @@ fn extras(spec: &Spec, kinds: &[Kind], kind_of_ty: &std::collections::HashMap<u1
                 .drop_no_doubled
                 .and_then(|t| kind_of_ty.get(&t).copied())
                 .map(|k| (k, spec.drop_no_doubled_count)),
+            mate_illegal: if spec.shogi_pawn_drop_mate_illegal {
+                kinds
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, k)| k.ty == spec::SHOGI_PAWN && !k.promoted)
+                    .map(|(i, _)| i as u8)
+                    .collect()
+            } else {
+                Vec::new()
+            },
             promoted: crate::drop_promoted::pairs(spec, kinds),
         }
     });
@@ -2024,15 +2034,6 @@ impl VariantRules for Fairy {
         if self.spec.castling_dropped_piece && mv.is_drop() {
             self.castling_rights_of_drop(pos, &mv, Color::from_index(mover));
         }
-        if self.spec.shogi_pawn_drop_mate_illegal {
-            let pawn_drop = mv.is_drop()
-                && self
-                    .kinds
-                    .get(mv.piece as usize)
-                    .is_some_and(|k| k.ty == spec::SHOGI_PAWN && !k.promoted);
-            let check = pawn_drop && self.gen.in_check(pos, pos.side_to_move);
-            crate::drop_mate::after_move(pos, &mv, pawn_drop, check);
-        }
         if self.spec.castling_wins.contains(&true) || self.spec.opposite_castling {
             let wins = &self.spec.castling_wins;
             let opposite = self.spec.opposite_castling;
@@ -2189,13 +2190,6 @@ impl Fairy {
             return Some(o);
         }
         if !ctx.has_legal_moves {
-            if ctx.in_check
-                && self.spec.shogi_pawn_drop_mate_illegal
-                && crate::drop_mate::mated_by_pawn_drop(pos)
-            {
-                // The foul loses: the mated side wins.
-                return Some(Outcome::win(stm, "pawn-drop-mate"));
-            }
             return Some(if ctx.in_check {
                 self.value_outcome(self.spec.checkmate_value, stm, "checkmate")
             } else {

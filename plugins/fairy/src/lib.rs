@@ -12,7 +12,6 @@ pub mod colours;
 pub mod connect;
 pub mod counting;
 pub mod demotion;
-pub mod drop_mate;
 pub mod drop_promoted;
 pub mod en_passant_region;
 pub mod engine;

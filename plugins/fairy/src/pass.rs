@@ -41,14 +41,14 @@ pub fn play(pos: &mut Position) {
 
 /// Counts the passes in a row after `m` was played.
 pub fn count(pos: &mut Position, m: &Move) {
-    // The high bit is `crate::drop_mate`'s mark: left as it is.
-    let s = &mut pos.variant_state[PASSES];
-    let mark = *s & crate::drop_mate::DROPPED_CHECK;
-    let passes = *s & !crate::drop_mate::DROPPED_CHECK;
-    *s = mark | if is_pass(m) { passes + 1 } else { 0 };
+    pos.variant_state[PASSES] = if is_pass(m) {
+        pos.variant_state[PASSES] + 1
+    } else {
+        0
+    };
 }
 
 /// Whether the last two moves were passes (the game is drawn).
 pub fn double_pass(pos: &Position) -> bool {
-    pos.variant_state[PASSES] & !crate::drop_mate::DROPPED_CHECK >= 2
+    pos.variant_state[PASSES] >= 2
 }
