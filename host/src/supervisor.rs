@@ -74,6 +74,8 @@ const OUTPUT_PIPE: usize = 1 << 18;
 
 /// Largest frame accepted (a report of a million plies with per-ply JSON fits).
 const MAX_FRAME: usize = 1 << 30;
+/// The head of a frame that names a job: its length (4 bytes), kind (1) and the job (8).
+const JOB_FRAME_HEAD: usize = 13;
 
 /// Worker → parent, from a signal handler: the plugin code running when the worker died or
 /// was asked where it is ("kind rules\tplugin\thook").
@@ -1358,12 +1360,11 @@ where
                 // handler during a later job never lands inside one; and no write is larger
                 // than the pipe holds when the frame fits, so that the worker does not wait
                 // for the parent halfway through one.
-                if !group.is_empty() && group.len() + 13 + bytes.len() > OUTPUT_PIPE {
-                    let written = proto.write_all(&group);
-                    group.clear();
-                    if written.is_err() {
-                        return 70;
-                    }
+                if !group.is_empty()
+                    && group.len() + JOB_FRAME_HEAD + bytes.len() > OUTPUT_PIPE
+                    && write_group(&mut proto, &mut group).is_err()
+                {
+                    return 70;
                 }
                 let framed = write_frame(&mut group, kind_out, &[id, &bytes]);
                 grouped += 1;
@@ -1378,9 +1379,7 @@ where
                 }
                 if group_ends {
                     grouped = 0;
-                    let written = proto.write_all(&group);
-                    group.clear();
-                    if written.is_err() {
+                    if write_group(&mut proto, &mut group).is_err() {
                         return 70;
                     }
                 }
@@ -1389,9 +1388,16 @@ where
             _ => return 70,
         }
     }
-    let _ = proto.write_all(&group);
+    let _ = write_group(&mut proto, &mut group);
     drop(handler);
     0
+}
+
+/// Writes the frames of a group whole and empties it.
+fn write_group(w: &mut impl Write, group: &mut Vec<u8>) -> io::Result<()> {
+    let written = w.write_all(group);
+    group.clear();
+    written
 }
 
 static OLD_ACTIONS: std::sync::OnceLock<Vec<(libc::c_int, libc::sigaction)>> =
@@ -1429,16 +1435,17 @@ fn write_running() {
     }
     let job = CURRENT_JOB.load(std::sync::atomic::Ordering::Relaxed);
     let mut buf = [0u8; 600];
-    let n = crate::fault::running_into(&mut buf[13..]);
+    let n = crate::fault::running_into(&mut buf[JOB_FRAME_HEAD..]);
     if n == 0 && job == 0 {
         return;
     }
-    buf[..4].copy_from_slice(&(n as u32 + 9).to_le_bytes());
+    buf[..4].copy_from_slice(&((n + JOB_FRAME_HEAD - 4) as u32).to_le_bytes());
     buf[4] = RUNNING;
-    buf[5..13].copy_from_slice(&job.to_le_bytes());
-    // SAFETY: write(2) is async-signal-safe; the buffer is valid for `n + 13` bytes.
+    buf[5..JOB_FRAME_HEAD].copy_from_slice(&job.to_le_bytes());
+    // SAFETY: write(2) is async-signal-safe; the buffer is valid for `n + JOB_FRAME_HEAD`
+    // bytes.
     unsafe {
-        libc::write(fd, buf.as_ptr().cast(), n + 13);
+        libc::write(fd, buf.as_ptr().cast(), n + JOB_FRAME_HEAD);
     }
 }
 
