@@ -419,6 +419,7 @@ impl<'p> Game<'p> {
             repetitions: self.repetitions() as u32,
             checks_in_cycle: self.checks_in_cycle(),
             marked_in_cycle: self.marked_in_cycle(),
+            last_move: self.moves.last().copied().flatten(),
             ..HistoryFacts::default()
         };
         if self.track_checks {

@@ -69,6 +69,8 @@ pub struct HistoryFacts {
     pub clock_window: u32,
     /// See [`OutcomeContext::clock_start_in_check`].
     pub clock_start_in_check: bool,
+    /// See [`OutcomeContext::last_move`] (`None`: no move led here, or a pass).
+    pub last_move: Option<Move>,
 }
 
 impl HistoryFacts {
@@ -79,6 +81,7 @@ impl HistoryFacts {
         ctx.set_marked_in_cycle(self.marked_in_cycle);
         ctx.set_checks_since_clock_reset(self.checks_since_clock_reset, self.clock_window);
         ctx.set_clock_start_in_check(self.clock_start_in_check);
+        ctx.set_last_move(self.last_move.as_ref());
     }
 }
 
@@ -154,6 +157,7 @@ mod tests {
             checks_since_clock_reset: [12, 70_000],
             clock_window: 101,
             clock_start_in_check: true,
+            last_move: Some(Move::drop(3, sq("e4"))),
         };
         let mut ctx = OutcomeContext {
             has_legal_moves: true,
@@ -173,5 +177,19 @@ mod tests {
         assert_eq!(ctx.clock_window(), 101);
         assert!(ctx.clock_start_in_check());
         assert!(ctx.rules_changed());
+        let last = ctx.last_move().expect("a last move");
+        assert!(last.is_drop() && !last.is_capture());
+        assert_eq!(
+            (last.from, last.to, last.piece),
+            (Square::NONE, sq("e4"), 3)
+        );
+        // A pass (or no move) clears it, and the other facts stay.
+        HistoryFacts {
+            last_move: None,
+            ..facts
+        }
+        .fill(&mut ctx);
+        assert_eq!(ctx.last_move(), None);
+        assert!(ctx.rules_changed() && ctx.clock_start_in_check());
     }
 }

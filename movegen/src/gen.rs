@@ -979,7 +979,7 @@ impl<'a, B: Bits> Ctx<'a, B> {
             }
         }
         self.castling(sink, legal, skip);
-        self.drops(!B::ZERO, legal, sink);
+        self.drops(!B::ZERO, sink);
     }
 
     /// Where a move of the piece of `kind` on `from` may promote.
@@ -1246,7 +1246,7 @@ impl<'a, B: Bits> Ctx<'a, B> {
         } else {
             an.check_all
         };
-        self.drops(drop_mask, true, sink);
+        self.drops(drop_mask, sink);
     }
 
     /// Whether `m` (pseudo-legal) leaves the mover's royals safe under the check rule.
@@ -1418,7 +1418,7 @@ impl<'a, B: Bits> Ctx<'a, B> {
     }
 
     #[inline(always)]
-    fn drops<S: Sink>(&self, mask: B, legal: bool, sink: &mut S) {
+    fn drops<S: Sink>(&self, mask: B, sink: &mut S) {
         let Some(dr) = &self.c.rules.drops else {
             return;
         };
@@ -1444,19 +1444,10 @@ impl<'a, B: Bits> Ctx<'a, B> {
                 }
             }
             if !dr.promoted.is_empty() {
-                self.promoted_drops(dr, k, t, legal, sink);
+                self.promoted_drops(dr, k, t, sink);
             }
             if self.c.rules.immobility_illegal {
                 t &= self.kt(self.us, k).mobile;
-            }
-            if legal && dr.mate_illegal.contains(&(k as u8)) {
-                for s in t.squares() {
-                    let m = Move::drop(k as u8, g.host(s));
-                    if !self.drop_mates(m) {
-                        sink.push(m);
-                    }
-                }
-                continue;
             }
             if S::COUNT {
                 sink.add(t.count() as u64);
@@ -1472,14 +1463,7 @@ impl<'a, B: Bits> Ctx<'a, B> {
     /// on `t`, the squares where it may be dropped itself (Fairy-Stockfish's drop region of
     /// the piece in hand); the immobility rule concerns the dropped kind.
     #[inline(always)]
-    fn promoted_drops<S: Sink>(
-        &self,
-        dr: &DropRules,
-        kind: usize,
-        t: B,
-        legal: bool,
-        sink: &mut S,
-    ) {
+    fn promoted_drops<S: Sink>(&self, dr: &DropRules, kind: usize, t: B, sink: &mut S) {
         for &(_, p) in dr.promoted.iter().filter(|&&(h, _)| h as usize == kind) {
             let mut tp = t;
             if self.c.rules.immobility_illegal {
@@ -1490,13 +1474,7 @@ impl<'a, B: Bits> Ctx<'a, B> {
                 m.flags = m.flags | MoveFlags::SPECIAL;
                 m
             };
-            if legal && dr.mate_illegal.contains(&p) {
-                for s in tp.squares() {
-                    if !self.drop_mates(drop(s)) {
-                        sink.push(drop(s));
-                    }
-                }
-            } else if S::COUNT {
+            if S::COUNT {
                 sink.add(tp.count() as u64);
             } else {
                 for s in tp.squares() {
@@ -1504,35 +1482,6 @@ impl<'a, B: Bits> Ctx<'a, B> {
                 }
             }
         }
-    }
-
-    /// Whether the drop `m` checkmates (for kinds whose drop may not mate).
-    fn drop_mates(&self, m: Move) -> bool {
-        let Some(to) = self.c.geo.compact(m.to) else {
-            return false;
-        };
-        let occ = self.st.occ | B::bit(to);
-        // Check first, cheaply: only the dropped piece can give it.
-        let their = self.royals_of(self.them);
-        let mut st = self.st;
-        st.color[self.us] |= B::bit(to);
-        st.kind[m.piece as usize] |= B::bit(to);
-        st.occ = occ;
-        let probe = Ctx::new(self.c, self.pos, st, Color::from_index(self.them));
-        if !their
-            .squares()
-            .any(|r| probe.attacked(r, occ, self.us, B::ZERO))
-        {
-            return false;
-        }
-        let mut child = self.pos.clone();
-        let mut fx = houserules_plugin_api::MoveEffects::new(Color::from_index(self.us), false);
-        crate::apply::apply(self.c, &mut child, m, &mut fx, 0);
-        let st2 = self.c.rebuild(&child);
-        let reply = Ctx::new(self.c, &child, st2, child.side_to_move);
-        let mut any = Any(false);
-        reply.legal(&mut any);
-        !any.0
     }
 
     /// The legal en passant captures of the mover.

@@ -192,6 +192,19 @@ impl Generator {
         }
     }
 
+    /// Whether the side to move has a legal en passant capture (under the check rule).
+    pub fn has_legal_en_passant(&self, pos: &Position) -> bool {
+        if pos.ep_passed.is_none() {
+            return false;
+        }
+        dispatch!(self, c => {
+            let x = ctx(c, pos, pos.side_to_move, self.tag);
+            let mut any = Any(false);
+            x.en_passant_legal(&mut any);
+            any.0
+        })
+    }
+
     /// Fills the position's cache (so that the next calls need not read the cells).
     pub fn prime(&self, pos: &mut Position) {
         dispatch!(self, c => {

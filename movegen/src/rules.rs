@@ -169,8 +169,6 @@ pub struct DropRules {
     /// No drop of this kind on a file that already holds `count` of the mover's pieces of
     /// that kind.
     pub no_doubled: Option<(u8, u32)>,
-    /// Kinds whose drop may not checkmate.
-    pub mate_illegal: Vec<u8>,
     /// `(in hand, dropped as)`: a piece of the first kind in hand may also be dropped as the
     /// second (Fairy-Stockfish's `dropPromoted`), where the first may be dropped; the drop
     /// (`Move::piece` = the second kind, `MoveFlags::SPECIAL` set) takes it from the first

@@ -123,7 +123,7 @@ pub use manifest::{
 pub use model::{CastlingModel, PieceModel, PromotionModel, RulesModel, Topology};
 pub use moves::{CapturedPiece, Event, EventKind, Move, MoveEffects, MoveFlags};
 pub use outcome::{
-    Decision, FenError, Outcome, OutcomeContext, PluginError, ResultDecision, Winner,
+    Decision, FenError, LastMove, Outcome, OutcomeContext, PluginError, ResultDecision, Winner,
 };
 pub use san::{
     is_san_rival, write_coordinate, write_move_san, write_san, CoordinateMove, SanCandidate,

@@ -1,6 +1,7 @@
 //! Game results, decisions of hooks, errors crossing the plugin boundary.
 
-use crate::board::Color;
+use crate::board::{Color, Square};
+use crate::moves::{Move, MoveFlags};
 use abi_stable::{std_types::RString, StableAbi};
 
 /// Who won, or a draw.
@@ -89,7 +90,10 @@ pub struct OutcomeContext {
     /// `reserved[0]` holds [`OutcomeContext::RULES_CHANGED`] (API 1.2) and the bits of
     /// [`OutcomeContext::marked_in_cycle`] and [`OutcomeContext::clock_start_in_check`]
     /// (API 1.5); `reserved[1]` the counts of [`OutcomeContext::checks_since_clock_reset`] and
-    /// `reserved[2]` its [`OutcomeContext::clock_window`] (API 1.5); the rest is reserved for later API versions (zero).
+    /// `reserved[2]` its [`OutcomeContext::clock_window`] (API 1.5); `reserved[3]` the
+    /// [`OutcomeContext::last_move`], whose presence is the bit
+    /// [`OutcomeContext::LAST_MOVE_KNOWN`] of `reserved[0]` (API 1.8). Bits not named here are
+    /// reserved for later API versions (zero).
     pub reserved: [u32; 4],
 }
 
@@ -105,6 +109,8 @@ impl OutcomeContext {
     pub const MARKED_IN_CYCLE: u32 = 2;
     /// Bit of `reserved[0]` (API 1.5): see [`OutcomeContext::clock_start_in_check`].
     pub const CLOCK_START_IN_CHECK: u32 = 8;
+    /// Bit of `reserved[0]` (API 1.8): `reserved[3]` holds [`OutcomeContext::last_move`].
+    pub const LAST_MOVE_KNOWN: u32 = 16;
 
     /// Whether presets change the rules through hooks (see [`OutcomeContext::RULES_CHANGED`]).
     pub fn rules_changed(&self) -> bool {
@@ -170,6 +176,78 @@ impl OutcomeContext {
         } else {
             self.reserved[0] & !Self::CLOCK_START_IN_CHECK
         };
+    }
+
+    /// The move that led to this position (API 1.8), for rules that judge a result by how it
+    /// was reached: Fairy-Stockfish's `shogiPawnDropMateIllegal` makes a checkmate given by
+    /// dropping a shogi pawn a loss for the dropper, while the same position reached by a step
+    /// is an ordinary checkmate. `None` when no move led here: a game's first position (set up
+    /// from a FEN or a layout), a pass (a null move), perft, or a host older than API 1.8.
+    ///
+    /// ```
+    /// use houserules_plugin_api::{Move, OutcomeContext, Square};
+    /// # let mut ctx = OutcomeContext { has_legal_moves: false, in_check: true, royals: [1, 1],
+    /// #     has_royalty: true, counting: false, repetitions: 1, checks_in_cycle: [false; 2],
+    /// #     reserved: [0; 4] };
+    /// ctx.set_last_move(Some(&Move::drop(0, Square::new(3, 2))));
+    /// let last = ctx.last_move().unwrap();
+    /// assert!(last.is_drop() && last.piece == 0 && last.to == Square::new(3, 2));
+    /// ```
+    pub fn last_move(&self) -> Option<LastMove> {
+        if self.reserved[0] & Self::LAST_MOVE_KNOWN == 0 {
+            return None;
+        }
+        let w = self.reserved[3];
+        Some(LastMove {
+            to: Square(w as u8),
+            from: Square((w >> 8) as u8),
+            piece: (w >> 16) as u8,
+            flags: MoveFlags((w >> 24) as u16),
+        })
+    }
+
+    /// Sets [`OutcomeContext::last_move`] (`None`: no move led here).
+    pub fn set_last_move(&mut self, m: Option<&Move>) {
+        match m {
+            Some(m) => {
+                self.reserved[0] |= Self::LAST_MOVE_KNOWN;
+                self.reserved[3] = m.to.0 as u32
+                    | (m.from.0 as u32) << 8
+                    | (m.piece as u32) << 16
+                    | ((m.flags.0 & 0xff) as u32) << 24;
+            }
+            None => {
+                self.reserved[0] &= !Self::LAST_MOVE_KNOWN;
+                self.reserved[3] = 0;
+            }
+        }
+    }
+}
+
+/// What [`OutcomeContext::last_move`] tells of the move that led to a position: its squares,
+/// its piece and its flags. A [`Move`]'s `via` and `special` do not fit in the context and are
+/// not carried, nor flags above the eight of API 1.8 (`CAPTURE` ... `MULTI_LEG`): compare
+/// these fields, not whole moves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LastMove {
+    /// Origin square ([`Square::NONE`] for drops).
+    pub from: Square,
+    /// Destination square.
+    pub to: Square,
+    /// Promotion target or dropped piece kind, as in [`Move::piece`].
+    pub piece: u8,
+    /// The move's flags (the low eight bits).
+    pub flags: MoveFlags,
+}
+
+impl LastMove {
+    /// Whether the move dropped a piece of kind [`LastMove::piece`] from hand.
+    pub fn is_drop(&self) -> bool {
+        self.flags.contains(MoveFlags::DROP)
+    }
+    /// Whether the move captured.
+    pub fn is_capture(&self) -> bool {
+        self.flags.contains(MoveFlags::CAPTURE)
     }
 }
 

@@ -216,12 +216,6 @@ const FAIRY_KNOWN_FAILURES: &[(&str, &str, &str)] = &[
         "fen round trip",
         "the passes in a row are not in the FEN",
     ),
-    // shogiPawnDropMateIllegal: a pawn drop that mates is not legal, although it leaves no
-    // royal attacked, so legal moves are not "pseudo-legal and safe" (Fairy-Stockfish agrees
-    // with the plugin's perft; the check's model has no such rule).
-    ("minishogi", "legality", "a pawn drop may not mate"),
-    ("mini", "legality", "a pawn drop may not mate"),
-    ("gorogoro", "legality", "a pawn drop may not mate"),
     // flyingGeneral: a move may not leave the kings facing each other, which is not an
     // attack (Fairy-Stockfish's rule; perft agrees, tests/builtins.rs).
     (
@@ -239,11 +233,7 @@ const FAIRY_KNOWN_FAILURES: &[(&str, &str, &str)] = &[
     // the check's model compares legal moves with pseudo-legal moves minus those leaving a
     // royal attacked, which these rules are not. Each variant agrees with Fairy-Stockfish's
     // perft (tests/builtins.rs) and along recorded games.
-    (
-        "dobutsu",
-        "legality",
-        "a pawn drop may not mate; capture the flag ends the game",
-    ),
+    ("dobutsu", "legality", "capture the flag ends the game"),
     (
         "racingkings",
         "legality",

@@ -310,6 +310,33 @@ fn uci_plays_preset_and_fairy_games() {
 }
 
 #[test]
+fn the_engine_does_not_mate_with_a_pawn_drop_where_that_loses() {
+    // minishogi: P@e4 is the one move that ends the game, a checkmate that loses for the
+    // dropper (shogiPawnDropMateIllegal, as Fairy-Stockfish plays it). The engine learns it
+    // from the outcome, which knows the move that led to the position (API 1.8).
+    let mut s = Session::start(&["uci"]);
+    s.send("uci");
+    s.until("uciok");
+    s.send("setoption name UCI_Variant value minishogi");
+    s.send("isready");
+    s.line("readyok");
+    s.send("position fen p3k/5/5/2B2/K2R1[P] w 0 1");
+    for depth in [1, 3] {
+        s.send(&format!("go depth {depth}"));
+        let best = s.line("bestmove");
+        assert!(!best.starts_with("bestmove P@e4"), "depth {depth}: {best}");
+    }
+    // After the drop the game is over, and the engine says why.
+    s.send("position fen p3k/5/5/2B2/K2R1[P] w 0 1 moves P@e4");
+    s.send("go depth 2");
+    let lines = s.until("bestmove");
+    assert!(
+        lines.iter().any(|l| l.contains("pawn-drop-mate")),
+        "{lines:?}"
+    );
+}
+
+#[test]
 fn xboard_session() {
     let mut s = Session::start(&["xboard"]);
     s.send("xboard");

@@ -13,17 +13,18 @@ use houserules_search::{SearchGame, Terminal};
 use std::collections::HashMap;
 
 /// One ply of the history: the position's hash after it, who moved, whether it gave check,
-/// the checking moves of each colour up to it (this one included).
+/// the checking moves of each colour up to it (this one included), the move (`None`: a pass).
 #[derive(Clone, Copy)]
 struct Ply {
     hash: u64,
     mover: Color,
     check: bool,
     checks: [u32; 2],
+    mv: Option<Move>,
 }
 
 impl Ply {
-    fn after(prev: Option<&Ply>, hash: u64, mover: Color, check: bool) -> Ply {
+    fn after(prev: Option<&Ply>, hash: u64, mover: Color, check: bool, mv: Option<Move>) -> Ply {
         let mut checks = prev.map_or([0; 2], |p| p.checks);
         checks[mover.index()] += check as u32;
         Ply {
@@ -31,6 +32,7 @@ impl Ply {
             mover,
             check,
             checks,
+            mv,
         }
     }
 }
@@ -58,6 +60,8 @@ pub(crate) struct PipelineGame<'p> {
     start_hash: u64,
     /// Whether the side to move is in check in the game's first position.
     start_check: bool,
+    /// The move that led to the root (the game's last), for results that depend on it.
+    root_last_move: Option<Move>,
     /// The moves of `plies` and their marks, for variants that mark their moves (API 1.5).
     marked: Vec<MarkedPly>,
     marks_moves: bool,
@@ -106,7 +110,7 @@ impl<'p> PipelineGame<'p> {
             }
             let hash = pos.repetition_hash();
             *seen.entry(hash).or_insert(0) += 1;
-            plies.push(Ply::after(plies.last(), hash, mover, check));
+            plies.push(Ply::after(plies.last(), hash, mover, check, *m));
         }
         // The replay must arrive where the game is; if a rule made it differ, start the
         // history at the current position rather than search from a wrong one.
@@ -137,6 +141,7 @@ impl<'p> PipelineGame<'p> {
             buf: RVec::new(),
             start_hash,
             start_check,
+            root_last_move: game.moves.last().copied().flatten(),
             marked,
             marks_moves,
             track_checks,
@@ -190,6 +195,11 @@ impl<'p> PipelineGame<'p> {
             repetitions: self.repetitions(),
             checks_in_cycle: self.checks_in_cycle(),
             marked_in_cycle: self.marked_in_cycle(),
+            last_move: if self.plies.len() > self.root_plies {
+                self.plies.last().and_then(|p| p.mv)
+            } else {
+                self.root_last_move
+            },
             ..HistoryFacts::default()
         };
         if self.track_checks {
@@ -300,8 +310,13 @@ impl SearchGame for PipelineGame<'_> {
         self.undo.push((before, self.hash, self.mobility));
         self.hash = self.pos.repetition_hash();
         *self.seen.entry(self.hash).or_insert(0) += 1;
-        self.plies
-            .push(Ply::after(self.plies.last(), self.hash, mover, check));
+        self.plies.push(Ply::after(
+            self.plies.last(),
+            self.hash,
+            mover,
+            check,
+            Some(m),
+        ));
         Ok(())
     }
 
@@ -425,7 +440,7 @@ impl SearchGame for PipelineGame<'_> {
         self.hash = self.pos.repetition_hash();
         *self.seen.entry(self.hash).or_insert(0) += 1;
         self.plies
-            .push(Ply::after(self.plies.last(), self.hash, side, false));
+            .push(Ply::after(self.plies.last(), self.hash, side, false, None));
         if self.marks_moves {
             self.marked.push(MarkedPly {
                 mover: side,

@@ -1265,6 +1265,9 @@ impl Fairy {
                         .map_err(|e| FenError::new(field, col as u32, e))?;
                 }
                 crate::en_passant_region::restrict(&mut pos, &self.spec.en_passant_region);
+                if self.triple.is_none() {
+                    crate::unusable_ep::set_aside(self, &mut pos);
+                }
             }
         }
         if let Some((h, field, col)) = half_field {
@@ -1289,7 +1292,7 @@ impl Fairy {
 
     /// Whether the en passant right comes from a custom piece's initial move (not
     /// Fairy-Stockfish's pawn).
-    fn custom_double_step(&self, pos: &Position) -> bool {
+    pub(crate) fn custom_double_step(&self, pos: &Position) -> bool {
         !pos.ep_victim.is_none()
             && pos
                 .get(pos.ep_victim)
@@ -1497,12 +1500,16 @@ impl Fairy {
             s.push_str(&limit.to_string());
         } else if let Some(squares) = triple {
             s.push_str(&squares);
-        } else if pos.ep_passed.is_none() {
+        } else if pos.ep_passed.is_none()
+            && crate::unusable_ep::set_aside_squares(self, pos).is_none()
+        {
             s.push('-');
         } else if self.custom_double_step(pos) {
             // Fairy-Stockfish records the squares a custom piece's initial move passed and
-            // the one it landed on, and writes them in board order (`e3e4`, `c5c6`).
-            let (a, b) = (pos.ep_passed, pos.ep_victim);
+            // the one it landed on, and writes them in board order (`e3e4`, `c5c6`), usable
+            // or not (a right no capture can use is set aside: `crate::unusable_ep`).
+            let (a, b) = crate::unusable_ep::set_aside_squares(self, pos)
+                .unwrap_or((pos.ep_passed, pos.ep_victim));
             let (lo, hi) = if (a.rank(), a.file()) <= (b.rank(), b.file()) {
                 (a, b)
             } else {
@@ -1860,16 +1867,6 @@ fn extras(spec: &Spec, kinds: &[Kind], kind_of_ty: &std::collections::HashMap<u1
                 .drop_no_doubled
                 .and_then(|t| kind_of_ty.get(&t).copied())
                 .map(|k| (k, spec.drop_no_doubled_count)),
-            mate_illegal: if spec.shogi_pawn_drop_mate_illegal {
-                kinds
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, k)| k.ty == spec::SHOGI_PAWN && !k.promoted)
-                    .map(|(i, _)| i as u8)
-                    .collect()
-            } else {
-                Vec::new()
-            },
             promoted: crate::drop_promoted::pairs(spec, kinds),
         }
     });
@@ -2005,6 +2002,9 @@ impl VariantRules for Fairy {
         let took_pawn = self.spec.counting_rule.is_some() && self.takes_pawn(pos, mv);
         self.apply_move(pos, mv, fx);
         crate::en_passant_region::restrict(pos, &self.spec.en_passant_region);
+        if self.triple.is_none() {
+            crate::unusable_ep::set_aside(self, pos);
+        }
         if let Some(rule) = self.spec.counting_rule {
             let capture_or_promotion =
                 (mv.is_capture() && !mv.is_castle()) || (mv.is_promotion() && !mv.is_special());
@@ -2190,6 +2190,13 @@ impl Fairy {
             return Some(o);
         }
         if !ctx.has_legal_moves {
+            if ctx.in_check
+                && self.spec.shogi_pawn_drop_mate_illegal
+                && crate::drop_mate::by_pawn_drop(&self.kinds, ctx)
+            {
+                // The foul loses: the mated side wins.
+                return Some(Outcome::win(stm, "pawn-drop-mate"));
+            }
             return Some(if ctx.in_check {
                 self.value_outcome(self.spec.checkmate_value, stm, "checkmate")
             } else {

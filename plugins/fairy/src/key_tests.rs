@@ -3,7 +3,7 @@
 //! `get_fen`, `get_san`, `game_result`, `is_immediate_game_end` on the same section, FEN and
 //! moves).
 
-use crate::rule_tests::after;
+use crate::rule_tests::after_with_last;
 use crate::tests::{ctx, moves_with_san};
 use crate::Fairy;
 use houserules_plugin_api::{VariantRules, Winner};
@@ -132,6 +132,22 @@ flagRegionBlack = *1
 nMoveRule = 0
 nFoldValue = loss
 stalemateValue = loss
+[gorogoroplus:gorogoro]
+startFen = sgkgs/5/1ppp1/1PPP1/5/SGKGS[LNln] w 0 1
+lance = l
+shogiKnight = n
+promotedPieceType = l:g n:g
+pieceToCharTable = P....SLN.G.+....+Kp....sln.g.+....+k
+[dragon-chess:chess]
+customPiece1 = b:BK
+customPiece2 = n:NK
+customPiece3 = p:KifmnD
+customPiece4 = r:RK
+castlingRookPieces = r
+pawnTypes = p
+[epc:chess]
+customPiece1 = p:fmWfceFifmnD
+pawnTypes = p
 [screen:placement]
 dropNoDoubled = p
 startFen = 8/8/8/8/8/8/8/8[KQRRBBNNPPPPPPPPkqrrbbnnpppppppp] w - - 0 1
@@ -159,12 +175,12 @@ struct Answer {
 
 fn answer(id: &str, fen: &str, moves: &[&str]) -> Answer {
     let v = section(id);
-    let pos = after(&v, fen, moves);
+    let (pos, last) = after_with_last(&v, fen, moves);
     let rows = moves_with_san(&v, &pos);
     let check = v.gen.in_check(&pos, pos.side_to_move);
-    let result = v
-        .outcome(&pos, &ctx(!rows.is_empty(), check, 1, [false; 2]))
-        .map(|o| o.winner);
+    let mut ctx = ctx(!rows.is_empty(), check, 1, [false; 2]);
+    ctx.set_last_move(last.as_ref());
+    let result = v.outcome(&pos, &ctx).map(|o| o.winner);
     Answer {
         moves: rows.iter().map(|r| r.0.clone()).collect(),
         sans: rows.iter().map(|r| r.1.clone()).collect(),
@@ -486,4 +502,96 @@ fn a_promotion_may_land_where_the_promoted_piece_cannot_move() {
         "R@f7",
     ];
     assert_eq!(drops, fsf);
+}
+
+#[test]
+fn a_mating_shogi_pawn_drop_is_legal_and_loses() {
+    // gorogoroplus (shogiPawnDropMateIllegal): Black's P@d3 mates; Fairy-Stockfish lists it
+    // among its 25 moves and scores the mate as White's win.
+    let fen = "s3s/g2kL/1G1g1/P3p/G1pKN/S+n+l1S[Ppp] b - - 1 14";
+    let a = answer("gorogoroplus", fen, &[]);
+    assert_eq!(a.moves.len(), 25);
+    assert!(a.moves.iter().any(|m| m == "P@d3"));
+    let a = answer("gorogoroplus", fen, &["P@d3"]);
+    assert_eq!(
+        (a.fen.as_str(), a.moves.len(), a.result),
+        (
+            "s3s/g2kL/1G1g1/P2pp/G1pKN/S+n+l1S[Pp] w - - 0 15",
+            0,
+            Some(Winner::WHITE)
+        )
+    );
+    // The same position set up from its FEN: no drop came before, an ordinary checkmate.
+    let a = answer(
+        "gorogoroplus",
+        "s3s/g2kL/1G1g1/P2pp/G1pKN/S+n+l1S[Pp] w - - 0 15",
+        &[],
+    );
+    assert_eq!((a.moves.len(), a.result), (0, Some(Winner::BLACK)));
+}
+
+/// The positions after each prefix of `line` from `fen`, where the first move is a double
+/// step whose FEN is `stepped` (the en passant right written).
+fn double_step_line(
+    id: &str,
+    fen: &str,
+    line: &[&str],
+    stepped: &str,
+) -> Vec<houserules_plugin_api::Position> {
+    assert_eq!(answer(id, fen, &line[..1]).fen, stepped);
+    let v = section(id);
+    (0..=line.len())
+        .map(|i| after_with_last(&v, fen, &line[..i]).0)
+        .collect()
+}
+
+#[test]
+fn an_en_passant_right_no_capture_can_use_does_not_count_for_repetition() {
+    // dragon-chess: the custom pawn `p:KifmnD` double-steps, and nothing takes en passant.
+    // Fairy-Stockfish writes the right (`b3b4`) and, after the knights' dance, sees the
+    // position after b2b4 for the third time (pyffish 0.0.90: `is_optional_game_end` true
+    // after the ninth ply, not before), as FIDE's rule does (the same possible moves).
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let line = [
+        "b2b4", "a7b6", "g2g3", "b6a7", "g3g2", "a7b6", "g2g3", "b6a7", "g3g2",
+    ];
+    let stepped = "rnbqkbnr/pppppppp/8/8/1P6/8/P1PPPPPP/RNBQKBNR b KQkq b3b4 0 1";
+    let p = double_step_line("dragon-chess", start, &line, stepped);
+    for i in [5, 9] {
+        assert!(p[1].same_for_repetition(&p[i]), "ply {i}");
+        assert_eq!(p[1].repetition_hash(), p[i].repetition_hash(), "ply {i}");
+    }
+    // The FEN reads back into the same position, the right written again.
+    let v = section("dragon-chess");
+    let read = v.parse(stepped).expect("fen");
+    assert!(read.same_for_repetition(&p[1]));
+    assert_eq!(v.fen(&read), stepped);
+}
+
+#[test]
+fn an_en_passant_right_a_capture_can_use_counts_for_repetition() {
+    // A custom pawn that takes en passant (`e`): after b2b4 Black's c4 pawn may take on b3,
+    // so that position differs from the same board without the right (FIDE's rule).
+    // Fairy-Stockfish counts them as the same (its hash key adds the b-file for b3 and for
+    // b4, which cancel): a known difference, docs/fairy.md.
+    let start = "rnbqkbnr/pp1ppppp/8/8/2p5/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let line = [
+        "b2b4", "g8f6", "g1f3", "f6g8", "f3g1", "g8f6", "g1f3", "f6g8", "f3g1",
+    ];
+    let stepped = "rnbqkbnr/pp1ppppp/8/8/1Pp5/8/P1PPPPPP/RNBQKBNR b KQkq b3b4 0 1";
+    let p = double_step_line("epc", start, &line, stepped);
+    assert!(answer("epc", start, &line[..1])
+        .moves
+        .iter()
+        .any(|m| m == "c4b3"));
+    assert_eq!(
+        answer("epc", start, &line[..2]).fen,
+        "rnbqkb1r/pp1ppppp/5n2/8/1Pp5/8/P1PPPPPP/RNBQKBNR w KQkq - 1 2"
+    );
+    assert_eq!(
+        answer("epc", start, &["b2b4", "c4b3"]).fen,
+        "rnbqkbnr/pp1ppppp/8/8/8/1p6/P1PPPPPP/RNBQKBNR w KQkq - 0 2"
+    );
+    assert!(!p[1].same_for_repetition(&p[5]));
+    assert!(p[5].same_for_repetition(&p[9]));
 }

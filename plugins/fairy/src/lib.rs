@@ -12,6 +12,7 @@ pub mod colours;
 pub mod connect;
 pub mod counting;
 pub mod demotion;
+pub mod drop_mate;
 pub mod drop_promoted;
 pub mod en_passant_region;
 pub mod engine;
@@ -26,6 +27,7 @@ pub mod promotion_on_capture;
 pub mod setup_drops;
 pub mod spec;
 pub mod triple_step;
+pub mod unusable_ep;
 pub mod walling;
 pub mod xiangqi;
 

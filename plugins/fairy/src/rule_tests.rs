@@ -6,7 +6,7 @@
 use crate::tests::{coord, ctx, from_ini, legal, perft};
 use crate::Fairy;
 use houserules_plugin_api::abi_stable::std_types::RVec;
-use houserules_plugin_api::{MoveEffects, Position, VariantRules, Winner};
+use houserules_plugin_api::{Move, MoveEffects, Position, VariantRules, Winner};
 use std::sync::Arc;
 
 const SECTIONS: &str = "
@@ -72,7 +72,13 @@ pub(crate) fn strings(list: &[&str]) -> Vec<String> {
 
 /// The position after `moves` (coordinate form) from `fen`.
 pub(crate) fn after(v: &Fairy, fen: &str, moves: &[&str]) -> Position {
+    after_with_last(v, fen, moves).0
+}
+
+/// [`after`], and the last of the moves (what the host's outcome context carries).
+pub(crate) fn after_with_last(v: &Fairy, fen: &str, moves: &[&str]) -> (Position, Option<Move>) {
     let mut pos = v.parse(fen).expect("fen");
+    let mut last = None;
     for text in moves {
         let mut legal = RVec::new();
         v.legal(&pos, &mut legal);
@@ -82,8 +88,9 @@ pub(crate) fn after(v: &Fairy, fen: &str, moves: &[&str]) -> Position {
             .unwrap_or_else(|| panic!("{text} is not legal in {}", v.fen(&pos)));
         let mut fx = MoveEffects::new(pos.side_to_move, false);
         v.apply(&mut pos, m, &mut fx);
+        last = Some(m);
     }
-    pos
+    (pos, last)
 }
 
 /// Legal moves (sorted), FEN, and the result when the game is over.

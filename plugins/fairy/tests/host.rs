@@ -74,21 +74,24 @@ fn moves_json_promotion_drop_and_results() {
     assert!(j["moves"].as_array().unwrap().is_empty());
 }
 
+/// `moves --json` after the coordinate moves `mv` (space-separated) from `fen`.
+fn moves_after(v: &str, fen: &str, mv: &str) -> Value {
+    serde_json::from_str(&houserules_ok([
+        "moves",
+        "--variant",
+        v,
+        "--fen",
+        fen,
+        "--moves",
+        mv,
+        "--json",
+    ]))
+    .expect("json")
+}
+
 #[test]
 fn repetition_and_perpetual_check_through_a_game() {
-    let play = |fen: &str, mv: &str| -> Value {
-        serde_json::from_str(&houserules_ok([
-            "moves",
-            "--variant",
-            "mixedchess_v5",
-            "--fen",
-            fen,
-            "--moves",
-            mv,
-            "--json",
-        ]))
-        .expect("json")
-    };
+    let play = |fen: &str, mv: &str| moves_after("mixedchess_v5", fen, mv);
     let quiet = ["e1d1 e8d8 d1e1 d8e8"; 3].join(" ");
     let j = play("4k3/8/8/8/8/8/8/4K3[] w - - 0 1", &quiet);
     assert_eq!(
@@ -107,6 +110,40 @@ fn repetition_and_perpetual_check_through_a_game() {
     let j = play("R6k/8/8/8/8/8/8/4K3[] b - - 0 1", &perpetual);
     assert_eq!(j["result"]["result"], "0-1", "the checking side loses");
     assert_eq!(j["result"]["termination"], "perpetual-check");
+}
+
+/// minishogi (`shogiPawnDropMateIllegal`): the pawn drop P@e4 is the only move that ends the
+/// game, a checkmate that loses (Fairy-Stockfish 0.0.90: 33 legal moves, P@e4 among them,
+/// `game_result` +mate for the mated side after it, -mate from the same position's FEN).
+const DROP_MATE: &str = "p3k/5/5/2B2/K2R1[P] w 0 1";
+
+#[test]
+fn a_mating_pawn_drop_is_played_and_loses_through_the_host() {
+    let j = moves("minishogi", DROP_MATE);
+    let list = j["moves"].as_array().unwrap();
+    assert_eq!(list.len(), 33);
+    assert!(list.iter().any(|m| m["move"] == "P@e4"), "{j}");
+    let j = moves_after("minishogi", DROP_MATE, "P@e4");
+    assert_eq!(j["result"]["result"], "0-1", "{j}");
+    assert_eq!(j["result"]["termination"], "pawn-drop-mate", "{j}");
+    // The same position from its FEN: no drop led there, an ordinary checkmate.
+    let j = moves("minishogi", "p3k/4P/5/2B2/K2R1[] b - - 0 1");
+    assert_eq!(j["result"]["result"], "1-0", "{j}");
+    assert_eq!(j["result"]["termination"], "checkmate", "{j}");
+    // A batch replays it with the same result.
+    let pgn = std::env::temp_dir().join(format!("fairy-drop-mate-{}.pgn", std::process::id()));
+    std::fs::write(
+        &pgn,
+        format!(
+            "[Variant \"minishogi\"]\n[FEN \"{DROP_MATE}\"]\n[Result \"0-1\"]\n\n1. P@e4 0-1\n"
+        ),
+    )
+    .unwrap();
+    let out = houserules_ok(["analyze", "--jsonl", "--no-plies", pgn.to_str().unwrap()]);
+    let _ = std::fs::remove_file(&pgn);
+    let r: Value = serde_json::from_str(out.lines().next().unwrap()).expect("json");
+    assert_eq!(r["result"]["computed"], "0-1", "{r}");
+    assert_eq!(r["result"]["termination"], "pawn-drop-mate", "{r}");
 }
 
 #[test]
