@@ -446,6 +446,10 @@ pub struct Position {
     /// En passant: the square passed over by the last double step, or [`Square::NONE`].
     pub ep_passed: Square,
     /// En passant: where the piece that may be taken en passant stands (the landing square).
+    /// Without `ep_passed` there is no right: a variant may keep the landing square of a
+    /// double step here for its own notation (the Fairy-Stockfish plugin writes a right no
+    /// capture can use in its FEN, as Fairy-Stockfish does), and it does not count for
+    /// repetition ([`Position::same_for_repetition`]).
     pub ep_victim: Square,
     /// Half-moves since the last capture or pawn move (n-move rule).
     pub halfmove_clock: u16,

@@ -147,6 +147,44 @@ fn a_mating_pawn_drop_is_played_and_loses_through_the_host() {
 }
 
 #[test]
+fn an_unusable_en_passant_right_does_not_hide_a_repetition() {
+    // dragon-chess (Fairy-Stockfish's example variants file): its custom pawns double-step
+    // and nothing can take them en passant. The position after b2b4 (FEN `b3b4`) comes
+    // back twice; Fairy-Stockfish (pyffish 0.0.90) sees the repetition after the ninth ply.
+    let ini = std::env::temp_dir().join(format!("fairy-dragon-{}.ini", std::process::id()));
+    std::fs::write(
+        &ini,
+        "[dragon-chess:chess]\ncustomPiece1 = b:BK\ncustomPiece2 = n:NK\n\
+         customPiece3 = p:KifmnD\ncustomPiece4 = r:RK\ncastlingRookPieces = r\npawnTypes = p\n",
+    )
+    .unwrap();
+    let line = "b2b4 a7b6 g2g3 b6a7 g3g2 a7b6 g2g3 b6a7 g3g2";
+    let play = |plies: usize| -> Value {
+        let mv = line.split(' ').take(plies).collect::<Vec<_>>().join(" ");
+        let args = [
+            "moves",
+            "--variants",
+            ini.to_str().unwrap(),
+            "--variant",
+            "dragon-chess",
+        ];
+        serde_json::from_str(&houserules_ok(
+            args.into_iter().chain(["--moves", &mv, "--json"]),
+        ))
+        .expect("json")
+    };
+    let first = play(1);
+    assert_eq!(
+        first["fen"],
+        "rnbqkbnr/pppppppp/8/8/1P6/8/P1PPPPPP/RNBQKBNR b KQkq b3b4 0 1"
+    );
+    assert!(play(8)["result"].is_null());
+    let j = play(9);
+    let _ = std::fs::remove_file(&ini);
+    assert_eq!(j["result"]["termination"], "n-fold-repetition", "{j}");
+}
+
+#[test]
 fn extra_variant_files_and_precise_errors() {
     let dir = std::env::temp_dir().join(format!("fairy-ini-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
