@@ -290,11 +290,23 @@ impl Fairy {
         // Crazyhouse: with captures to hand a promoted pawn goes back to hand as a pawn. Each
         // promotion target gets a promoted form (`Q~` in Fairy-Stockfish's FEN) that moves as
         // the target and demotes to the main promotion pawn type (the last one listed).
+        // With `dropLoop` it goes to hand as what it became, and Fairy-Stockfish writes no
+        // `~`: a promoted pawn is the target itself.
         let main_pawn = spec
             .promotion_pawn_types
             .last()
             .and_then(|t| kind_of_ty.get(t).copied());
-        if let (true, Some(pawn_kind)) = (spec.captures_to_hand, main_pawn) {
+        if spec.drop_loop && spec.captures_to_hand && !spec.promoted_piece_type.is_empty() {
+            return Err(err_at(
+                header,
+                loc("dropLoop"),
+                "dropLoop",
+                "with shogi-style promotions (`promotedPieceType`) is not supported (a captured \
+                 promoted piece would go to hand promoted)"
+                    .to_string(),
+            ));
+        }
+        if let (true, Some(pawn_kind)) = (spec.captures_to_hand && !spec.drop_loop, main_pawn) {
             for target in promo_targets.iter_mut() {
                 let t = kinds[*target as usize].clone();
                 if kinds.iter().any(|k| k.promoted && k.letter == t.letter) {
@@ -430,6 +442,7 @@ impl Fairy {
                 || !spec.promotion_limit.is_empty()
                 || spec.drop_opposite_colored_bishop
                 || spec.flying_general
+                || spec.makpong_rule
                 || spec.must_drop
                 || !spec.checking
                 || !spec.drop_checks
@@ -565,6 +578,9 @@ impl Fairy {
         }
         if sp.flying_general {
             moves.retain(|&m| !self.kings_face_after(pos, m));
+        }
+        if sp.makpong_rule {
+            crate::makpong::filter(self, pos, &mut moves);
         }
         if self.pseudo_royal {
             let us = pos.side_to_move;

@@ -595,3 +595,47 @@ fn an_en_passant_right_a_capture_can_use_counts_for_repetition() {
     assert!(!p[1].same_for_repetition(&p[5]));
     assert!(p[5].same_for_repetition(&p[9]));
 }
+
+#[test]
+fn a_captured_promoted_piece_goes_to_hand_as_itself_with_drop_loop() {
+    // Fairy-Stockfish (pyffish 0.0.90): the queen a pawn became goes to Black's hand as a
+    // queen in loop and chessgi (and is written without `~`), as a pawn in crazyhouse.
+    let fen = "4k3/1P6/8/8/8/8/7r/4K3[] w - - 0 1";
+    let line = ["b7b8q", "e8d7", "b8b2", "h2b2"];
+    for (id, promoted, hand) in [
+        ("loop", "1Q2k3", "[q]"),
+        ("chessgi", "1Q2k3", "[q]"),
+        ("crazyhouse", "1Q~2k3", "[p]"),
+    ] {
+        let a = answer(id, fen, &line[..1]);
+        assert_eq!(
+            a.fen,
+            format!("{promoted}/8/8/8/8/8/7r/4K3[] b - - 0 1"),
+            "{id}"
+        );
+        let a = answer(id, fen, &line);
+        assert_eq!(
+            a.fen,
+            format!("8/3k4/8/8/8/8/1r6/4K3{hand} w - - 0 3"),
+            "{id}"
+        );
+    }
+    // Black's queen in hand is dropped as a queen.
+    let a = answer("loop", fen, &["b7b8q", "e8d7", "b8b2", "h2b2", "e1f1"]);
+    assert!(a.moves.iter().any(|m| m == "Q@e2"), "{:?}", a.moves);
+}
+
+#[test]
+fn a_king_in_check_may_only_capture_its_checker_under_the_makpong_rule() {
+    // Fairy-Stockfish (pyffish 0.0.90): makruk lets the king step out of the rook's check;
+    // makpong leaves only the block, and a king next to its checker only the capture.
+    let fen = "4r1k1/8/8/8/8/8/3R4/4K3 w - - 0 1";
+    assert_eq!(
+        answer("makruk", fen, &[]).moves,
+        ["d2e2", "e1d1", "e1f1", "e1f2"]
+    );
+    assert_eq!(answer("makpong", fen, &[]).moves, ["d2e2"]);
+    let fen = "8/6k1/8/8/8/8/4r3/4K3 w - - 0 1";
+    assert_eq!(answer("makruk", fen, &[]).moves, ["e1d1", "e1e2", "e1f1"]);
+    assert_eq!(answer("makpong", fen, &[]).moves, ["e1e2"]);
+}

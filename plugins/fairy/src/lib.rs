@@ -18,6 +18,7 @@ pub mod en_passant_region;
 pub mod engine;
 pub mod eval;
 pub mod ini;
+pub mod makpong;
 pub mod material;
 pub mod pass;
 pub mod petrify;

@@ -373,6 +373,9 @@ pub struct Spec {
     pub piece_drops: bool,
     /// Captured pieces go to the capturer's hand.
     pub captures_to_hand: bool,
+    /// With captures to hand, a captured promoted piece goes to hand as what it is, not as
+    /// the pawn it was (Fairy-Stockfish's `dropLoop`, `loop` and `chessgi`).
+    pub drop_loop: bool,
     /// Pawns (type pawn) may be dropped on the first rank.
     pub first_rank_pawn_drops: bool,
     /// Pawns (type pawn) may be dropped in the promotion zone.
@@ -509,6 +512,8 @@ pub struct Spec {
     pub mobility_region: BTreeMap<u16, [SquareSet; 2]>,
     /// Kings may not face each other on an open line (`flyingGeneral`).
     pub flying_general: bool,
+    /// A king in check may only capture its one checker (`makpongRule`, [`crate::makpong`]).
+    pub makpong_rule: bool,
     /// From this rank on (0-based, each side's own count) soldiers also step sideways.
     pub soldier_promotion_rank: u8,
     /// `chasingRule = axf` (xiangqi's perpetual chase rule, see [`crate::chasing`]).
@@ -549,6 +554,7 @@ impl Spec {
             double_step_region: [rank_set(1), rank_set(6)],
             piece_drops: false,
             captures_to_hand: false,
+            drop_loop: false,
             first_rank_pawn_drops: false,
             promotion_zone_pawn_drops: false,
             shogi_pawn_drop_mate_illegal: false,
@@ -615,6 +621,7 @@ impl Spec {
             castling_dropped_piece: false,
             mobility_region: BTreeMap::new(),
             flying_general: false,
+            makpong_rule: false,
             soldier_promotion_rank: 0,
             chasing_rule_axf: false,
             walling_rule: None,
@@ -993,6 +1000,7 @@ impl Spec {
             "castling" => self.castling = boolean(v)?,
             "pieceDrops" => self.piece_drops = boolean(v)?,
             "capturesToHand" => self.captures_to_hand = boolean(v)?,
+            "dropLoop" => self.drop_loop = boolean(v)?,
             "firstRankPawnDrops" => self.first_rank_pawn_drops = boolean(v)?,
             "promotionZonePawnDrops" => self.promotion_zone_pawn_drops = boolean(v)?,
             "shogiPawnDropMateIllegal" => self.shogi_pawn_drop_mate_illegal = boolean(v)?,
@@ -1125,6 +1133,7 @@ impl Spec {
             "passOnStalemateWhite" => self.pass_on_stalemate[0] = boolean(v)?,
             "passOnStalemateBlack" => self.pass_on_stalemate[1] = boolean(v)?,
             "flyingGeneral" => self.flying_general = boolean(v)?,
+            "makpongRule" => self.makpong_rule = boolean(v)?,
             "pieceToCharSynonyms" => self.set_synonyms(v)?,
             "soldierPromotionRank" => self.soldier_promotion_rank = rank(v)?,
             // Refused in `contradictions` (a child may set it back to `none`).
