@@ -227,7 +227,11 @@ const FAIRY_KNOWN_FAILURES: &[(&str, &str, &str)] = &[
     ("xiangqi", "legality", "the kings may not face each other"),
     // makpongRule: a king in check may only capture its checker, although stepping away
     // leaves it safe (Fairy-Stockfish's rule; perft agrees, tests/builtins.rs).
-    ("makpong", "legality", "a king in check may only capture its checker"),
+    (
+        "makpong",
+        "legality",
+        "a king in check may only capture its checker",
+    ),
     // promotionLimit: a promotion to a type whose count is reached is not legal, although it
     // leaves no royal attacked (Fairy-Stockfish's rule; perft agrees, tests/builtins.rs).
     ("grand", "legality", "promotionLimit"),

@@ -225,7 +225,8 @@ impl Fairy {
                     .connect_piece_types
                     .as_ref()
                     .is_none_or(|v| v.contains(&ty)),
-                ep_capturer: (spec::CUSTOM..KING).contains(&ty) && p.betza.contains('e'),
+                ep_capturer: (spec::CUSTOM..KING).contains(&ty)
+                    && spec.en_passant_types.contains(&ty),
                 ep_victim: (spec::CUSTOM..KING).contains(&ty) && p.betza.contains('i'),
                 movement: mv,
                 betza: movement_text(ty, &p.betza, spec),
@@ -250,6 +251,20 @@ impl Fairy {
             let (Some(&fk), Some(&tk)) = (kind_of_ty.get(&from), kind_of_ty.get(&to)) else {
                 continue;
             };
+            if kinds[fk as usize].chess_promo {
+                // Fairy-Stockfish offers both on the last rank (`wolf`: `c10=Q` and `c10=E`,
+                // the latter written `+P`); the model has one promotion style per piece.
+                return Err(err_at(
+                    header,
+                    loc("promotedPieceType"),
+                    "promotedPieceType",
+                    format!(
+                        "`{}` also promotes chess-style (promotionPieceTypes): a piece with \
+                         both promotions is not supported",
+                        kinds[fk as usize].letter.to_ascii_lowercase()
+                    ),
+                ));
+            }
             let idx = kinds.len() as u8;
             let target = kinds[tk as usize].clone();
             let base = kinds[fk as usize].clone();
@@ -1779,11 +1794,12 @@ fn public_model(
         pieces: pieces.into_iter().collect(),
         castling: ROption::RNone,
         check: check_rule::ANY,
-        // With non-pawn en passant capturers Fairy-Stockfish records every double step's
-        // square; otherwise only where a pawn could take.
+        // With a non-pawn type among the en passant capturers (whether on the board or
+        // not) Fairy-Stockfish records every double step's square; otherwise only where a
+        // pawn could take.
         // So does a custom piece's initial move (without Fairy-Stockfish's pawn, whose rule
         // is the other, the variant's policy can be that one).
-        en_passant: if kinds.iter().any(|k| k.ep_capturer)
+        en_passant: if spec.en_passant_types.iter().any(|&t| t != spec::PAWN)
             || (kinds.iter().any(|k| k.ep_victim) && !kinds.iter().any(|k| k.pawn))
         {
             ep_policy::ALWAYS
@@ -2019,6 +2035,7 @@ impl VariantRules for Fairy {
         self.apply_move(pos, mv, fx);
         crate::en_passant_region::restrict(pos, &self.spec.en_passant_region);
         if self.triple.is_none() {
+            crate::unusable_ep::record_custom_step(self, pos, &mv, kind);
             crate::unusable_ep::set_aside(self, pos);
         }
         if let Some(rule) = self.spec.counting_rule {

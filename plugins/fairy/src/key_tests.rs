@@ -148,6 +148,22 @@ pawnTypes = p
 [epc:chess]
 customPiece1 = p:fmWfceFifmnD
 pawnTypes = p
+[sergeants:chess]
+customPiece1 = s:fKifmnD
+startFen = rnbqkbnr/pppppppp/8/8/8/8/PPPSPPPP/RNBQKBNR w KQkq - 0 1
+[ep-by-pawn-types:chess]
+customPiece1 = p:fmWfcFifmnD
+pawnTypes = p
+[ep-without-key:chess]
+customPiece1 = p:fmWfcFifmnD
+[ep-types-not-it:chess]
+customPiece1 = p:fmWfceFifmnD
+promotionPawnTypes = p
+enPassantTypes = n
+[ep-types-first:chess]
+customPiece1 = p:fmWfcFifmnD
+enPassantTypes = p
+pawnTypes = n
 [screen:placement]
 dropNoDoubled = p
 startFen = 8/8/8/8/8/8/8/8[KQRRBBNNPPPPPPPPkqrrbbnnpppppppp] w - - 0 1
@@ -638,4 +654,56 @@ fn a_king_in_check_may_only_capture_its_checker_under_the_makpong_rule() {
     let fen = "8/6k1/8/8/8/8/4r3/4K3 w - - 0 1";
     assert_eq!(answer("makruk", fen, &[]).moves, ["e1d1", "e1e2", "e1f1"]);
     assert_eq!(answer("makpong", fen, &[]).moves, ["e1e2"]);
+}
+
+#[test]
+fn pawn_types_and_en_passant_types_say_who_takes_en_passant() {
+    // Fairy-Stockfish (pyffish 0.0.90): `pawnTypes` also sets `enPassantTypes`, an `e` in a
+    // custom piece's Betza adds it, and `enPassantTypes` wins over both, whatever the order of
+    // the keys. After b2b4, Black's c4 pawn takes on b3 en passant where it may.
+    let fen = "rnbqkbnr/pp1ppppp/8/8/2p5/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    for (id, takes) in [
+        ("ep-by-pawn-types", true),
+        ("ep-without-key", false),
+        ("ep-types-not-it", false),
+        ("ep-types-first", true),
+        ("epc", true),
+    ] {
+        let a = answer(id, fen, &["b2b4"]);
+        assert!(a.fen.contains(" b3b4 "), "{id}: {}", a.fen);
+        assert_eq!(
+            a.moves.iter().any(|m| m == "c4b3"),
+            takes,
+            "{id}: {:?}",
+            a.moves
+        );
+    }
+}
+
+#[test]
+fn a_custom_double_step_beside_pawns_writes_its_right_as_fairy_stockfish_does() {
+    // Pawns are recorded only where a pawn could take; a custom piece's double step always
+    // (position.cpp `do_move`), here with no capture to use it (pyffish 0.0.90).
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPSPPPP/RNBQKBNR w KQkq - 0 1";
+    let a = answer("sergeants", start, &["d2d4"]);
+    assert_eq!(
+        (a.fen.as_str(), a.moves.len()),
+        (
+            "rnbqkbnr/pppppppp/8/8/3S4/8/PPP1PPPP/RNBQKBNR b KQkq d3d4 1 1",
+            20
+        )
+    );
+    let a = answer("sergeants", start, &["e2e4"]);
+    assert_eq!(
+        a.fen,
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPS1PPP/RNBQKBNR b KQkq - 0 1"
+    );
+    let a = answer("sergeants", start, &["d2d4", "a7a6", "d4d5", "e7e5"]);
+    assert_eq!(
+        (a.fen.as_str(), a.moves.len()),
+        (
+            "rnbqkbnr/1ppp1ppp/p7/3Sp3/8/8/PPP1PPPP/RNBQKBNR w KQkq - 0 3",
+            31
+        )
+    );
 }

@@ -392,6 +392,10 @@ pub struct Spec {
     pub promotion_region: [SquareSet; 2],
     /// Types promoting like pawns.
     pub promotion_pawn_types: Vec<u16>,
+    /// The types that take en passant (Fairy-Stockfish's `enPassantTypes`): the pawn, custom
+    /// pieces with `e` in their Betza, or what `pawnTypes` or `enPassantTypes` name (the
+    /// pawn takes en passant in any case; a custom piece takes with its capture-only moves).
+    pub en_passant_types: Vec<u16>,
     /// What pawns promote to (chess style).
     pub promotion_piece_types: Vec<u16>,
     /// Shogi-style promotions: type -> promoted type.
@@ -563,6 +567,7 @@ impl Spec {
             drop_no_doubled_count: 1,
             promotion_region: [rank_set(7), rank_set(0)],
             promotion_pawn_types: vec![PAWN],
+            en_passant_types: vec![PAWN],
             promotion_piece_types: Vec::new(),
             promoted_piece_type: Vec::new(),
             mandatory_pawn_promotion: true,
@@ -786,14 +791,18 @@ impl Spec {
                 problems.push(err(e, why));
             }
         }
-        // Pass 2: every other key.
-        for e in &section.entries {
-            if NAMED.iter().any(|n| n.key == e.key)
-                || e.key.starts_with("customPiece")
-                || REFUSED_PIECES.contains(&e.key.as_str())
-            {
-                continue;
-            }
+        // Pass 2: every other key; `enPassantTypes` after `pawnTypes`, which also sets it
+        // (Fairy-Stockfish's order, whatever the order in the file).
+        let (late, early): (Vec<&Entry>, Vec<&Entry>) = section
+            .entries
+            .iter()
+            .filter(|e| {
+                !(NAMED.iter().any(|n| n.key == e.key)
+                    || e.key.starts_with("customPiece")
+                    || REFUSED_PIECES.contains(&e.key.as_str()))
+            })
+            .partition(|e| e.key == "enPassantTypes");
+        for e in early.into_iter().chain(late) {
             self.locs.insert(e.key.clone(), e.loc.clone());
             if let Err(why) = self.apply_option(e) {
                 problems.push(err(e, why));
@@ -821,6 +830,13 @@ impl Spec {
                 return Err("expected `letter:betza`".into());
             };
             crate::engine::movement(ty, b, self)?;
+            // `e` makes a custom piece an en passant capturer (Fairy-Stockfish's parser).
+            if (CUSTOM..KING).contains(&ty)
+                && b.contains('e')
+                && !self.en_passant_types.contains(&ty)
+            {
+                self.en_passant_types.push(ty);
+            }
             b.to_string()
         } else {
             if v.len() > 1 {
@@ -971,10 +987,12 @@ impl Spec {
             "pawnTypes" => {
                 let s = self.piece_set(v)?;
                 self.promotion_pawn_types = s.clone();
+                self.en_passant_types = s.clone();
                 self.n_move_rule_types = s;
                 self.by_colour.pawn_types = [None, None];
                 self.by_colour.n_move_types = [None, None];
             }
+            "enPassantTypes" => self.en_passant_types = self.piece_set(v)?,
             "promotionPawnTypes" => {
                 self.promotion_pawn_types = self.piece_set(v)?;
                 self.by_colour.pawn_types = [None, None];

@@ -11,7 +11,29 @@
 //! cancel) where houserules and FIDE's rule do not: a known difference (docs/fairy.md).
 
 use crate::engine::Fairy;
-use houserules_plugin_api::{Position, Square};
+use houserules_plugin_api::{Move, MoveFlags, Position, Square};
+
+/// After `mv`, a double step of the piece of `kind`: Fairy-Stockfish records a custom piece's
+/// initial double step whether or not a capture could use it (position.cpp `do_move`), where
+/// the generator's policy (set for the pawns beside it) may have dropped it: kept here as the
+/// landing square alone, for [`set_aside`] and the FEN.
+pub fn record_custom_step(v: &Fairy, pos: &mut Position, mv: &Move, kind: Option<u8>) {
+    let custom = kind
+        .and_then(|k| v.kinds.get(k as usize))
+        .is_some_and(|k| k.ep_victim && !k.pawn);
+    if !custom
+        || !mv.flags.contains(MoveFlags::DOUBLE_STEP)
+        || mv.via.is_none()
+        || !pos.ep_victim.is_none()
+    {
+        return;
+    }
+    let taker = pos.side_to_move.index();
+    if v.spec.en_passant_region[taker].is_some_and(|r| !r.contains(mv.via)) {
+        return;
+    }
+    pos.ep_victim = mv.to;
+}
 
 /// After a move or a FEN: sets a custom piece's double-step right aside when no legal en
 /// passant capture can use it.
