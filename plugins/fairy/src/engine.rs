@@ -112,6 +112,9 @@ pub struct Fairy {
     pseudo_royal: bool,
     /// Royal pieces start in hand (placement variants): until dropped a side has none.
     royals_in_hand: bool,
+    /// A side starts without a royal piece (horde's White): it has no royalty, where the
+    /// piece table's royal type would make the host count its royals as lost.
+    royalless_side: bool,
     /// The rules model it plays (its own, or the one presets transformed).
     pub model: RulesModel,
     /// What the model does not carry: drops, immobility, captures to hand.
@@ -464,6 +467,7 @@ impl Fairy {
                 || pseudo_royal,
             pseudo_royal,
             royals_in_hand: false,
+            royalless_side: false,
             model,
             extras,
             gen: Arc::new(gen),
@@ -495,6 +499,14 @@ impl Fairy {
         v.royals_in_hand =
             (0..v.n_base).any(|k| v.kinds[k].royal && start.hands.iter().any(|hand| hand[k] > 0));
         v.filters |= v.royals_in_hand;
+        v.royalless_side = !v.royals_in_hand
+            && (0..v.n_base).any(|k| v.kinds[k].royal)
+            && [Color::White, Color::Black].into_iter().any(|c| {
+                !v.board_squares().any(|sq| {
+                    piece_of(start.get(sq))
+                        .is_some_and(|(k, o)| o == c && v.kinds[k as usize].royal)
+                })
+            });
         v.start_fen = v.fen(&start);
         v.quiet_reach = v.quiet_reach_tables();
         Ok(v)
@@ -1952,7 +1964,7 @@ impl VariantRules for Fairy {
         if self.ends_early {
             flags |= VariantFlags::STATIC_RESULTS.0;
         }
-        if self.pseudo_royal || self.royals_in_hand {
+        if self.pseudo_royal || self.royals_in_hand || self.royalless_side {
             flags |= VariantFlags::DYNAMIC_ROYALS.0;
         }
         if self.spec.connect_n > 0 {
@@ -2102,12 +2114,15 @@ impl VariantRules for Fairy {
     /// check (not those touching an enemy one where captures explode); `None` when there
     /// are none, so that no piece counts as a lost royal.
     fn royals(&self, pos: &Position, color: Color) -> Option<SquareSet> {
-        let theirs = self.pseudo_royals(pos, color.opposite());
-        let mut set: SquareSet = self
-            .pseudo_royals(pos, color)
-            .into_iter()
-            .filter(|&sq| !self.touches(sq, &theirs))
-            .collect();
+        let mut set = SquareSet::EMPTY;
+        if self.pseudo_royal {
+            let theirs = self.pseudo_royals(pos, color.opposite());
+            set = self
+                .pseudo_royals(pos, color)
+                .into_iter()
+                .filter(|&sq| !self.touches(sq, &theirs))
+                .collect();
+        }
         for sq in self.board_squares() {
             if piece_of(pos.get(sq))
                 .is_some_and(|(k, c)| c == color && self.kinds[k as usize].royal)

@@ -707,3 +707,19 @@ fn a_custom_double_step_beside_pawns_writes_its_right_as_fairy_stockfish_does() 
         )
     );
 }
+
+#[test]
+fn a_promotion_limit_keeps_the_parents_limits() {
+    // opulent (promotionLimit = n:2 w:2 l:2) keeps grand's rook limit of 2: with two white
+    // rooks on the board, b7b8r is not legal (pyffish 0.0.90), the other promotions are.
+    let fen = "10/4k5/3b6/RP3R2p1/5p3p/9K/10/10/1L3W1B2/4N5 w - - 1 58";
+    let b7: Vec<String> = answer("opulent", fen, &[])
+        .moves
+        .into_iter()
+        .filter(|m| m.starts_with("b7"))
+        .collect();
+    assert_eq!(
+        b7,
+        ["b7b8", "b7b8a", "b7b8b", "b7b8c", "b7b8l", "b7b8n", "b7b8q", "b7b8w"]
+    );
+}

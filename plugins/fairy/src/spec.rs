@@ -1143,7 +1143,16 @@ impl Spec {
             "enPassantRegionBlack" => self.en_passant_region[1] = Some(region(v)?),
             "tripleStepRegionWhite" => self.triple_step_region[0] = region(v)?,
             "tripleStepRegionBlack" => self.triple_step_region[1] = region(v)?,
-            "promotionLimit" => self.promotion_limit = self.parse_promotion_limit(v)?,
+            "promotionLimit" => {
+                // Per type, over the parent's limits (Fairy-Stockfish keeps the others:
+                // opulent's rook limit comes from grand).
+                for (ty, n) in self.parse_promotion_limit(v)? {
+                    match self.promotion_limit.iter_mut().find(|(t, _)| *t == ty) {
+                        Some(e) => e.1 = n,
+                        None => self.promotion_limit.push((ty, n)),
+                    }
+                }
+            }
             "pieceDemotion" => self.piece_demotion = boolean(v)?,
             "dropPromoted" => self.drop_promoted = boolean(v)?,
             "piecePromotionOnCapture" => self.piece_promotion_on_capture = boolean(v)?,

@@ -185,6 +185,22 @@ fn an_unusable_en_passant_right_does_not_hide_a_repetition() {
 }
 
 #[test]
+fn a_side_that_starts_without_a_king_has_no_king_to_lose() {
+    // horde: White has pawns and no king; its game goes on until it has no pieces left
+    // (extinction), and the start is no royal-lost win for Black (Fairy-Stockfish: no result).
+    let j = moves(
+        "horde",
+        "rnbqkbnr/pppppppp/8/1PP2PP1/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP w kq - 0 1",
+    );
+    assert!(j["result"].is_null(), "{j}");
+    assert_eq!(j["moves"].as_array().map(Vec::len), Some(8));
+    // White's last piece taken: Black wins by extinction.
+    let j = moves_after("horde", "4k3/8/8/8/8/8/3q4/4P3 b - - 0 1", "d2e1");
+    assert_eq!(j["fen"], "4k3/8/8/8/8/8/8/4q3 w - - 0 2", "{j}");
+    assert_eq!(j["result"]["result"], "0-1", "{j}");
+}
+
+#[test]
 fn extra_variant_files_and_precise_errors() {
     let dir = std::env::temp_dir().join(format!("fairy-ini-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
