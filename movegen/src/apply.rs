@@ -3,7 +3,7 @@
 //! move, and the bitboard cache.
 
 use crate::bitboard::Bits;
-use crate::gen::{castling_king, Any, Ctx};
+use crate::gen::{castling_king, Ctx};
 use crate::rules::EnPassantPolicy;
 use crate::tables::Compiled;
 use houserules_plugin_api::{
@@ -223,12 +223,8 @@ pub fn apply<B: Bits>(
             EnPassantPolicy::Pseudo => Ctx::new(c, pos, st, us).ep_capturable(p),
             EnPassantPolicy::Legal => {
                 // Cheap first: is there a capturer at all?
-                Ctx::new(c, pos, st, us).ep_capturable(p) && {
-                    let ctx = Ctx::new(c, pos, st, them);
-                    let mut any = Any(false);
-                    ctx.en_passant_legal(&mut any);
-                    any.0
-                }
+                Ctx::new(c, pos, st, us).ep_capturable(p)
+                    && Ctx::new(c, pos, st, them).has_legal_en_passant()
             }
         };
         if !keep {

@@ -1484,6 +1484,13 @@ impl<'a, B: Bits> Ctx<'a, B> {
         }
     }
 
+    /// Whether the mover has a legal en passant capture.
+    pub fn has_legal_en_passant(&self) -> bool {
+        let mut any = Any(false);
+        self.en_passant_legal(&mut any);
+        any.0
+    }
+
     /// The legal en passant captures of the mover.
     pub fn en_passant_legal<S: Sink>(&self, sink: &mut S) {
         let Some((p, _)) = self.ep() else {

@@ -179,11 +179,7 @@ impl Generator {
                 crate::rules::EnPassantPolicy::Pseudo => c.geo.compact(pos.ep_passed).is_some_and(|p| {
                     Ctx::new(c, pos, x.st, pos.side_to_move.opposite()).ep_capturable(p)
                 }),
-                crate::rules::EnPassantPolicy::Legal => {
-                    let mut any = Any(false);
-                    x.en_passant_legal(&mut any);
-                    any.0
-                }
+                crate::rules::EnPassantPolicy::Legal => x.has_legal_en_passant(),
             }
         });
         if !keep {
@@ -197,12 +193,7 @@ impl Generator {
         if pos.ep_passed.is_none() {
             return false;
         }
-        dispatch!(self, c => {
-            let x = ctx(c, pos, pos.side_to_move, self.tag);
-            let mut any = Any(false);
-            x.en_passant_legal(&mut any);
-            any.0
-        })
+        dispatch!(self, c => ctx(c, pos, pos.side_to_move, self.tag).has_legal_en_passant())
     }
 
     /// Fills the position's cache (so that the next calls need not read the cells).

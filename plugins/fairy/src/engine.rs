@@ -501,12 +501,9 @@ impl Fairy {
         v.filters |= v.royals_in_hand;
         v.royalless_side = !v.royals_in_hand
             && (0..v.n_base).any(|k| v.kinds[k].royal)
-            && [Color::White, Color::Black].into_iter().any(|c| {
-                !v.board_squares().any(|sq| {
-                    piece_of(start.get(sq))
-                        .is_some_and(|(k, o)| o == c && v.kinds[k as usize].royal)
-                })
-            });
+            && [Color::White, Color::Black]
+                .into_iter()
+                .any(|c| v.gen.royals(&start, c).is_empty());
         v.start_fen = v.fen(&start);
         v.quiet_reach = v.quiet_reach_tables();
         Ok(v)
@@ -1543,16 +1540,10 @@ impl Fairy {
             s.push_str(&limit.to_string());
         } else if let Some(squares) = triple {
             s.push_str(&squares);
-        } else if pos.ep_passed.is_none()
-            && crate::unusable_ep::set_aside_squares(self, pos).is_none()
-        {
-            s.push('-');
-        } else if self.custom_double_step(pos) {
+        } else if let Some((a, b)) = crate::unusable_ep::custom_right_squares(self, pos) {
             // Fairy-Stockfish records the squares a custom piece's initial move passed and
             // the one it landed on, and writes them in board order (`e3e4`, `c5c6`), usable
             // or not (a right no capture can use is set aside: `crate::unusable_ep`).
-            let (a, b) = crate::unusable_ep::set_aside_squares(self, pos)
-                .unwrap_or((pos.ep_passed, pos.ep_victim));
             let (lo, hi) = if (a.rank(), a.file()) <= (b.rank(), b.file()) {
                 (a, b)
             } else {
@@ -1560,6 +1551,8 @@ impl Fairy {
             };
             s.push_str(&lo.name());
             s.push_str(&hi.name());
+        } else if pos.ep_passed.is_none() {
+            s.push('-');
         } else {
             s.push_str(&pos.ep_passed.name());
         }

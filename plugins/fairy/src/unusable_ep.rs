@@ -46,12 +46,17 @@ pub fn set_aside(v: &Fairy, pos: &mut Position) {
     }
 }
 
-/// The squares of a right set aside ([`set_aside`]), passed and landing, for the FEN.
-pub fn set_aside_squares(v: &Fairy, pos: &Position) -> Option<(Square, Square)> {
-    if !pos.ep_passed.is_none() || !v.custom_double_step(pos) {
+/// The squares of a custom piece's double-step right, passed and landing, whether set aside
+/// ([`set_aside`]) or not: what the FEN writes.
+pub fn custom_right_squares(v: &Fairy, pos: &Position) -> Option<(Square, Square)> {
+    if !v.custom_double_step(pos) {
         return None;
     }
-    Some((passed_square(v, pos)?, pos.ep_victim))
+    if pos.ep_passed.is_none() {
+        Some((passed_square(v, pos)?, pos.ep_victim))
+    } else {
+        Some((pos.ep_passed, pos.ep_victim))
+    }
 }
 
 /// The square a double step to `ep_victim` passed: one behind it for the side that moved.
