@@ -778,7 +778,7 @@ impl<'a, B: Bits> Ctx<'a, B> {
                 let mut n = self.mobile_count(t & !z, kind);
                 if !inz.is_empty() {
                     // A promotion is no normal move: the immobility rule spares it.
-                    n += inz.count() as u64 * choices.len() as u64;
+                    n += inz.count() as u64 * choices[self.us].len() as u64;
                     if !mandatory {
                         n += self.mobile_count(inz, kind);
                     }
@@ -829,7 +829,7 @@ impl<'a, B: Bits> Ctx<'a, B> {
                 choices,
                 mandatory,
             } if zone[self.us].has(to) => {
-                for &p in choices {
+                for &p in &choices[self.us] {
                     sink.push(Move::promotion(hf, ht, p, capture));
                 }
                 if !mandatory && self.mobile_ok(kind, to) {

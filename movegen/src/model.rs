@@ -52,7 +52,10 @@ pub fn rules_from_model(model: &RulesModel) -> Result<Rules, ModelError> {
         r.promotion = match pm.style {
             PromotionModel::CHOICE => Promotion::Choice {
                 zone: pm.zone,
-                choices: pm.choices.to_vec(),
+                choices: [
+                    p.promotion_choices(false).map_err(err)?,
+                    p.promotion_choices(true).map_err(err)?,
+                ],
                 mandatory: pm.mandatory,
             },
             PromotionModel::SHOGI => Promotion::Shogi {

@@ -34,8 +34,8 @@ pub enum Promotion {
     Choice {
         /// Promotion zone per colour.
         zone: [SquareSet; 2],
-        /// Kinds it may become.
-        choices: Vec<u8>,
+        /// Kinds it may become, per colour (Chigorin's differ).
+        choices: [Vec<u8>; 2],
         /// Whether it must promote.
         mandatory: bool,
     },

@@ -363,8 +363,8 @@ pub enum CompiledPromotion<B: Bits> {
     Choice {
         /// Zone per colour.
         zone: [B; 2],
-        /// Kinds.
-        choices: Vec<u8>,
+        /// Kinds, per colour.
+        choices: [Vec<u8>; 2],
         /// Compulsory.
         mandatory: bool,
     },
@@ -537,7 +537,7 @@ impl<B: Bits> Compiled<B> {
             match &p.promotion {
                 Promotion::None => {}
                 Promotion::Choice { choices, .. } => {
-                    for &c in choices {
+                    for &c in choices.iter().flatten() {
                         check(c, "promotion choice")?;
                     }
                 }
@@ -638,6 +638,7 @@ impl<B: Bits> Compiled<B> {
                 Promotion::None => false,
                 Promotion::Choice { choices, .. } => choices
                     .iter()
+                    .flatten()
                     .any(|&k| rules.pieces.get(k as usize).is_some_and(|q| q.royal)),
                 Promotion::Shogi { promoted, .. } => rules
                     .pieces

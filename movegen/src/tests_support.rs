@@ -31,7 +31,7 @@ pub fn chess() -> Rules {
     pawn.resets_clock = true;
     pawn.promotion = Promotion::Choice {
         zone: [rank_set(8, 7), rank_set(8, 0)],
-        choices: vec![4, 3, 2, 1],
+        choices: [vec![4, 3, 2, 1], vec![4, 3, 2, 1]],
         mandatory: true,
     };
     let mut king = PieceRules::new('K', "K").unwrap();

@@ -13,7 +13,7 @@ use abi_stable::{
 /// does not know (hook bits, stages, variant flags) makes the host refuse that preset or
 /// variant by name. A plugin built against an older minor is refused when a boundary type has
 /// grown since (abi_stable's layout check): rebuild it against the host's API.
-pub const API_VERSION: ApiVersion = ApiVersion { major: 1, minor: 8 };
+pub const API_VERSION: ApiVersion = ApiVersion { major: 1, minor: 9 };
 
 /// A plugin API version.
 #[repr(C)]

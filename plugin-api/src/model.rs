@@ -46,7 +46,9 @@ pub struct PromotionModel {
     pub style: u8,
     /// Promotion zone, per colour.
     pub zone: [SquareSet; 2],
-    /// Kinds it may become (CHOICE: in this order; SHOGI: the one promoted kind).
+    /// Kinds it may become (CHOICE: in this order; SHOGI: the one promoted kind). For Black
+    /// the piece's [`PieceModel::EXTRA_PROMOTION_CHOICES_BLACK`] replaces them when present
+    /// (1.9: per-colour promotions, such as Fairy-Stockfish's `promotionPieceTypesBlack`).
     pub choices: RVec<u8>,
     /// It must promote.
     pub mandatory: bool,
@@ -112,11 +114,63 @@ pub struct PieceModel {
     pub hand_kind: u8,
     /// Its diagonal rays bounce (see [`Topology`]).
     pub bounce: bool,
-    /// Open-ended metadata.
+    /// Open-ended metadata (keys: [`PieceModel::EXTRA_PROMOTION_CHOICES_BLACK`]).
     pub extra: RVec<OptionValue>,
 }
 
 impl PieceModel {
+    /// Key of [`PieceModel::extra`] (1.9): the kinds a chess-style promotion of Black's piece
+    /// may become, where they differ from White's [`PromotionModel::choices`] (Chigorin:
+    /// White's pawns become knights, Black's bishops). The value lists kind indices in the
+    /// order moves are listed, separated by commas (`"4,3,1"`; empty: no choice, so a Black
+    /// piece cannot move into its zone). Absent: both colours promote to `choices`. A variant
+    /// that does not know the key plays `choices` for both colours, so a variant that sets it
+    /// must also read it (the bundled generator does); a preset that replaces `choices` for
+    /// both colours removes it ([`PieceModel::set_promotion_choices_black`] with `None`).
+    pub const EXTRA_PROMOTION_CHOICES_BLACK: &'static str = "promotion-choices-black";
+
+    /// The kinds a chess-style promotion of this piece may become for `black` (`false`:
+    /// White): [`PromotionModel::choices`], or for Black the per-colour list when set; an
+    /// error names a malformed list.
+    pub fn promotion_choices(&self, black: bool) -> Result<Vec<u8>, String> {
+        let per_colour = self
+            .extra
+            .iter()
+            .find(|o| o.key.as_str() == Self::EXTRA_PROMOTION_CHOICES_BLACK);
+        match per_colour {
+            Some(o) if black => o
+                .value
+                .split(',')
+                .map(str::trim)
+                .filter(|t| !t.is_empty())
+                .map(|t| {
+                    t.parse::<u8>().map_err(|_| {
+                        format!(
+                            "`{}`: `{t}` is not a piece kind (in `{}`)",
+                            Self::EXTRA_PROMOTION_CHOICES_BLACK,
+                            o.value
+                        )
+                    })
+                })
+                .collect(),
+            _ => Ok(self.promotion.choices.to_vec()),
+        }
+    }
+
+    /// Sets (`Some`) or removes (`None`) Black's own promotion choices
+    /// ([`PieceModel::EXTRA_PROMOTION_CHOICES_BLACK`]).
+    pub fn set_promotion_choices_black(&mut self, choices: Option<&[u8]>) {
+        self.extra
+            .retain(|o| o.key.as_str() != Self::EXTRA_PROMOTION_CHOICES_BLACK);
+        if let Some(c) = choices {
+            let value: Vec<String> = c.iter().map(u8::to_string).collect();
+            self.extra.push(OptionValue {
+                key: Self::EXTRA_PROMOTION_CHOICES_BLACK.into(),
+                value: value.join(",").into(),
+            });
+        }
+    }
+
     /// A piece with this letter, role and movement, and no other property.
     pub fn new(letter: char, role: Role, betza: &str) -> PieceModel {
         PieceModel {
@@ -224,5 +278,31 @@ impl RulesModel {
     /// Whether the side has royal pieces at all in this model.
     pub fn has_royalty(&self) -> bool {
         self.pieces.iter().any(|p| p.royal)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn black_promotion_choices_override_whites_when_set() {
+        let mut pawn = PieceModel::new('P', Role::PAWN, "fmW");
+        pawn.promotion = PromotionModel::choice([SquareSet::EMPTY; 2], &[4, 3], true);
+        assert_eq!(pawn.promotion_choices(true), Ok(vec![4, 3]));
+        pawn.set_promotion_choices_black(Some(&[2, 1]));
+        assert_eq!(pawn.promotion_choices(false), Ok(vec![4, 3]));
+        assert_eq!(pawn.promotion_choices(true), Ok(vec![2, 1]));
+        // Set again: one entry, the last list.
+        pawn.set_promotion_choices_black(Some(&[]));
+        assert_eq!(pawn.extra.len(), 1);
+        assert_eq!(pawn.promotion_choices(true), Ok(vec![]));
+        pawn.set_promotion_choices_black(None);
+        assert_eq!(pawn.promotion_choices(true), Ok(vec![4, 3]));
+        pawn.extra.push(OptionValue {
+            key: PieceModel::EXTRA_PROMOTION_CHOICES_BLACK.into(),
+            value: "2,x".into(),
+        });
+        assert!(pawn.promotion_choices(true).unwrap_err().contains("`x`"));
     }
 }

@@ -225,6 +225,10 @@ const FAIRY_KNOWN_FAILURES: &[(&str, &str, &str)] = &[
     ),
     ("manchu", "legality", "the kings may not face each other"),
     ("xiangqi", "legality", "the kings may not face each other"),
+    ("supply", "legality", "the kings may not face each other"),
+    // mutuallyImmuneTypes: a king may not take a king, although the capture leaves no royal
+    // attacked (atomar's kings are not royal; Fairy-Stockfish's rule; perft agrees).
+    ("atomar", "legality", "mutuallyImmuneTypes"),
     // makpongRule: a king in check may only capture its checker, although stepping away
     // leaves it safe (Fairy-Stockfish's rule; perft agrees, tests/builtins.rs).
     (

@@ -5,9 +5,10 @@
 //! both-colours ones whatever their order in the file; here a section's keys apply in file
 //! order, which differs only if a section set the per-colour key first.
 //!
-//! The generator has one promotion rule per piece kind (zone per colour, one list of
-//! choices): a kind that promotes for one colour only gets an empty zone for the other, and a
-//! kind that promotes for both colours to different piece sets is refused.
+//! The rules model has one promotion rule per piece kind with a zone per colour: a kind that
+//! promotes for one colour only gets an empty zone for the other, and a kind that promotes
+//! for both colours to different piece sets (Chigorin) gives Black's its own list
+//! (`PieceModel::EXTRA_PROMOTION_CHOICES_BLACK`, plugin API 1.9).
 
 use crate::spec::Spec;
 
@@ -63,35 +64,20 @@ impl Spec {
         [0, 1].map(|c| self.pawn_types_of(c).contains(&ty))
     }
 
-    /// The promotion choices of piece type `ty` (those present in the variant): the same
-    /// for every colour it promotes for, or an error.
-    pub fn promotion_choices(&self, ty: u16) -> Result<Vec<u16>, String> {
-        let present = |c: usize| -> Vec<u16> {
+    /// The promotion choices of piece type `ty` per colour (those present in the variant;
+    /// empty for a colour it is no pawn type of).
+    pub fn promotion_choices(&self, ty: u16) -> [Vec<u16>; 2] {
+        let colours = self.pawn_type_colours(ty);
+        [0, 1].map(|c| {
+            if !colours[c] {
+                return Vec::new();
+            }
             self.piece_types_of(c)
                 .iter()
                 .copied()
                 .filter(|t| self.pieces.contains_key(t))
                 .collect()
-        };
-        let colours = self.pawn_type_colours(ty);
-        match colours {
-            [true, true] => {
-                let (w, b) = (present(0), present(1));
-                let mut ws = w.clone();
-                let mut bs = b.clone();
-                ws.sort_unstable();
-                bs.sort_unstable();
-                if ws != bs {
-                    return Err(format!(
-                        "`{}` promotes for both colours to different pieces (not supported)",
-                        self.pieces.get(&ty).map_or('?', |p| p.letter)
-                    ));
-                }
-                Ok(w)
-            }
-            [false, true] => Ok(present(1)),
-            _ => Ok(present(0)),
-        }
+        })
     }
 }
 
@@ -119,8 +105,10 @@ pub fn adjust_model(
     if by.pawn_types == [None, None] && by.piece_types == [None, None] {
         return Ok(());
     }
-    if spec.captures_to_hand {
-        return Err("per-colour promotions with captures to hand are not supported".into());
+    if spec.captures_to_hand || spec.two_boards {
+        return Err(
+            "per-colour promotions with captures to hand (or twoBoards) are not supported".into(),
+        );
     }
     for (i, k) in kinds.iter().enumerate().filter(|(_, k)| !k.promoted) {
         let colours = spec.pawn_type_colours(k.ty);
@@ -128,12 +116,21 @@ pub fn adjust_model(
             continue;
         };
         if k.chess_promo {
-            let choices: Vec<u8> = spec
-                .promotion_choices(k.ty)?
-                .iter()
-                .filter_map(|t| kind_of_ty.get(t).copied())
-                .collect();
-            piece.promotion.choices = choices.into_iter().collect();
+            let [white, black] = spec.promotion_choices(k.ty).map(|c| -> Vec<u8> {
+                c.iter()
+                    .filter_map(|t| kind_of_ty.get(t).copied())
+                    .collect()
+            });
+            // The list of the colour it promotes for; Black's own beside White's.
+            let main = if colours[0] { &white } else { &black };
+            piece.promotion.choices = main.iter().copied().collect();
+            let differ = colours == [true, true] && {
+                let (mut w, mut b) = (white.clone(), black.clone());
+                w.sort_unstable();
+                b.sort_unstable();
+                w != b
+            };
+            piece.set_promotion_choices_black(differ.then_some(black.as_slice()));
             for (c, on) in colours.iter().enumerate() {
                 if !on {
                     piece.promotion.zone[c] = houserules_plugin_api::SquareSet::EMPTY;

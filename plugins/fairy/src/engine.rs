@@ -203,9 +203,7 @@ impl Fairy {
             kind_of_ty.insert(ty, idx);
             let letter = p.letter.to_ascii_uppercase();
             let value = named.map(|n| n.value).unwrap_or_else(|| betza_value(&mv));
-            let own_targets = spec
-                .promotion_choices(ty)
-                .map_err(|e| err_at(header, crate::colours::loc(spec), "promotionPieceTypes", e))?;
+            let own_targets = spec.promotion_choices(ty).concat();
             kinds.push(Kind {
                 ty,
                 letter,
@@ -310,6 +308,8 @@ impl Fairy {
         // the target and demotes to the main promotion pawn type (the last one listed).
         // With `dropLoop` it goes to hand as what it became, and Fairy-Stockfish writes no
         // `~`: a promoted pawn is the target itself.
+        // With `twoBoards` (bughouse) the FEN marks promoted pawns too, although captures
+        // go to the partner's hand, off this board.
         let main_pawn = spec
             .promotion_pawn_types
             .last()
@@ -324,7 +324,8 @@ impl Fairy {
                     .to_string(),
             ));
         }
-        if let (true, Some(pawn_kind)) = (spec.captures_to_hand && !spec.drop_loop, main_pawn) {
+        let marks_promoted = (spec.captures_to_hand && !spec.drop_loop) || spec.two_boards;
+        if let (true, Some(pawn_kind)) = (marks_promoted, main_pawn) {
             for target in promo_targets.iter_mut() {
                 let t = kinds[*target as usize].clone();
                 if kinds.iter().any(|k| k.promoted && k.letter == t.letter) {
@@ -461,6 +462,7 @@ impl Fairy {
                 || spec.drop_opposite_colored_bishop
                 || spec.flying_general
                 || spec.makpong_rule
+                || !spec.mutually_immune_types.is_empty()
                 || spec.must_drop
                 || !spec.checking
                 || !spec.drop_checks
@@ -605,6 +607,9 @@ impl Fairy {
         }
         if sp.makpong_rule {
             crate::makpong::filter(self, pos, &mut moves);
+        }
+        if !sp.mutually_immune_types.is_empty() {
+            crate::mutually_immune::filter(self, pos, &mut moves);
         }
         if self.pseudo_royal {
             let us = pos.side_to_move;

@@ -274,6 +274,68 @@ fn promotion_piece_sets_are_per_colour() {
 }
 
 #[test]
+fn a_pawn_promotes_to_each_colours_own_pieces() {
+    // chigorin: the pawn is a pawn type of both colours, White's promotes to c r n, Black's to
+    // q r b (plugin API 1.9's per-colour choices; refused before).
+    let fen = "4k3/1P6/8/8/8/8/6p1/4K3 w - - 0 1";
+    assert_eq!(
+        answer("chigorin", fen, &[]).moves,
+        ["b7b8c", "b7b8n", "b7b8r", "e1d1", "e1d2", "e1e2", "e1f2"]
+    );
+    let black = "4k3/1P6/8/8/8/8/6p1/4K3 b - - 0 1";
+    let a = answer("chigorin", black, &[]);
+    assert_eq!(
+        a.moves,
+        ["e8d7", "e8d8", "e8e7", "e8f7", "e8f8", "g2g1b", "g2g1q", "g2g1r"]
+    );
+    assert!(a.sans.contains(&"g1=B".to_string()), "{:?}", a.sans);
+    assert_eq!(
+        answer("chigorin", black, &["g2g1b"]).fen,
+        "4k3/1P6/8/8/8/8/8/4K1b1 w - - 0 2"
+    );
+}
+
+#[test]
+fn kings_of_atomar_cannot_take_each_other() {
+    // atomar (mutuallyImmuneTypes = k): the kings of no-check atomic stand side by side and
+    // neither may take the other; in nocheckatomic the capture is legal.
+    let fen = "8/8/8/3kK3/8/8/8/8 w - - 0 1";
+    let atomar = answer("atomar", fen, &[]).moves;
+    assert_eq!(
+        atomar,
+        ["e5d4", "e5d6", "e5e4", "e5e6", "e5f4", "e5f5", "e5f6"]
+    );
+    let plain = answer("nocheckatomic", fen, &[]).moves;
+    assert_eq!(plain.len(), 8);
+    assert!(plain.contains(&"e5d5".to_string()));
+}
+
+#[test]
+fn bughouse_marks_promoted_pawns_and_keeps_captures_off_the_hand() {
+    // bughouse (twoBoards, capturesToHand = false): a capture leaves the hand as it was (the
+    // piece goes to the partner), and a promoted pawn is written `Q~` wherever it goes.
+    let fen = "k3r3/5P2/8/8/8/8/8/K7[N] w - - 0 1";
+    assert_eq!(
+        answer("bughouse", fen, &["f7e8q"]).fen,
+        "k3Q~3/8/8/8/8/8/8/K7[N] b - - 0 1"
+    );
+    let a = answer("bughouse", fen, &["f7e8q", "a8b7", "e8e7", "b7b6", "e7e4"]);
+    assert_eq!(a.fen, "8/8/1k6/8/4Q~3/8/8/K7[N] b - - 4 3");
+    // No drop of a piece the hand lacks (Fairy-Stockfish's "virtual" drops are its search's,
+    // not legal moves): mated with an empty hand.
+    let mated = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR[] w KQkq - 1 3";
+    let a = answer("bughouse", mated, &[]);
+    assert!(a.moves.is_empty());
+    assert_eq!(a.result, Some(Winner::BLACK));
+    // A drop from the hand stops a check.
+    let a = answer("bughouse", "k7/8/8/8/8/8/8/K6r[N] w - - 0 1", &[]);
+    assert_eq!(
+        a.moves,
+        ["N@b1", "N@c1", "N@d1", "N@e1", "N@f1", "N@g1", "a1a2", "a1b2"]
+    );
+}
+
+#[test]
 fn n_move_piece_sets_are_per_colour() {
     // nMoveRuleTypesBlack = s: Black's `s` resets the counter, White's does not; White's
     // pawn still does.

@@ -20,6 +20,7 @@ pub mod eval;
 pub mod ini;
 pub mod makpong;
 pub mod material;
+pub mod mutually_immune;
 pub mod pass;
 pub mod petrify;
 pub mod placement;

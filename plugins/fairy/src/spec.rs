@@ -373,6 +373,11 @@ pub struct Spec {
     pub piece_drops: bool,
     /// Captured pieces go to the capturer's hand.
     pub captures_to_hand: bool,
+    /// Bughouse's second board (`twoBoards`): the partner's captures fill the hand, which one
+    /// board cannot see. On this board it only marks promoted pawns (`Q~` in the FEN), as in
+    /// Fairy-Stockfish, whose other uses of it are its engine's (virtual drops in search, not
+    /// in its legal moves).
+    pub two_boards: bool,
     /// With captures to hand, a captured promoted piece goes to hand as what it is, not as
     /// the pawn it was (Fairy-Stockfish's `dropLoop`, `loop` and `chessgi`).
     pub drop_loop: bool,
@@ -479,6 +484,9 @@ pub struct Spec {
     pub blast_on_capture: bool,
     /// Types no explosion removes.
     pub blast_immune_types: Vec<u16>,
+    /// Types that cannot capture their own type (`mutuallyImmuneTypes`,
+    /// [`crate::mutually_immune`]).
+    pub mutually_immune_types: Vec<u16>,
     /// Checks are counted (the FEN's `3+3` field: checks each side still has to give);
     /// giving the last one wins.
     pub check_counting: bool,
@@ -558,6 +566,7 @@ impl Spec {
             double_step_region: [rank_set(1), rank_set(6)],
             piece_drops: false,
             captures_to_hand: false,
+            two_boards: false,
             drop_loop: false,
             first_rank_pawn_drops: false,
             promotion_zone_pawn_drops: false,
@@ -610,6 +619,7 @@ impl Spec {
             check_counting: false,
             blast_on_capture: false,
             blast_immune_types: Vec::new(),
+            mutually_immune_types: Vec::new(),
             pass_on_stalemate: [false; 2],
             by_colour: Default::default(),
             promotion_limit: Vec::new(),
@@ -1018,6 +1028,7 @@ impl Spec {
             "castling" => self.castling = boolean(v)?,
             "pieceDrops" => self.piece_drops = boolean(v)?,
             "capturesToHand" => self.captures_to_hand = boolean(v)?,
+            "twoBoards" => self.two_boards = boolean(v)?,
             "dropLoop" => self.drop_loop = boolean(v)?,
             "firstRankPawnDrops" => self.first_rank_pawn_drops = boolean(v)?,
             "promotionZonePawnDrops" => self.promotion_zone_pawn_drops = boolean(v)?,
@@ -1114,6 +1125,7 @@ impl Spec {
             "checkCounting" => self.check_counting = boolean(v)?,
             "blastOnCapture" => self.blast_on_capture = boolean(v)?,
             "blastImmuneTypes" => self.blast_immune_types = self.piece_set(v)?,
+            "mutuallyImmuneTypes" => self.mutually_immune_types = self.piece_set(v)?,
             "connectHorizontal" => self.connect.horizontal = boolean(v)?,
             "connectVertical" => self.connect.vertical = boolean(v)?,
             "connectDiagonal" => self.connect.diagonal = boolean(v)?,
