@@ -266,6 +266,11 @@ const FAIRY_KNOWN_FAILURES: &[(&str, &str, &str)] = &[
         "an extinct side has no moves (the game is over)",
     ),
     ("threekings", "legality", "pseudo-royal kings"),
+    (
+        "spartan",
+        "legality",
+        "pseudo-royal kings, dupleCheck and promotionLimit",
+    ),
     ("atomic", "legality", "pseudo-royal kings and explosions"),
     ("3check", "legality", "the third check ends the game"),
     ("5check", "legality", "the fifth check ends the game"),

@@ -767,7 +767,7 @@ impl Fairy {
     }
 
     /// Whether `ty` is an extinction type.
-    fn extinction_type(&self, ty: u16) -> bool {
+    pub(crate) fn extinction_type(&self, ty: u16) -> bool {
         self.spec
             .extinction_piece_types
             .iter()
@@ -798,7 +798,7 @@ impl Fairy {
 
     /// Whether `sq` touches one of `others` (with explosions, touching pseudo-royal pieces
     /// cannot take each other and so are not in check).
-    fn touches(&self, sq: Square, others: &[Square]) -> bool {
+    pub(crate) fn touches(&self, sq: Square, others: &[Square]) -> bool {
         self.spec.blast_on_capture
             && others.iter().any(|o| {
                 o != &sq && o.file().abs_diff(sq.file()) <= 1 && o.rank().abs_diff(sq.rank()) <= 1
@@ -874,12 +874,13 @@ impl Fairy {
         if expected.iter().any(|&s| !after.get(s).is_color(us)) {
             return false;
         }
-        if theirs.iter().any(|&s| after.get(s).is_empty()) {
-            return true;
-        }
-        expected
-            .iter()
-            .all(|&s| self.touches(s, theirs) || !self.gen.is_attacked(&after, s, them))
+        // Taking one of theirs excuses an attacked one of ours, not a duple check.
+        let safe = theirs.iter().any(|&s| after.get(s).is_empty())
+            || expected
+                .iter()
+                .all(|&s| self.touches(s, theirs) || !self.gen.is_attacked(&after, s, them));
+        safe && !(self.spec.duple_check
+            && crate::duple_check::leaves_all_attacked(self, pos, m, &after, theirs))
     }
 
     /// `promotionLimit`: whether a promotion `m` stays within its type's limit.
@@ -2120,6 +2121,12 @@ impl VariantRules for Fairy {
                 .into_iter()
                 .filter(|&sq| !self.touches(sq, &theirs))
                 .collect();
+            if self.spec.duple_check {
+                // All of them attacked is a check too: then they are the pieces in check.
+                for sq in crate::duple_check::all_attacked(self, pos, color, &theirs) {
+                    set.insert(sq);
+                }
+            }
         }
         for sq in self.board_squares() {
             if piece_of(pos.get(sq))

@@ -193,7 +193,12 @@ fn answer(id: &str, fen: &str, moves: &[&str]) -> Answer {
     let v = section(id);
     let (pos, last) = after_with_last(&v, fen, moves);
     let rows = moves_with_san(&v, &pos);
-    let check = v.gen.in_check(&pos, pos.side_to_move);
+    // In check as the host sees it: a royal of the variant's (API 1.4) attacked.
+    let us = pos.side_to_move;
+    let check = v.royals(&pos, us).is_some_and(|r| {
+        r.iter()
+            .any(|sq| v.gen.is_attacked(&pos, sq, us.opposite()))
+    });
     let mut ctx = ctx(!rows.is_empty(), check, 1, [false; 2]);
     ctx.set_last_move(last.as_ref());
     let result = v.outcome(&pos, &ctx).map(|o| o.winner);
@@ -333,6 +338,22 @@ fn bughouse_marks_promoted_pawns_and_keeps_captures_off_the_hand() {
         a.moves,
         ["N@b1", "N@c1", "N@d1", "N@e1", "N@f1", "N@g1", "a1a2", "a1b2"]
     );
+}
+
+#[test]
+fn two_kings_both_attacked_are_in_check() {
+    // spartan (dupleCheck): Black's two kings are not pseudo-royal (two of the type), but
+    // both attacked at once is a check, and no move may leave both attacked.
+    let both = "k2R3k/8/8/8/8/8/8/4K3 b - - 0 1";
+    let a = answer("spartan", both, &[]);
+    assert_eq!(a.moves, ["a8a7", "a8b7", "h8g7", "h8h7"]);
+    // Mated: every step leaves both attacked (the rook on the 7th holds the flights).
+    let a = answer("spartan", "k6k/4R3/8/8/8/8/8/3RK3 w - - 0 1", &["d1d8"]);
+    assert!(a.moves.is_empty());
+    assert_eq!(a.result, Some(Winner::WHITE));
+    // One attacked is no check: the other king is not pseudo-royal either.
+    let a = answer("spartan", "k6k/8/8/8/8/8/4R3/4K3 b - - 0 1", &[]);
+    assert_eq!(a.moves.len(), 6);
 }
 
 #[test]

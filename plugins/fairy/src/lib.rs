@@ -14,6 +14,7 @@ pub mod counting;
 pub mod demotion;
 pub mod drop_mate;
 pub mod drop_promoted;
+pub mod duple_check;
 pub mod en_passant_region;
 pub mod engine;
 pub mod eval;

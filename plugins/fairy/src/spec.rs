@@ -465,6 +465,9 @@ pub struct Spec {
     pub extinction_claim: bool,
     /// The last pieces of the extinction types are royal.
     pub extinction_pseudo_royal: bool,
+    /// With pseudo-royal pieces, all pieces of the extinction types attacked at once is a
+    /// check too (`dupleCheck`, [`crate::duple_check`]).
+    pub duple_check: bool,
     /// The flag piece per colour (`ALL_PIECES`: any).
     pub flag_piece: [u16; 2],
     /// Flag region per colour.
@@ -609,6 +612,7 @@ impl Spec {
             extinction_opponent_piece_count: 0,
             extinction_claim: false,
             extinction_pseudo_royal: false,
+            duple_check: false,
             flag_piece: [ALL_PIECES; 2],
             flag_region: [SquareSet::EMPTY; 2],
             flag_piece_count: 1,
@@ -1111,6 +1115,7 @@ impl Spec {
             "extinctionOpponentPieceCount" => self.extinction_opponent_piece_count = count(v)?,
             "extinctionClaim" => self.extinction_claim = boolean(v)?,
             "extinctionPseudoRoyal" => self.extinction_pseudo_royal = boolean(v)?,
+            "dupleCheck" => self.duple_check = boolean(v)?,
             "flagPiece" => self.flag_piece = [self.piece_type(v)?; 2],
             "flagPieceWhite" => self.flag_piece[0] = self.piece_type(v)?,
             "flagPieceBlack" => self.flag_piece[1] = self.piece_type(v)?,
