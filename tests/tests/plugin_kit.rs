@@ -255,6 +255,11 @@ const FAIRY_KNOWN_FAILURES: &[(&str, &str, &str)] = &[
         "legality",
         "mustDrop: pieces in hand are dropped before any move",
     ),
+    (
+        "sittuyin",
+        "legality",
+        "mustDrop, and promotions in place made in the legal list",
+    ),
     ("losers", "legality", "mustCapture"),
     ("giveaway", "legality", "mustCapture"),
     ("antichess", "legality", "mustCapture"),

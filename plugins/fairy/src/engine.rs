@@ -556,6 +556,9 @@ impl Fairy {
         if let Some(t) = &self.triple {
             t.moves(self, pos, out);
         }
+        if self.spec.sittuyin_promotion {
+            crate::sittuyin::moves(self, pos, out);
+        }
         if let Some(w) = &self.walling {
             w.expand(self, pos, out, start);
         }
@@ -1616,6 +1619,10 @@ impl Fairy {
         if k.pawn {
             if m.is_capture() {
                 s.push((b'a' + m.from.file()) as char);
+            } else if self.spec.sittuyin_promotion && m.is_promotion() && m.from != m.to {
+                // Fairy-Stockfish writes a sittuyin promotion onto another square with its
+                // origin: `e5d4=F`.
+                s.push_str(&m.from.name());
             }
         } else {
             s.push(k.synonym.unwrap_or(k.san_letter));
@@ -1775,7 +1782,10 @@ fn public_model(
         if k.ep_victim {
             p.ep_victim = true;
         }
-        p.promotion = if k.chess_promo {
+        p.promotion = if k.chess_promo && spec.sittuyin_promotion {
+            // Made by `crate::sittuyin` instead.
+            PromotionModel::default()
+        } else if k.chess_promo {
             PromotionModel::choice(
                 spec.promotion_region,
                 promo_targets,
@@ -1894,6 +1904,15 @@ fn extras(spec: &Spec, kinds: &[Kind], kind_of_ty: &std::collections::HashMap<u1
                     }
                 }
                 region.push(Some(reg));
+            } else if spec.sittuyin_rook_drop && k.ty == crate::spec::ROOK {
+                let own_first = |c: usize| -> SquareSet {
+                    let rank = if c == 0 { 0 } else { spec.max_rank - 1 };
+                    (0..spec.max_file)
+                        .map(|f| Square::new(f, rank))
+                        .filter(|sq| spec.drop_region[c].is_none_or(|r| r.contains(*sq)))
+                        .collect()
+                };
+                region.push(Some([own_first(0), own_first(1)]));
             } else if spec.drop_region.iter().any(Option::is_some) {
                 let all = SquareSet::from_iter(
                     (0..spec.max_rank)
@@ -2027,6 +2046,7 @@ impl VariantRules for Fairy {
             return 0;
         }
         if self.filters
+            || self.spec.sittuyin_promotion
             || self.spec.pass_on_stalemate.contains(&true)
             || self.walling.is_some()
             || self.placement.is_some()
@@ -2298,6 +2318,16 @@ impl Fairy {
         // `countingRule`: the count ran out (not when mated; no moves was decided above).
         if !ctx.counting && self.spec.counting_rule.is_some() && crate::counting::expired(pos) {
             return Some(Outcome::draw("counting"));
+        }
+        if self.spec.sittuyin_promotion
+            && !ctx.in_check
+            && self.count_board(pos, stm, ALL_PIECES) == 2
+        {
+            let mut legal = RVec::new();
+            self.moves_of(pos, &mut legal);
+            if crate::sittuyin::only_promotions_left(self, pos, &legal) {
+                return Some(Outcome::draw("promotions-only"));
+            }
         }
         None
     }

@@ -357,6 +357,42 @@ fn two_kings_both_attacked_are_in_check() {
 }
 
 #[test]
+fn sittuyin_pawns_promote_in_place_or_a_step_away() {
+    // sittuyinPromotion: the pawn on its promotion square becomes a general (fers) there or
+    // on a square the general steps to, but not where it would attack a piece (d6 attacks
+    // c7); SAN names the origin of a promotion onto another square.
+    let fen = "6k1/2p5/8/4P3/8/8/8/K7[] w - - 0 1";
+    let a = answer("sittuyin", fen, &[]);
+    let promotions: Vec<&String> = a.moves.iter().filter(|m| m.len() == 5).collect();
+    assert_eq!(promotions, ["e5d4f", "e5e5f", "e5f4f", "e5f6f"]);
+    assert!(a.sans.contains(&"e5=F".to_string()) && a.sans.contains(&"e5d4=F".to_string()));
+    assert_eq!(
+        answer("sittuyin", fen, &["e5d4f"]).fen,
+        "6k1/2p5/8/8/3F4/8/8/K7[] b - - 0 1"
+    );
+    // promotionLimit = f:1: no second general.
+    let a = answer("sittuyin", "6k1/8/8/4P3/8/F7/8/K7[] w - - 0 1", &[]);
+    assert!(a.moves.iter().all(|m| m.len() == 4), "{:?}", a.moves);
+    // With promotions its only moves, a king and pawn may decline them: a draw.
+    let a = answer("sittuyin", "1r4n1/6P1/8/8/8/k7/8/K7[] w - - 0 1", &[]);
+    assert_eq!(a.moves, ["g7f6f", "g7f8f", "g7g7f", "g7h6f", "g7h8f"]);
+    assert_eq!(a.result, Some(Winner::DRAW));
+}
+
+#[test]
+fn sittuyin_rooks_are_placed_on_the_first_rank() {
+    let start = "8/8/4pppp/pppp4/4PPPP/PPPP4/8/8[KFRRSSNNkfrrssnn] w - - 0 1";
+    let a = answer("sittuyin", start, &[]);
+    let rooks: Vec<&String> = a.moves.iter().filter(|m| m.starts_with("R@")).collect();
+    assert_eq!(
+        rooks,
+        ["R@a1", "R@b1", "R@c1", "R@d1", "R@e1", "R@f1", "R@g1", "R@h1"]
+    );
+    // The other pieces go anywhere on the first three ranks that is empty.
+    assert_eq!(a.moves.len(), 88);
+}
+
+#[test]
 fn n_move_piece_sets_are_per_colour() {
     // nMoveRuleTypesBlack = s: Black's `s` resets the counter, White's does not; White's
     // pawn still does.

@@ -468,6 +468,11 @@ pub struct Spec {
     /// With pseudo-royal pieces, all pieces of the extinction types attacked at once is a
     /// check too (`dupleCheck`, [`crate::duple_check`]).
     pub duple_check: bool,
+    /// Rooks are dropped on the first rank only (`sittuyinRookDrop`, [`crate::sittuyin`]).
+    pub sittuyin_rook_drop: bool,
+    /// Sittuyin's promotions in place or a step away (`sittuyinPromotion`,
+    /// [`crate::sittuyin`]).
+    pub sittuyin_promotion: bool,
     /// The flag piece per colour (`ALL_PIECES`: any).
     pub flag_piece: [u16; 2],
     /// Flag region per colour.
@@ -613,6 +618,8 @@ impl Spec {
             extinction_claim: false,
             extinction_pseudo_royal: false,
             duple_check: false,
+            sittuyin_rook_drop: false,
+            sittuyin_promotion: false,
             flag_piece: [ALL_PIECES; 2],
             flag_region: [SquareSet::EMPTY; 2],
             flag_piece_count: 1,
@@ -1116,6 +1123,8 @@ impl Spec {
             "extinctionClaim" => self.extinction_claim = boolean(v)?,
             "extinctionPseudoRoyal" => self.extinction_pseudo_royal = boolean(v)?,
             "dupleCheck" => self.duple_check = boolean(v)?,
+            "sittuyinRookDrop" => self.sittuyin_rook_drop = boolean(v)?,
+            "sittuyinPromotion" => self.sittuyin_promotion = boolean(v)?,
             "flagPiece" => self.flag_piece = [self.piece_type(v)?; 2],
             "flagPieceWhite" => self.flag_piece[0] = self.piece_type(v)?,
             "flagPieceBlack" => self.flag_piece[1] = self.piece_type(v)?,
