@@ -192,6 +192,18 @@ const FAIRY_KNOWN_FAILURES: &[(&str, &str, &str)] = &[
     ("joust", "legality", "walling moves carry a wall square"),
     ("amazons", "info", "the wall kind is written `*`"),
     ("amazons", "legality", "walling moves carry a wall square"),
+    // Gating (plugins/fairy/src/gating.rs): a gating move is the generator's move plus a
+    // piece from hand, made only in the legal list (legal when its base move is).
+    (
+        "seirawan",
+        "legality",
+        "gating moves are made in the legal list",
+    ),
+    (
+        "shouse",
+        "legality",
+        "gating moves are made in the legal list",
+    ),
     // Placement rules (plugins/fairy/src/placement.rs): drops restricted by
     // `enclosingDrop` and passes are not "pseudo-legal and safe".
     ("ataxx", "legality", "enclosing drops and passes"),

@@ -84,7 +84,7 @@ pub struct Fairy {
     pub ranks: u8,
     /// Kinds (base kinds first, then promoted forms).
     pub kinds: Vec<Kind>,
-    n_base: usize,
+    pub(crate) n_base: usize,
     /// Host piece table.
     pub pieces: Vec<PieceType>,
     /// Start position.
@@ -363,6 +363,9 @@ impl Fairy {
                 *target = idx;
             }
         }
+        if spec.gating {
+            crate::gating::check(spec).map_err(|e| err_at(header, loc("gating"), "gating", e))?;
+        }
         let walling = crate::walling::wall_kind(spec, &mut kinds, &mut pieces)
             .map_err(|e| err_at(header, loc("wallingRule"), "wallingRule", e))?;
         let petrify_key = "petrifyOnCaptureTypes";
@@ -558,6 +561,9 @@ impl Fairy {
         }
         if self.spec.sittuyin_promotion {
             crate::sittuyin::moves(self, pos, out);
+        }
+        if self.spec.gating {
+            crate::gating::expand(self, pos, out, start);
         }
         if let Some(w) = &self.walling {
             w.expand(self, pos, out, start);
@@ -920,6 +926,12 @@ impl Fairy {
             crate::pass::play(pos);
             return;
         }
+        if self.spec.gating {
+            let us = pos.side_to_move;
+            self.apply_base(pos, crate::gating::base(mv), fx);
+            crate::gating::after_move(self, pos, &mv, us, fx);
+            return;
+        }
         if let Some(w) = &self.walling {
             let make = |p: &mut Position, m: Move, fx: &mut MoveEffects| self.apply_base(p, m, fx);
             return w.apply(pos, mv, fx, make, self.files, self.ranks);
@@ -1268,8 +1280,15 @@ impl Fairy {
                 }
             }
         }
+        if self.spec.gating {
+            crate::gating::set_gates(&mut pos, Color::White, 0);
+            crate::gating::set_gates(&mut pos, Color::Black, 0);
+        }
         if let Some((rights, field, col)) = at((lead >= 1).then_some(2)) {
             self.parse_castling(&mut pos, rights, field, col)?;
+        }
+        if self.spec.gating {
+            crate::gating::normalize(self, &mut pos);
         }
         if let Some((ep, field, col)) = ep_field {
             if ep != "-" {
@@ -1421,6 +1440,38 @@ impl Fairy {
         out
     }
 
+    /// The files of `color`'s gates its castling rights already name in a FEN: the castling
+    /// king's and each right's rook's.
+    fn implied_gates(&self, pos: &Position, color: Color) -> Vec<u8> {
+        let ci = color.index();
+        let rights = [pos.castling[ci * 2], pos.castling[ci * 2 + 1]];
+        let mut files: Vec<u8> = rights
+            .iter()
+            .filter(|s| !s.is_none())
+            .map(|s| s.file())
+            .collect();
+        if let (false, Some((king, _))) = (files.is_empty(), &self.castle) {
+            let rank = self.castling_rank(ci);
+            files.extend(
+                (0..self.files)
+                    .filter(|&f| piece_of(pos.get(Square::new(f, rank))) == Some((*king, color))),
+            );
+        }
+        files
+    }
+
+    /// Whether a piece of `kind` of `color` may be dropped (or gated) on `sq` by the drop
+    /// rules (anywhere without drops).
+    pub(crate) fn may_drop_on(&self, kind: u8, color: Color, sq: Square) -> bool {
+        match &self.extras.drops {
+            Some(d) => d
+                .region
+                .get(kind as usize)
+                .is_none_or(|r| r.is_none_or(|r| r[color.index()].contains(sq))),
+            None => true,
+        }
+    }
+
     /// The castling rank of `color`.
     pub(crate) fn castling_rank(&self, color: usize) -> u8 {
         let r = self.spec.castling_rank.min(self.ranks - 1);
@@ -1500,8 +1551,12 @@ impl Fairy {
                     }
                 }
             });
+            let partnered = partner(rsq);
+            if self.spec.gating && crate::gating::read_letter(self, pos, color, ch, rsq, ksq) {
+                continue;
+            }
             if let Some(ksq) = ksq {
-                if partner(rsq) {
+                if partnered {
                     let side = usize::from(rsq.file() < ksq.file());
                     pos.castling[ci * 2 + side] = rsq;
                 }
@@ -1513,8 +1568,8 @@ impl Fairy {
     /// Writes a FEN as Fairy-Stockfish does.
     pub fn fen(&self, pos: &Position) -> String {
         let mut s = self.fsf_board(&geometry::write_fen_board(pos, &self.pieces, false));
-        // An unlimited supply is not written (Fairy-Stockfish).
-        if self.spec.piece_drops && !self.spec.placement.free_drops {
+        // An unlimited supply is not written (Fairy-Stockfish); S-chess's hand is.
+        if (self.spec.piece_drops || self.spec.seirawan_gating) && !self.spec.placement.free_drops {
             s.push('[');
             for color in [Color::White, Color::Black] {
                 for &k in &self.hand_order {
@@ -1534,12 +1589,27 @@ impl Fairy {
         s.push(' ');
         s.push(pos.side_to_move.fen_char());
         s.push(' ');
-        let rights: String = ['K', 'Q', 'k', 'q']
-            .iter()
-            .zip(pos.castling)
-            .filter(|(_, sq)| !sq.is_none())
-            .map(|(c, _)| *c)
-            .collect();
+        let mut rights: String = String::new();
+        for color in [Color::White, Color::Black] {
+            let ci = color.index();
+            for (side, letter) in ['K', 'Q'].into_iter().enumerate() {
+                if !pos.castling[ci * 2 + side].is_none() {
+                    rights.push(if ci == 0 {
+                        letter
+                    } else {
+                        letter.to_ascii_lowercase()
+                    });
+                }
+            }
+            if self.spec.gating {
+                rights.push_str(&crate::gating::letters(
+                    self,
+                    pos,
+                    color,
+                    &self.implied_gates(pos, color),
+                ));
+            }
+        }
         s.push_str(if rights.is_empty() { "-" } else { &rights });
         s.push(' ');
         let counting = crate::counting::count(pos);
@@ -1578,6 +1648,11 @@ impl Fairy {
 
     /// SAN without check marks, as Fairy-Stockfish's `get_san` writes it.
     pub fn san(&self, pos: &Position, m: Move) -> String {
+        if crate::gating::gate_of(&m).is_some() {
+            let mut s = self.san_plain(pos, m);
+            s.push_str(&crate::gating::san_suffix(self, &m));
+            return s;
+        }
         if let Some(w) = &self.walling {
             let mut s = if crate::walling::is_pass(m) {
                 self.pass_san(pos, m)
@@ -1624,6 +1699,10 @@ impl Fairy {
                 // origin: `e5d4=F`.
                 s.push_str(&m.from.name());
             }
+        } else if crate::gating::gate_of(&m).is_some() {
+            // Fairy-Stockfish's rivals keep the move's gate square, which no other origin
+            // can gate onto: a gating move is never disambiguated.
+            s.push(k.synonym.unwrap_or(k.san_letter));
         } else {
             s.push(k.synonym.unwrap_or(k.san_letter));
             let mut legal = RVec::new();
@@ -2047,6 +2126,7 @@ impl VariantRules for Fairy {
         }
         if self.filters
             || self.spec.sittuyin_promotion
+            || self.spec.gating
             || self.spec.pass_on_stalemate.contains(&true)
             || self.walling.is_some()
             || self.placement.is_some()
@@ -2172,6 +2252,16 @@ impl VariantRules for Fairy {
     }
 
     fn special_coordinate(&self, pos: &Position, mv: Move) -> Option<String> {
+        if crate::gating::gate_of(&mv).is_some() {
+            let base = crate::gating::base(mv);
+            let text = if base.is_castle() {
+                let (from, to) = self.castle_squares(pos, base);
+                format!("{from}{to}")
+            } else {
+                format!("{}{}", base.from, base.to)
+            };
+            return crate::gating::coordinate(self, &mv, &text);
+        }
         if crate::pass::is_pass(&mv) {
             return Some(format!("{}{}", mv.from, mv.to));
         }

@@ -393,6 +393,42 @@ fn sittuyin_rooks_are_placed_on_the_first_rank() {
 }
 
 #[test]
+fn seirawan_pieces_leaving_their_squares_gate_a_piece_from_hand() {
+    // seirawan (gating, seirawanGating): a piece leaving an unmoved square of its first rank
+    // may bring the hawk or the elephant onto it; castling onto the king's square or the
+    // rook's (written rook to king); the castling field keeps the gates (`A`: a1's rook has
+    // not moved, although castling queenside is gone with the king's move).
+    let fen = "r3k2r/8/8/8/8/8/8/R3K2R[HEhe] w KQAHkqah - 5 10";
+    let a = answer("seirawan", fen, &[]);
+    let castles: Vec<&String> = a
+        .moves
+        .iter()
+        .filter(|m| {
+            (m.starts_with("e1") && (m[2..4] == *"g1" || m[2..4] == *"c1"))
+                || ["h1e1h", "h1e1e", "a1e1h", "a1e1e"].contains(&m.as_str())
+        })
+        .collect();
+    assert_eq!(
+        castles,
+        ["a1e1e", "a1e1h", "e1c1", "e1c1e", "e1c1h", "e1g1", "e1g1e", "e1g1h", "h1e1e", "h1e1h"]
+    );
+    assert!(a.sans.contains(&"O-O/Eh1".to_string()) && a.sans.contains(&"O-O-O/He1".to_string()));
+    assert_eq!(
+        answer("seirawan", fen, &["h1e1e"]).fen,
+        "r3k2r/8/8/8/8/8/8/R4RKE[Heh] b Akq - 6 10"
+    );
+    // Taking the a8 rook takes Black's gate there; the gated elephant on a1 gives no check,
+    // the rook does.
+    let a = answer("seirawan", fen, &["a1a8e"]);
+    assert_eq!(a.fen, "R3k2r/8/8/8/8/8/8/E3K2R[Heh] b Kk - 0 10");
+    // The last piece in hand gated: no gates are left to write.
+    assert_eq!(
+        answer("seirawan", "4k3/8/8/8/8/8/8/R3K3[H] w Q - 0 1", &["a1a2h"]).fen,
+        "4k3/8/8/8/8/8/R7/H3K3[] b - - 1 1"
+    );
+}
+
+#[test]
 fn n_move_piece_sets_are_per_colour() {
     // nMoveRuleTypesBlack = s: Black's `s` resets the counter, White's does not; White's
     // pawn still does.

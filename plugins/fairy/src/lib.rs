@@ -18,6 +18,7 @@ pub mod duple_check;
 pub mod en_passant_region;
 pub mod engine;
 pub mod eval;
+pub mod gating;
 pub mod ini;
 pub mod makpong;
 pub mod material;

@@ -473,6 +473,10 @@ pub struct Spec {
     /// Sittuyin's promotions in place or a step away (`sittuyinPromotion`,
     /// [`crate::sittuyin`]).
     pub sittuyin_promotion: bool,
+    /// Pieces leaving their first square may bring a piece from hand onto it (`gating`).
+    pub gating: bool,
+    /// Gating from the hand, S-chess style (`seirawanGating`, [`crate::gating`]).
+    pub seirawan_gating: bool,
     /// The flag piece per colour (`ALL_PIECES`: any).
     pub flag_piece: [u16; 2],
     /// Flag region per colour.
@@ -620,6 +624,8 @@ impl Spec {
             duple_check: false,
             sittuyin_rook_drop: false,
             sittuyin_promotion: false,
+            gating: false,
+            seirawan_gating: false,
             flag_piece: [ALL_PIECES; 2],
             flag_region: [SquareSet::EMPTY; 2],
             flag_piece_count: 1,
@@ -1125,6 +1131,8 @@ impl Spec {
             "dupleCheck" => self.duple_check = boolean(v)?,
             "sittuyinRookDrop" => self.sittuyin_rook_drop = boolean(v)?,
             "sittuyinPromotion" => self.sittuyin_promotion = boolean(v)?,
+            "gating" => self.gating = boolean(v)?,
+            "seirawanGating" => self.seirawan_gating = boolean(v)?,
             "flagPiece" => self.flag_piece = [self.piece_type(v)?; 2],
             "flagPieceWhite" => self.flag_piece[0] = self.piece_type(v)?,
             "flagPieceBlack" => self.flag_piece[1] = self.piece_type(v)?,
