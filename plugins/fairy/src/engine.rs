@@ -562,6 +562,9 @@ impl Fairy {
         if self.spec.sittuyin_promotion {
             crate::sittuyin::moves(self, pos, out);
         }
+        if self.spec.cambodian_moves {
+            crate::cambodian::moves(self, pos, out);
+        }
         if self.spec.gating {
             crate::gating::expand(self, pos, out, start);
         }
@@ -1504,6 +1507,21 @@ impl Fairy {
             ));
         }
         let Some((king, rooks)) = &self.castle else {
+            // Without castling a file letter can still name a gate (Ouk Khmer's `DEde`).
+            if self.spec.gating {
+                for ch in rights.chars() {
+                    let color = if ch.is_ascii_lowercase() {
+                        Color::Black
+                    } else {
+                        Color::White
+                    };
+                    let file = ch.to_ascii_uppercase() as u8 - b'A';
+                    if file < self.files && !matches!(ch.to_ascii_uppercase(), 'K' | 'Q') {
+                        let sq = Square::new(file, self.castling_rank(color.index()));
+                        crate::gating::read_letter(self, pos, color, ch, sq, None);
+                    }
+                }
+            }
             return Ok(());
         };
         let mut king_sq: [Option<Option<Square>>; 2] = [None; 2];

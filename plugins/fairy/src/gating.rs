@@ -148,11 +148,17 @@ pub fn after_move(v: &Fairy, pos: &mut Position, m: &Move, us: Color, fx: &mut M
     }
     let landed = if m.is_castle() { m.via } else { m.to };
     clear(&mut theirs, them, landed);
-    if !v.spec.captures_to_hand && (0..v.n_base).all(|k| pos.hands[us.index()][k] == 0) {
+    if v.spec.seirawan_gating
+        && !v.spec.captures_to_hand
+        && (0..v.n_base).all(|k| pos.hands[us.index()][k] == 0)
+    {
         ours = 0;
     }
     set_gates(pos, us, ours);
     set_gates(pos, them, theirs);
+    if v.spec.cambodian_moves {
+        crate::cambodian::after_move(v, pos, m, us);
+    }
 }
 
 /// Reads one letter of the castling field: the gates it names (`rook`: the square the letter
@@ -175,7 +181,7 @@ pub fn read_letter(
         files |= 1 << k.file();
     }
     set_gates(pos, color, files);
-    !castling && (has_hand(v, pos, color) || v.spec.captures_to_hand)
+    !castling && (!v.spec.seirawan_gating || has_hand(v, pos, color) || v.spec.captures_to_hand)
 }
 
 fn has_hand(v: &Fairy, pos: &Position, color: Color) -> bool {
@@ -186,7 +192,7 @@ fn has_hand(v: &Fairy, pos: &Position, color: Color) -> bool {
 /// come) are dropped (Fairy-Stockfish keeps them but neither writes nor uses them).
 pub fn normalize(v: &Fairy, pos: &mut Position) {
     for color in [Color::White, Color::Black] {
-        if !v.spec.captures_to_hand && !has_hand(v, pos, color) {
+        if v.spec.seirawan_gating && !v.spec.captures_to_hand && !has_hand(v, pos, color) {
             set_gates(pos, color, 0);
         }
     }
@@ -196,7 +202,9 @@ pub fn normalize(v: &Fairy, pos: &mut Position) {
 /// imply), upper case for White.
 pub fn letters(v: &Fairy, pos: &Position, color: Color, implied: &[u8]) -> String {
     let files = gates(pos, color);
-    if files == 0 || !(has_hand(v, pos, color) || v.spec.captures_to_hand) {
+    if files == 0
+        || (v.spec.seirawan_gating && !has_hand(v, pos, color) && !v.spec.captures_to_hand)
+    {
         return String::new();
     }
     (0..v.files)
@@ -241,10 +249,10 @@ pub fn san_suffix(v: &Fairy, m: &Move) -> String {
 
 /// Refusals: what gating does not combine with here.
 pub fn check(spec: &crate::spec::Spec) -> Result<(), String> {
-    if !spec.seirawan_gating {
+    if !spec.seirawan_gating && !spec.cambodian_moves {
         return Err(
-            "gating without seirawanGating (cambodian's king and met leaps) is not \
-                    supported"
+            "gating without seirawanGating or cambodianMoves is not supported (the gates \
+             would be rights of nothing)"
                 .into(),
         );
     }

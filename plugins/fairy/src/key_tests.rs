@@ -429,6 +429,32 @@ fn seirawan_pieces_leaving_their_squares_gate_a_piece_from_hand() {
 }
 
 #[test]
+fn ouk_khmer_kings_leap_and_mets_double_step_from_their_first_squares() {
+    // cambodian (gating, cambodianMoves): the gates `DE` are the king's and the met's first
+    // squares; the king leaps to the rank in front (d1b2, d1f2), the met steps two (e1e3).
+    let fen = "4k3/8/8/8/8/8/8/R2KM3 w DE - 0 1";
+    let a = answer("cambodian", fen, &[]);
+    for m in ["d1b2", "d1f2", "e1e3"] {
+        assert!(a.moves.contains(&m.to_string()), "{m}: {:?}", a.moves);
+    }
+    assert_eq!(a.moves.len(), 18);
+    assert_eq!(
+        answer("cambodian", fen, &["e1e3"]).fen,
+        "4k3/8/8/8/8/4M3/8/R2K4 b D 30 8 1"
+    );
+    // A rook lining up with the enemy king on its first square takes its leap away.
+    let fen = "3k4/8/8/8/8/8/8/3KMR2 w DEd - 0 1";
+    assert_eq!(
+        answer("cambodian", fen, &["f1f8"]).fen,
+        "3k1R2/8/8/8/8/8/8/3KM3 b DE 30 8 1"
+    );
+    assert_eq!(
+        answer("cambodian", fen, &["f1f2"]).fen,
+        "3k4/8/8/8/8/8/5R2/3KM3 b DEd 30 8 1"
+    );
+}
+
+#[test]
 fn n_move_piece_sets_are_per_colour() {
     // nMoveRuleTypesBlack = s: Black's `s` resets the counter, White's does not; White's
     // pawn still does.

@@ -6,6 +6,7 @@
 //! variable `HOUSERULES_VARIANTS_PATH`. A section with an error still appears in the manifest;
 //! creating it fails with the message (file, line, key, why). See `docs/fairy.md`.
 
+pub mod cambodian;
 pub mod castling_rules;
 pub mod chasing;
 pub mod colours;

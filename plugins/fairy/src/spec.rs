@@ -477,6 +477,9 @@ pub struct Spec {
     pub gating: bool,
     /// Gating from the hand, S-chess style (`seirawanGating`, [`crate::gating`]).
     pub seirawan_gating: bool,
+    /// Ouk Khmer's first-move king leap and met double step (`cambodianMoves`,
+    /// [`crate::cambodian`]).
+    pub cambodian_moves: bool,
     /// The flag piece per colour (`ALL_PIECES`: any).
     pub flag_piece: [u16; 2],
     /// Flag region per colour.
@@ -626,6 +629,7 @@ impl Spec {
             sittuyin_promotion: false,
             gating: false,
             seirawan_gating: false,
+            cambodian_moves: false,
             flag_piece: [ALL_PIECES; 2],
             flag_region: [SquareSet::EMPTY; 2],
             flag_piece_count: 1,
@@ -1133,6 +1137,7 @@ impl Spec {
             "sittuyinPromotion" => self.sittuyin_promotion = boolean(v)?,
             "gating" => self.gating = boolean(v)?,
             "seirawanGating" => self.seirawan_gating = boolean(v)?,
+            "cambodianMoves" => self.cambodian_moves = boolean(v)?,
             "flagPiece" => self.flag_piece = [self.piece_type(v)?; 2],
             "flagPieceWhite" => self.flag_piece[0] = self.piece_type(v)?,
             "flagPieceBlack" => self.flag_piece[1] = self.piece_type(v)?,
