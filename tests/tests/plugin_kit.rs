@@ -216,6 +216,14 @@ const FAIRY_KNOWN_FAILURES: &[(&str, &str, &str)] = &[
         "legality",
         "first-move leaps are made in the legal list",
     ),
+    // petrifyOnCaptureTypes (plugins/fairy/src/petrify.rs): the stones are a kind written
+    // `*`, and a petrifying pseudo-royal king may not capture (Fairy-Stockfish's rule).
+    ("petrified", "info", "the stone kind is written `*`"),
+    (
+        "petrified",
+        "legality",
+        "petrifying pseudo-royal kings may not capture",
+    ),
     // Placement rules (plugins/fairy/src/placement.rs): drops restricted by
     // `enclosingDrop` and passes are not "pseudo-legal and safe".
     ("ataxx", "legality", "enclosing drops and passes"),

@@ -30,17 +30,23 @@ fn every_one_attacked(
     squares: &[Square],
     by: Color,
     theirs: &[Square],
+    for_safety: bool,
 ) -> bool {
     !squares.is_empty()
-        && squares
-            .iter()
-            .all(|&s| !v.touches(s, theirs) && v.gen.is_attacked(pos, s, by))
+        && squares.iter().all(|&s| {
+            !v.touches(s, theirs)
+                && if for_safety {
+                    v.attacked_for_safety(pos, s, by)
+                } else {
+                    v.gen.is_attacked(pos, s, by)
+                }
+        })
 }
 
 /// `color`'s candidates when all of them are attacked (a duple check), else none.
 pub fn all_attacked(v: &Fairy, pos: &Position, color: Color, theirs: &[Square]) -> Vec<Square> {
     let c = candidates(v, pos, color);
-    if every_one_attacked(v, pos, &c, color.opposite(), theirs) {
+    if every_one_attacked(v, pos, &c, color.opposite(), theirs, false) {
         c
     } else {
         Vec::new()
@@ -70,5 +76,5 @@ pub fn leaves_all_attacked(
     if promoted_to_candidate && !c.contains(&dest) {
         c.push(dest);
     }
-    every_one_attacked(v, after, &c, us.opposite(), theirs)
+    every_one_attacked(v, after, &c, us.opposite(), theirs, true)
 }

@@ -808,6 +808,19 @@ impl Fairy {
         out
     }
 
+    /// Whether `sq` is attacked by `by` as the safety of pseudo-royal pieces is judged: by a
+    /// piece that is not itself a petrifying pseudo-royal type ([`crate::petrify`]).
+    pub(crate) fn attacked_for_safety(&self, pos: &Position, sq: Square, by: Color) -> bool {
+        if !self.spec.extinction_pseudo_royal || self.stone.is_none() {
+            return self.gen.is_attacked(pos, sq, by);
+        }
+        self.gen.attackers(pos, sq, by).iter().any(|a| {
+            pos.get(a).kind().is_some_and(|k| {
+                !crate::petrify::petrifying_royal(&self.spec, self.kinds[k as usize].ty)
+            })
+        })
+    }
+
     /// Whether `sq` touches one of `others` (with explosions, touching pseudo-royal pieces
     /// cannot take each other and so are not in check).
     pub(crate) fn touches(&self, sq: Square, others: &[Square]) -> bool {
@@ -831,6 +844,16 @@ impl Fairy {
         let us = pos.side_to_move;
         let them = us.opposite();
         let dest = if m.is_castle() { m.via } else { m.to };
+        // A pseudo-royal piece that would turn to stone may not capture.
+        if m.is_capture()
+            && !m.is_castle()
+            && ours.contains(&m.from)
+            && pos.get(m.from).kind().is_some_and(|k| {
+                crate::petrify::petrifying_royal(&self.spec, self.kinds[k as usize].ty)
+            })
+        {
+            return false;
+        }
         if m.is_castle() && ours.contains(&m.from) {
             let mut lifted = pos.clone();
             lifted.clear(m.from);
@@ -890,7 +913,7 @@ impl Fairy {
         let safe = theirs.iter().any(|&s| after.get(s).is_empty())
             || expected
                 .iter()
-                .all(|&s| self.touches(s, theirs) || !self.gen.is_attacked(&after, s, them));
+                .all(|&s| self.touches(s, theirs) || !self.attacked_for_safety(&after, s, them));
         safe && !(self.spec.duple_check
             && crate::duple_check::leaves_all_attacked(self, pos, m, &after, theirs))
     }
@@ -953,6 +976,13 @@ impl Fairy {
     fn apply_base(&self, pos: &mut Position, mv: Move, fx: &mut MoveEffects) {
         let mover = pos.side_to_move;
         let triple = self.triple.as_ref().filter(|t| t.is_triple(self, pos, &mv));
+        // Fairy-Stockfish turns a capturer to stone by the type it moved as (a pawn that
+        // promotes by capturing is no petrifying piece); an explosion petrifies by the piece
+        // on the square, promoted or not.
+        let moved_ty = (!mv.is_drop())
+            .then(|| pos.get(mv.from).kind())
+            .flatten()
+            .map(|k| self.kinds[k as usize].ty);
         self.gen.apply(pos, mv, fx);
         if let Some(t) = triple {
             t.after_step(self, pos, mover, mv.to);
@@ -961,10 +991,12 @@ impl Fairy {
             .stone
             .filter(|_| mv.is_capture() && !mv.is_castle())
             .filter(|_| {
-                piece_of(pos.get(mv.to)).is_some_and(|(k, _)| {
-                    let ty = self.kinds[k as usize].ty;
-                    self.spec.petrify_on_capture_types.contains(&ty)
-                })
+                let ty = if self.spec.blast_on_capture {
+                    piece_of(pos.get(mv.to)).map(|(k, _)| self.kinds[k as usize].ty)
+                } else {
+                    moved_ty
+                };
+                ty.is_some_and(|ty| self.spec.petrify_on_capture_types.contains(&ty))
             });
         if self.spec.blast_on_capture && mv.is_capture() {
             self.blast(pos, mv.to);

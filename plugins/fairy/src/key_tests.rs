@@ -455,6 +455,27 @@ fn ouk_khmer_kings_leap_and_mets_double_step_from_their_first_squares() {
 }
 
 #[test]
+fn petrified_kings_neither_capture_nor_guard() {
+    // petrified (extinctionPseudoRoyal, petrifyOnCaptureTypes = kqrbn): a king would turn to
+    // stone by capturing, so it may not capture, and the enemy king's attacks do not count
+    // when a move's safety is judged: the kings may stand side by side.
+    let a = answer("petrified", "8/8/8/3k4/8/3K4/8/8 w - - 0 1", &[]);
+    assert_eq!(a.moves.len(), 8);
+    assert!(a.moves.contains(&"d3d4".to_string()));
+    let a = answer("petrified", "8/8/8/3k4/3p4/3K4/8/8 w - - 0 1", &[]);
+    assert_eq!(a.moves, ["d3c2", "d3c4", "d3d2", "d3e2", "d3e4"]);
+    // A pawn that promotes by capturing moved as a pawn: no stone; a rook that captures is.
+    assert_eq!(
+        answer("petrified", "1n2k3/P7/8/8/8/8/8/4K3 w - - 0 1", &["a7b8q"]).fen,
+        "1Q2k3/8/8/8/8/8/8/4K3 b - - 0 1"
+    );
+    assert_eq!(
+        answer("petrified", "1n2k3/8/8/8/8/8/8/1R2K3 w - - 0 1", &["b1b8"]).fen,
+        "1*2k3/8/8/8/8/8/8/4K3 b - - 0 1"
+    );
+}
+
+#[test]
 fn n_move_piece_sets_are_per_colour() {
     // nMoveRuleTypesBlack = s: Black's `s` resets the counter, White's does not; White's
     // pawn still does.

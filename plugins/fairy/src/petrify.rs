@@ -11,8 +11,22 @@
 //! capture square empty, not walled: a line through it counts as open (see
 //! `Fairy::pseudo_royals_safe`).
 //!
-//! Not supported: petrifying types that are pseudo-royal (`petrified`: Fairy-Stockfish then
-//! forbids such a piece to capture and does not count its attacks), and `petrifyBlastPieces`.
+//! Petrifying types that are pseudo-royal (`petrified`'s kings): as in Fairy-Stockfish's
+//! `legal()`, a pseudo-royal piece of such a type may not capture, and the opponent's pieces
+//! of such types do not count as attackers when a move's safety is judged (they are counted
+//! for check and mate, and on the castling king's path, as there). Not supported:
+//! `petrifyBlastPieces`.
+
+/// Whether pieces of type `ty` turn to stone and are of an extinction (pseudo-royal) type:
+/// their captures and attacks do not count for the safety of pseudo-royal pieces.
+pub fn petrifying_royal(spec: &Spec, ty: u16) -> bool {
+    spec.extinction_pseudo_royal
+        && spec.petrify_on_capture_types.contains(&ty)
+        && spec
+            .extinction_piece_types
+            .iter()
+            .any(|&e| e == ty || e == crate::spec::ALL_PIECES)
+}
 
 use crate::engine::Kind;
 use crate::spec::Spec;
@@ -28,20 +42,6 @@ pub fn stone_kind(
 ) -> Result<Option<u8>, String> {
     if spec.petrify_on_capture_types.is_empty() {
         return Ok(None);
-    }
-    if spec.extinction_pseudo_royal
-        && spec.extinction_value.is_some()
-        && spec.petrify_on_capture_types.iter().any(|t| {
-            spec.extinction_piece_types
-                .iter()
-                .any(|&e| e == *t || e == crate::spec::ALL_PIECES)
-        })
-    {
-        return Err(
-            "petrifying a pseudo-royal piece type (extinctionPseudoRoyal) is not supported: \
-             Fairy-Stockfish then forbids its captures and ignores its attacks"
-                .into(),
-        );
     }
     if let Some(w) = wall {
         return Ok(Some(w));
