@@ -74,12 +74,16 @@ fn the_empty_en_passant_region_records_and_reads_no_right() {
 }
 
 #[test]
-fn petrifying_pseudo_royal_types_is_refused() {
-    let err = from_ini(
+fn petrifying_pseudo_royal_types_may_not_capture() {
+    // As Fairy-Stockfish's `petrified`: the king would turn to stone, so it may not take the
+    // queen beside it (nor does that queen's king-type neighbour count as a guard).
+    let v = from_ini(
         "[stone:chess]\nking = -\ncommoner = k\ncastlingKingPiece = k\nextinctionValue = loss\n\
          extinctionPieceTypes = k\nextinctionPseudoRoyal = true\npetrifyOnCaptureTypes = kq\n",
         "stone",
     )
-    .expect_err("refused");
-    assert!(err.contains("petrifyOnCaptureTypes"), "{err}");
+    .expect("builds");
+    let (_, moves) = fen_and_moves(&v, "4k3/8/8/8/8/8/3q4/4K3 w - - 0 1", &[]);
+    assert!(!moves.contains(&"e1d2".to_string()), "{moves:?}");
+    assert!(moves.contains(&"e1f1".to_string()), "{moves:?}");
 }
