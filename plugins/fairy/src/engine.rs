@@ -252,20 +252,8 @@ impl Fairy {
             let (Some(&fk), Some(&tk)) = (kind_of_ty.get(&from), kind_of_ty.get(&to)) else {
                 continue;
             };
-            if kinds[fk as usize].chess_promo {
-                // Fairy-Stockfish offers both on the last rank (`wolf`: `c10=Q` and `c10=E`,
-                // the latter written `+P`); the model has one promotion style per piece.
-                return Err(err_at(
-                    header,
-                    loc("promotedPieceType"),
-                    "promotedPieceType",
-                    format!(
-                        "`{}` also promotes chess-style (promotionPieceTypes): a piece with \
-                         both promotions is not supported",
-                        kinds[fk as usize].letter.to_ascii_lowercase()
-                    ),
-                ));
-            }
+            // A pawn that also promotes chess-style (`wolf`) gets the promoted form as one
+            // more choice: Fairy-Stockfish offers `c10=Q` and `c10=E` (written `+P`).
             let idx = kinds.len() as u8;
             let target = kinds[tk as usize].clone();
             let base = kinds[fk as usize].clone();
@@ -521,7 +509,9 @@ impl Fairy {
 
     /// Pseudo-legal moves of `side` (every rule but leaving the king attacked).
     pub fn pseudo(&self, pos: &Position, side: Color, skip: &SquareSet, out: &mut RVec<Move>) {
+        let start = out.len();
         self.gen.pseudo_moves(pos, side, skip, out);
+        self.mark_promoted_forms(pos, out, start);
     }
 
     /// Whether the side that just moved has connected N (the game is over).
@@ -556,6 +546,7 @@ impl Fairy {
     fn moves_of(&self, pos: &Position, out: &mut RVec<Move>) {
         let start = out.len();
         self.gen.legal_moves(pos, out);
+        self.mark_promoted_forms(pos, out, start);
         if let Some(t) = &self.triple {
             t.moves(self, pos, out);
         }
@@ -1495,6 +1486,27 @@ impl Fairy {
         files
     }
 
+    /// A chess-style promotion to a promoted form (`wolf`'s `+P`) is written as Fairy-Stockfish
+    /// writes a shogi-style one (`c9c10e`, `c10=E`): it is marked special like those.
+    fn mark_promoted_forms(&self, pos: &Position, out: &mut RVec<Move>, start: usize) {
+        if !self
+            .kinds
+            .iter()
+            .any(|k| k.chess_promo && k.promo.is_some())
+        {
+            return;
+        }
+        for m in out[start..].iter_mut() {
+            let promo = (!m.is_drop())
+                .then(|| pos.get(m.from).kind())
+                .flatten()
+                .and_then(|k| self.kinds[k as usize].promo);
+            if m.is_promotion() && promo == Some(m.piece) {
+                m.flags = m.flags.with(houserules_plugin_api::MoveFlags::SPECIAL);
+            }
+        }
+    }
+
     /// Whether a piece of `kind` of `color` may be dropped (or gated) on `sq` by the drop
     /// rules (anywhere without drops).
     pub(crate) fn may_drop_on(&self, kind: u8, color: Color, sq: Square) -> bool {
@@ -1915,9 +1927,11 @@ fn public_model(
             // Made by `crate::sittuyin` instead.
             PromotionModel::default()
         } else if k.chess_promo {
+            let mut choices = promo_targets.to_vec();
+            choices.extend(k.promo);
             PromotionModel::choice(
                 spec.promotion_region,
-                promo_targets,
+                &choices,
                 spec.mandatory_pawn_promotion,
             )
         } else if let Some(promoted) = k.promo {

@@ -476,6 +476,27 @@ fn petrified_kings_neither_capture_nor_guard() {
 }
 
 #[test]
+fn wolf_pawns_promote_chess_style_or_to_their_promoted_form() {
+    // wolf: the pawn promotes to q w f r b, or (promotedPieceType p:e) to the elephant as a
+    // promoted pawn, written `+P` in the FEN, `c9c10e` / `c10=E` (Fairy-Stockfish's UCI
+    // `c9c10+`); the custom pawn `s` has the chess-style choices only.
+    let fen = "4k3/2P5/8/8/8/8/8/8/8/4K3 w - - 0 1";
+    let a = answer("wolf", fen, &[]);
+    let promotions: Vec<&String> = a.moves.iter().filter(|m| m.starts_with("c9")).collect();
+    assert_eq!(
+        promotions,
+        ["c9c10b", "c9c10e", "c9c10f", "c9c10q", "c9c10r", "c9c10w"]
+    );
+    assert!(a.sans.contains(&"c10=E".to_string()), "{:?}", a.sans);
+    assert_eq!(
+        answer("wolf", fen, &["c9c10e"]).fen,
+        "2+P1k3/8/8/8/8/8/8/8/8/4K3 b - - 0 1"
+    );
+    let a = answer("wolf", "4k3/2S5/8/8/8/8/8/8/8/4K3 w - - 0 1", &[]);
+    assert!(!a.moves.iter().any(|m| m.ends_with('e')), "{:?}", a.moves);
+}
+
+#[test]
 fn n_move_piece_sets_are_per_colour() {
     // nMoveRuleTypesBlack = s: Black's `s` resets the counter, White's does not; White's
     // pawn still does.
