@@ -1655,7 +1655,14 @@ impl Fairy {
         for color in [Color::White, Color::Black] {
             let ci = color.index();
             for (side, letter) in ['K', 'Q'].into_iter().enumerate() {
-                if !pos.castling[ci * 2 + side].is_none() {
+                let rook = pos.castling[ci * 2 + side];
+                if !rook.is_none() {
+                    // Chess960: the rook's file (Fairy-Stockfish's Shredder-FEN).
+                    let letter = if self.spec.chess960 {
+                        (b'A' + rook.file()) as char
+                    } else {
+                        letter
+                    };
                     rights.push(if ci == 0 {
                         letter
                     } else {
@@ -2349,6 +2356,10 @@ impl VariantRules for Fairy {
         }
         // Castling: king origin and destination, or king takes rook where a plain king
         // move has that destination (Fairy-Stockfish's UCI).
+        if mv.is_castle() && self.spec.chess960 {
+            // Chess960: king takes rook, always.
+            return Some(format!("{}{}", mv.from, mv.to));
+        }
         if mv.is_castle() {
             let mut moves = RVec::new();
             self.pseudo(pos, pos.side_to_move, &SquareSet::EMPTY, &mut moves);

@@ -497,6 +497,26 @@ fn wolf_pawns_promote_chess_style_or_to_their_promoted_form() {
 }
 
 #[test]
+fn caparandom_castles_king_takes_rook_from_any_squares() {
+    // caparandom (chess960): castling written king takes rook, the rights as rook files.
+    let fen = "r4k3r/10/10/10/10/10/10/R4K3R w KQkq - 0 1";
+    let a = answer("caparandom", fen, &[]);
+    assert!(a.moves.contains(&"f1j1".to_string()) && a.moves.contains(&"f1a1".to_string()));
+    assert_eq!(a.fen, "r4k3r/10/10/10/10/10/10/R4K3R w JAja - 0 1");
+    assert_eq!(
+        answer("caparandom", fen, &["f1j1"]).fen,
+        "r4k3r/10/10/10/10/10/10/R6RK1 b ja - 1 1"
+    );
+    // The king beside its rook castles queenside onto c1 (over the rook's square).
+    let a = answer(
+        "caparandom",
+        "rk7r/10/10/10/10/10/10/RK7R w KQkq - 0 1",
+        &[],
+    );
+    assert!(a.moves.contains(&"b1a1".to_string()) && a.moves.contains(&"b1j1".to_string()));
+}
+
+#[test]
 fn n_move_piece_sets_are_per_colour() {
     // nMoveRuleTypesBlack = s: Black's `s` resets the counter, White's does not; White's
     // pawn still does.

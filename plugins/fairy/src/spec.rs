@@ -480,6 +480,10 @@ pub struct Spec {
     /// Ouk Khmer's first-move king leap and met double step (`cambodianMoves`,
     /// [`crate::cambodian`]).
     pub cambodian_moves: bool,
+    /// Chess960 castling notation (`chess960`): castling written king takes rook (`f1j1`)
+    /// and the castling field's rights as the rooks' files (`JAja`), as Fairy-Stockfish's
+    /// `caparandom`. The rules are the model's, which castles from any squares.
+    pub chess960: bool,
     /// The flag piece per colour (`ALL_PIECES`: any).
     pub flag_piece: [u16; 2],
     /// Flag region per colour.
@@ -630,6 +634,7 @@ impl Spec {
             gating: false,
             seirawan_gating: false,
             cambodian_moves: false,
+            chess960: false,
             flag_piece: [ALL_PIECES; 2],
             flag_region: [SquareSet::EMPTY; 2],
             flag_piece_count: 1,
@@ -1167,13 +1172,9 @@ impl Spec {
             "oppositeCastling" => self.opposite_castling = boolean(v)?,
             "dropOppositeColoredBishop" => self.drop_opposite_colored_bishop = boolean(v)?,
             "castlingDroppedPiece" => self.castling_dropped_piece = boolean(v)?,
-            // Chess960 castling (the king and rooks anywhere on the castling rank) is not
-            // implemented; `false` is the default.
-            "chess960" => {
-                if boolean(v)? {
-                    return Err("chess960 = true is not supported".into());
-                }
-            }
+            // Chess960 castling: the rules model castles from any king and rook squares
+            // already; the key changes how castling is written (see `Spec::chess960`).
+            "chess960" => self.chess960 = boolean(v)?,
             "materialCounting" => self.material_counting = crate::material::parse(v)?,
             "countingRule" => self.counting_rule = crate::counting::parse(v)?,
             "petrifyOnCaptureTypes" => self.petrify_on_capture_types = self.piece_set(v)?,
