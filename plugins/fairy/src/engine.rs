@@ -848,6 +848,11 @@ impl Fairy {
         if m.is_castle() && ours.contains(&m.from) {
             let mut lifted = pos.clone();
             lifted.clear(m.from);
+            // The move's wall stands already (Fairy-Stockfish's `legal()` counts it in the
+            // occupancy of the king's path: atomicduck castles through a line it blocks).
+            if let (Some(w), Some(sq)) = (&self.walling, crate::walling::wall_of(m)) {
+                lifted.set(sq, houserules_plugin_api::Cell::piece(w.kind, Color::White));
+            }
             let step: i8 = if dest.file() > m.from.file() { 1 } else { -1 };
             let mut sq = m.from;
             loop {

@@ -12,6 +12,9 @@ use std::sync::Arc;
 /// Test sections, and sections of Fairy-Stockfish's variants.ini (comments left out); the
 /// placement tests' sections are read with them.
 const SECTIONS: &str = "
+[atomicduck:atomic]
+wallingRule = duck
+stalemateValue = win
 [tictactoe]
 maxRank = 3
 maxFile = 3
@@ -514,6 +517,21 @@ fn caparandom_castles_king_takes_rook_from_any_squares() {
         &[],
     );
     assert!(a.moves.contains(&"b1a1".to_string()) && a.moves.contains(&"b1j1".to_string()));
+}
+
+#[test]
+fn a_duck_may_shield_the_castling_kings_path() {
+    // atomicduck (Fairy-Stockfish's example file): the bishop on a3 attacks f8, but castling
+    // with the duck placed on its diagonal (b4, c5, d6, e7) is legal, as in Fairy-Stockfish,
+    // whose legality test counts the wall in the king's path.
+    let fen = "rnbqk2r/p1pp1ppp/4p3/1p5*/6n1/BPN4P/2PPPPP1/3QKBNR b Kkq - 2 6";
+    let a = answer("atomicduck", fen, &[]);
+    let castles: Vec<&String> = a.moves.iter().filter(|m| m.starts_with("e8g8")).collect();
+    assert_eq!(
+        castles,
+        ["e8g8,g8b4", "e8g8,g8c5", "e8g8,g8d6", "e8g8,g8e7"]
+    );
+    assert_eq!(a.moves.len(), 998);
 }
 
 #[test]
