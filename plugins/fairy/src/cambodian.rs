@@ -16,11 +16,6 @@ use houserules_plugin_api::{Color, Move, MoveEffects, MoveFlags, Position, Squar
 /// Fairy-Stockfish's fers, Ouk Khmer's met.
 const FERS: u16 = 6;
 
-fn of_type(v: &Fairy, pos: &Position, sq: Square, color: Color, ty: u16) -> bool {
-    let c = pos.get(sq);
-    c.color() == Some(color) && c.kind().is_some_and(|k| v.kinds[k as usize].ty == ty)
-}
-
 /// Appends the side to move's legal king leaps and met double steps.
 pub fn moves(v: &Fairy, pos: &Position, out: &mut RVec<Move>) {
     let us = pos.side_to_move;
@@ -44,12 +39,12 @@ pub fn moves(v: &Fairy, pos: &Position, out: &mut RVec<Move>) {
     };
     for f in (0..v.files).filter(|f| files & (1 << f) != 0) {
         let from = Square::new(f, rank);
-        if of_type(v, pos, from, us, KING) && !in_check {
+        if v.holds(pos, from, us, KING) && !in_check {
             for df in [-2, 2] {
                 push(from, from.offset_within(df, fwd, v.files, v.ranks));
             }
         }
-        if of_type(v, pos, from, us, FERS) {
+        if v.holds(pos, from, us, FERS) {
             push(from, from.offset_within(0, 2 * fwd, v.files, v.ranks));
         }
     }
@@ -58,7 +53,7 @@ pub fn moves(v: &Fairy, pos: &Position, out: &mut RVec<Move>) {
 /// After `m` by `us` (made): a rook of `us` that now lines up with the enemy king on its
 /// gate takes that king's leap away.
 pub fn after_move(v: &Fairy, pos: &mut Position, m: &Move, us: Color) {
-    if m.is_drop() || m.is_castle() || !of_type(v, pos, m.to, us, ROOK) {
+    if m.is_drop() || m.is_castle() || !v.holds(pos, m.to, us, ROOK) {
         return;
     }
     let them = us.opposite();
@@ -67,7 +62,7 @@ pub fn after_move(v: &Fairy, pos: &mut Position, m: &Move, us: Color) {
     let mut theirs = before;
     for f in (0..v.files).filter(|f| before & (1 << f) != 0) {
         let king = Square::new(f, rank);
-        if of_type(v, pos, king, them, KING)
+        if v.holds(pos, king, them, KING)
             && (king.file() == m.to.file() || king.rank() == m.to.rank())
         {
             theirs &= !(1 << f);

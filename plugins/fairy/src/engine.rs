@@ -784,9 +784,7 @@ impl Fairy {
         for &ty in &self.spec.extinction_piece_types {
             let squares: Vec<Square> = self
                 .board_squares()
-                .filter(|&sq| {
-                    piece_of(pos.get(sq)).is_some_and(|(k, c)| c == color && self.of_type(k, ty))
-                })
+                .filter(|&sq| self.holds(pos, sq, color, ty))
                 .collect();
             if squares.len() as u32 <= self.spec.extinction_piece_count + 1 {
                 for sq in squares {
@@ -930,9 +928,7 @@ impl Fairy {
     /// Pieces of `color` of type `ty` on the board.
     fn count_board(&self, pos: &Position, color: Color, ty: u16) -> u32 {
         self.board_squares()
-            .filter(|&sq| {
-                piece_of(pos.get(sq)).is_some_and(|(k, c)| c == color && self.of_type(k, ty))
-            })
+            .filter(|&sq| self.holds(pos, sq, color, ty))
             .count() as u32
     }
 
@@ -940,6 +936,11 @@ impl Fairy {
     fn of_type(&self, k: u8, ty: u16) -> bool {
         let kt = self.kinds[k as usize].ty;
         (ty == ALL_PIECES && kt != crate::walling::WALL_TY) || kt == ty
+    }
+
+    /// Whether `sq` holds a piece of `color` of type `ty`.
+    pub(crate) fn holds(&self, pos: &Position, sq: Square, color: Color, ty: u16) -> bool {
+        piece_of(pos.get(sq)).is_some_and(|(k, c)| c == color && self.of_type(k, ty))
     }
 
     /// The move on the board: the generator's, then explosions.
@@ -1035,10 +1036,7 @@ impl Fairy {
         let ty = self.spec.flag_piece[color.index()];
         let region = self.spec.flag_region[color.index()];
         self.board_squares()
-            .filter(|&sq| region.contains(sq))
-            .filter(|&sq| {
-                piece_of(pos.get(sq)).is_some_and(|(k, c)| c == color && self.of_type(k, ty))
-            })
+            .filter(|&sq| region.contains(sq) && self.holds(pos, sq, color, ty))
             .collect()
     }
 
@@ -2117,8 +2115,11 @@ fn castling(spec: &Spec, kind_of_ty: &std::collections::HashMap<u16, u8>) -> Opt
 
 impl Fairy {
     /// Castling in coordinate form: king origin and destination, or king takes rook where a
-    /// plain king move has that destination (Fairy-Stockfish's UCI).
+    /// plain king move has that destination (Fairy-Stockfish's UCI), always with `chess960`.
     fn castle_squares(&self, pos: &Position, mv: Move) -> (Square, Square) {
+        if self.spec.chess960 {
+            return (mv.from, mv.to);
+        }
         let mut moves = RVec::new();
         self.pseudo(pos, pos.side_to_move, &SquareSet::EMPTY, &mut moves);
         let plain = moves
@@ -2359,20 +2360,9 @@ impl VariantRules for Fairy {
             };
             return Some(w.coordinate(mv, &text, dest));
         }
-        // Castling: king origin and destination, or king takes rook where a plain king
-        // move has that destination (Fairy-Stockfish's UCI).
-        if mv.is_castle() && self.spec.chess960 {
-            // Chess960: king takes rook, always.
-            return Some(format!("{}{}", mv.from, mv.to));
-        }
         if mv.is_castle() {
-            let mut moves = RVec::new();
-            self.pseudo(pos, pos.side_to_move, &SquareSet::EMPTY, &mut moves);
-            let plain = moves
-                .iter()
-                .any(|m| !m.is_castle() && !m.is_drop() && m.from == mv.from && m.to == mv.via);
-            let to = if plain { mv.to } else { mv.via };
-            return Some(format!("{}{}", mv.from, to));
+            let (from, to) = self.castle_squares(pos, mv);
+            return Some(format!("{from}{to}"));
         }
         // Shogi-style promotions: origin, destination and the promoted type's letter
         // (`e5e6c`). Fairy-Stockfish's UCI writes `e5e6+`, which the host would read as a

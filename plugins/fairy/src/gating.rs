@@ -148,10 +148,7 @@ pub fn after_move(v: &Fairy, pos: &mut Position, m: &Move, us: Color, fx: &mut M
     }
     let landed = if m.is_castle() { m.via } else { m.to };
     clear(&mut theirs, them, landed);
-    if v.spec.seirawan_gating
-        && !v.spec.captures_to_hand
-        && (0..v.n_base).all(|k| pos.hands[us.index()][k] == 0)
-    {
+    if v.spec.seirawan_gating && !v.spec.captures_to_hand && !has_hand(v, pos, us) {
         ours = 0;
     }
     set_gates(pos, us, ours);

@@ -18,7 +18,7 @@
 use crate::engine::Fairy;
 use crate::spec::PAWN;
 use houserules_plugin_api::abi_stable::std_types::RVec;
-use houserules_plugin_api::{Cell, Color, Move, MoveEffects, MoveFlags, Position, Square};
+use houserules_plugin_api::{Cell, Move, MoveEffects, MoveFlags, Position, Square};
 
 /// Appends the side to move's legal sittuyin promotions to `out`.
 pub fn moves(v: &Fairy, pos: &Position, out: &mut RVec<Move>) {
@@ -26,7 +26,7 @@ pub fn moves(v: &Fairy, pos: &Position, out: &mut RVec<Move>) {
     let them = us.opposite();
     let pawns: Vec<Square> = v
         .board_squares()
-        .filter(|&sq| is_pawn_of(v, pos, sq, us))
+        .filter(|&sq| v.holds(pos, sq, us, PAWN))
         .collect();
     let zone = v.spec.promotion_region[us.index()];
     let promoting = pawns
@@ -84,16 +84,11 @@ pub fn only_promotions_left(v: &Fairy, pos: &Position, legal: &[Move]) -> bool {
         .collect();
     let pawns = ours
         .iter()
-        .filter(|&&sq| is_pawn_of(v, pos, sq, us))
+        .filter(|&&sq| v.holds(pos, sq, us, PAWN))
         .count();
     ours.len() == 2
         && pawns == 1
         && !legal.is_empty()
         && legal.iter().all(is_promotion)
         && !v.gen.in_check(pos, us)
-}
-
-fn is_pawn_of(v: &Fairy, pos: &Position, sq: Square, color: Color) -> bool {
-    let c = pos.get(sq);
-    c.color() == Some(color) && c.kind().is_some_and(|k| v.kinds[k as usize].ty == PAWN)
 }

@@ -62,9 +62,6 @@ pub(crate) fn coord(v: &Fairy, pos: &Position, m: Move) -> String {
     if m.is_drop() && !m.is_special() {
         return format!("{}@{}", v.kinds[m.piece as usize].letter, m.to);
     }
-    if m.is_castle() && !m.is_special() && !v.spec.chess960 {
-        return format!("{}{}", m.from, m.via);
-    }
     v.special_coordinate(pos, m).unwrap_or_else(|| {
         let promo = if m.is_promotion() {
             v.kinds[m.piece as usize]
