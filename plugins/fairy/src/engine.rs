@@ -168,6 +168,18 @@ pub(crate) fn err_at(
     }
 }
 
+/// The squares a castling move's king and rook end on (the rook beside the king, on the side
+/// it came from: also where the king does not move, as in Chess960 set-ups).
+pub fn castle_destinations(m: &Move) -> (Square, Square) {
+    let king = m.via;
+    let rook_file = if m.to.file() > m.from.file() {
+        king.file() - 1
+    } else {
+        king.file() + 1
+    };
+    (king, Square::new(rook_file, king.rank()))
+}
+
 impl Fairy {
     /// Builds the variant from its settings; `header` locates the section for errors.
     pub fn compile(id: &str, spec: &Spec, header: &Loc) -> Result<Fairy, String> {
@@ -1384,6 +1396,9 @@ impl Fairy {
             crate::counting::read_fen(&mut pos, limit)
                 .map_err(|e| FenError::new(field, col as u32, e))?;
         }
+        if self.spec.shatar_mate_rule {
+            crate::shatar::read_fen(self, &mut pos);
+        }
         Ok(pos)
     }
 
@@ -2249,6 +2264,9 @@ impl VariantRules for Fairy {
         if self.spec.check_counting && self.gen.in_check(pos, pos.side_to_move) {
             pos.variant_state[mover] = pos.variant_state[mover].saturating_sub(1);
         }
+        if self.spec.shatar_mate_rule {
+            crate::shatar::after_move(self, pos, Color::from_index(mover));
+        }
         if self.spec.pass_on_stalemate.contains(&true) {
             crate::pass::count(pos, &mv);
         }
@@ -2429,6 +2447,11 @@ impl Fairy {
             {
                 // The foul loses: the mated side wins.
                 return Some(Outcome::win(stm, "pawn-drop-mate"));
+            }
+            if ctx.in_check && self.spec.shatar_mate_rule {
+                if let Some(o) = crate::shatar::mate_outcome(self, pos) {
+                    return Some(o);
+                }
             }
             return Some(if ctx.in_check {
                 self.value_outcome(self.spec.checkmate_value, stm, "checkmate")

@@ -70,17 +70,6 @@ fn is_gate(v: &Fairy, pos: &Position, color: Color, sq: Square) -> bool {
     sq.rank() == v.castling_rank(color.index()) && gates(pos, color) & (1 << sq.file()) != 0
 }
 
-/// The squares a castling move's king and rook end on.
-pub fn castle_destinations(m: &Move) -> (Square, Square) {
-    let king = m.via;
-    let rook_file = if m.to.file() > m.from.file() {
-        king.file() - 1
-    } else {
-        king.file() + 1
-    };
-    (king, Square::new(rook_file, king.rank()))
-}
-
 /// Appends to `out` the gating forms of the legal moves `out[start..]`.
 pub fn expand(v: &Fairy, pos: &Position, out: &mut RVec<Move>, start: usize) {
     let us = pos.side_to_move;
@@ -104,7 +93,7 @@ pub fn expand(v: &Fairy, pos: &Position, out: &mut RVec<Move>, start: usize) {
                 continue;
             }
             if m.is_castle() {
-                let (king, rook) = castle_destinations(&m);
+                let (king, rook) = crate::engine::castle_destinations(&m);
                 if gate == king || gate == rook {
                     continue;
                 }

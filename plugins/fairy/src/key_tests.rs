@@ -1,7 +1,7 @@
 //! Scenarios of the keys added for the small sections of Fairy-Stockfish's variants.ini
 //! (issue #13): every expected answer is Fairy-Stockfish's (pyffish 0.0.90: `legal_moves`,
 //! `get_fen`, `get_san`, `game_result`, `is_immediate_game_end` on the same section, FEN and
-//! moves).
+//! moves), but where a test names a documented difference (docs/fairy.md).
 
 use crate::rule_tests::after_with_last;
 use crate::tests::{ctx, moves_with_san};
@@ -12,6 +12,9 @@ use std::sync::Arc;
 /// Test sections, and sections of Fairy-Stockfish's variants.ini (comments left out); the
 /// placement tests' sections are read with them.
 const SECTIONS: &str = "
+[wall960:chess]
+chess960 = true
+wallingRule = edge
 [atomicduck:atomic]
 wallingRule = duck
 stalemateValue = win
@@ -360,6 +363,38 @@ fn two_kings_both_attacked_are_in_check() {
 }
 
 #[test]
+fn a_shatar_mate_wins_only_after_a_shak_and_never_by_knights_alone() {
+    // shatar (shatarMateRule). A mate by knights alone is a foul: the mated side wins.
+    let a = answer("shatar", "6rk/6pp/8/4N3/8/8/8/K7 w - - 0 1", &["e5f7"]);
+    assert_eq!((a.moves.len(), a.result), (0, Some(Winner::BLACK)));
+    // A rook's check is a shak: its mate wins.
+    let a = answer("shatar", "7k/6pp/8/8/8/8/8/R5K1 w - - 0 1", &["a1a8"]);
+    assert_eq!((a.moves.len(), a.result), (0, Some(Winner::WHITE)));
+    // A bishop's mate with no shak before it in the series of checks: a draw (niol).
+    let a = answer("shatar", "6bk/7p/8/8/8/8/3B4/6K1 w - - 0 1", &["d2c3"]);
+    assert_eq!((a.moves.len(), a.result), (0, Some(Winner::DRAW)));
+    // The rook's check starts the series and the bishop's mate ends it: a win ...
+    let fen = "6k1/p4b1p/8/8/8/8/3B4/R6K w - - 0 1";
+    let a = answer("shatar", fen, &["a1g1", "g8h8", "d2c3"]);
+    assert_eq!(
+        (a.fen.as_str(), a.moves.len(), a.result),
+        ("7k/p4b1p/8/8/8/2B5/8/6RK b - - 3 2", 0, Some(Winner::WHITE))
+    );
+    // ... but a quiet move between them ends the series: the same mate is a draw.
+    let a = answer("shatar", fen, &["a1g1", "g8h8", "h1h2", "a7a6", "d2c3"]);
+    assert_eq!((a.moves.len(), a.result), (0, Some(Winner::DRAW)));
+    let a = answer("shatar", fen, &["a1g1", "g8h8", "d2e3", "a7a6", "e3d4"]);
+    assert_eq!((a.moves.len(), a.result), (0, Some(Winner::DRAW)));
+    // Set up from a FEN, the check on the board counts: the rook's starts the series.
+    let a = answer(
+        "shatar",
+        "6k1/p4b1p/8/8/8/8/3B4/6RK b - - 0 1",
+        &["g8h8", "d2c3"],
+    );
+    assert_eq!((a.moves.len(), a.result), (0, Some(Winner::WHITE)));
+}
+
+#[test]
 fn sittuyin_pawns_promote_in_place_or_a_step_away() {
     // sittuyinPromotion: the pawn on its promotion square becomes a general (fers) there or
     // on a square the general steps to, but not where it would attack a piece (d6 attacks
@@ -532,6 +567,29 @@ fn a_duck_may_shield_the_castling_kings_path() {
         ["e8g8,g8b4", "e8g8,g8c5", "e8g8,g8d6", "e8g8,g8e7"]
     );
     assert_eq!(a.moves.len(), 998);
+}
+
+#[test]
+fn a_wall_after_castling_goes_where_king_and_rook_are_not() {
+    // Chess960 castling with a walling rule, the king staying on g1 and the rook going from
+    // h1 to f1: the wall may go on h1, which the rook left, not on f1, where it stands. A
+    // documented difference: Fairy-Stockfish's wall squares place the rook on h1 here and
+    // offer f1 (then keeps rook and an unwritten wall together on it).
+    let fen = "6k1/8/8/8/8/8/8/6KR w H - 0 1";
+    let a = answer("wall960", fen, &[]);
+    assert!(a.moves.iter().any(|m| m == "g1h1,h1h1"));
+    assert!(!a.moves.iter().any(|m| m == "g1h1,h1f1"));
+    let a = answer("wall960", fen, &["g1h1,h1h1"]);
+    assert_eq!(a.fen, "6k1/8/8/8/8/8/8/5RK* b - - 1 1");
+    // Where the king moves, the two agree: king on g1, rook on f1, f1 and g1 refused.
+    let a = answer("wall960", "6k1/8/8/8/8/8/8/5K1R w H - 0 1", &[]);
+    let walls: Vec<&str> = a
+        .moves
+        .iter()
+        .filter_map(|m| m.strip_prefix("f1h1,"))
+        .collect();
+    assert!(walls.contains(&"h1h1") && walls.contains(&"h1e1"));
+    assert!(!walls.contains(&"h1f1") && !walls.contains(&"h1g1"));
 }
 
 #[test]

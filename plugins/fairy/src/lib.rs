@@ -30,6 +30,7 @@ pub mod placement;
 pub mod promotion_limit;
 pub mod promotion_on_capture;
 pub mod setup_drops;
+pub mod shatar;
 pub mod sittuyin;
 pub mod spec;
 pub mod triple_step;

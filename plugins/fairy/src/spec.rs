@@ -468,6 +468,9 @@ pub struct Spec {
     /// With pseudo-royal pieces, all pieces of the extinction types attacked at once is a
     /// check too (`dupleCheck`, [`crate::duple_check`]).
     pub duple_check: bool,
+    /// Shatar's mating rules: no mate by knights alone, a shak in the series of checks, else
+    /// a draw (`shatarMateRule`, [`crate::shatar`]).
+    pub shatar_mate_rule: bool,
     /// Rooks are dropped on the first rank only (`sittuyinRookDrop`, [`crate::sittuyin`]).
     pub sittuyin_rook_drop: bool,
     /// Sittuyin's promotions in place or a step away (`sittuyinPromotion`,
@@ -629,6 +632,7 @@ impl Spec {
             extinction_claim: false,
             extinction_pseudo_royal: false,
             duple_check: false,
+            shatar_mate_rule: false,
             sittuyin_rook_drop: false,
             sittuyin_promotion: false,
             gating: false,
@@ -900,6 +904,13 @@ impl Spec {
                 "checkCounting = true requires checking = true".to_string(),
             ));
         }
+        if self.shatar_mate_rule && self.check_counting {
+            // Both keep their state in the same slots of the position.
+            out.push((
+                "shatarMateRule",
+                "shatarMateRule with checkCounting is not supported".to_string(),
+            ));
+        }
         if self.blast_on_capture && self.pieces.contains_key(&KING) {
             out.push((
                 "blastOnCapture",
@@ -1138,6 +1149,7 @@ impl Spec {
             "extinctionClaim" => self.extinction_claim = boolean(v)?,
             "extinctionPseudoRoyal" => self.extinction_pseudo_royal = boolean(v)?,
             "dupleCheck" => self.duple_check = boolean(v)?,
+            "shatarMateRule" => self.shatar_mate_rule = boolean(v)?,
             "sittuyinRookDrop" => self.sittuyin_rook_drop = boolean(v)?,
             "sittuyinPromotion" => self.sittuyin_promotion = boolean(v)?,
             "gating" => self.gating = boolean(v)?,

@@ -144,13 +144,11 @@ impl Walling {
             occ.remove(m.from);
             if m.is_castle() {
                 occ.remove(m.to);
-                occ.insert(m.via);
-                let rook_dest = if m.via.file() > m.from.file() {
-                    m.via.file() - 1
-                } else {
-                    m.via.file() + 1
-                };
-                occ.insert(Square::new(rook_dest, m.via.rank()));
+                // Where king and rook stand after the castle. Fairy-Stockfish differs where
+                // the king does not move (docs/fairy.md, known differences).
+                let (king, rook) = crate::engine::castle_destinations(&m);
+                occ.insert(king);
+                occ.insert(rook);
             } else {
                 occ.insert(m.to);
                 if m.flags.contains(MoveFlags::EN_PASSANT) {
