@@ -9,12 +9,9 @@
 
 use crate::engine::Fairy;
 use crate::gating::gates;
-use crate::spec::{KING, ROOK};
+use crate::spec::{FERS, KING, ROOK};
 use houserules_plugin_api::abi_stable::std_types::RVec;
 use houserules_plugin_api::{Color, Move, MoveEffects, MoveFlags, Position, Square};
-
-/// Fairy-Stockfish's fers, Ouk Khmer's met.
-const FERS: u16 = 6;
 
 /// Appends the side to move's legal king leaps and met double steps.
 pub fn moves(v: &Fairy, pos: &Position, out: &mut RVec<Move>) {

@@ -783,10 +783,7 @@ impl Fairy {
 
     /// Whether `ty` is an extinction type.
     pub(crate) fn extinction_type(&self, ty: u16) -> bool {
-        self.spec
-            .extinction_piece_types
-            .iter()
-            .any(|&t| t == ty || t == ALL_PIECES)
+        self.spec.is_extinction_type(ty)
     }
 
     /// Fairy-Stockfish's pseudo-royal pieces of `color`: its pieces of each extinction type
@@ -2129,6 +2126,21 @@ fn castling(spec: &Spec, kind_of_ty: &std::collections::HashMap<u16, u8>) -> Opt
 }
 
 impl Fairy {
+    /// The coordinate text of the plain move under a gating or walling move, and the square
+    /// it ends on (the castling king's origin or the rook's, as [`Fairy::castle_squares`]
+    /// writes it).
+    fn base_coordinate(&self, pos: &Position, base: Move) -> (String, Square) {
+        if base.is_castle() {
+            let (from, to) = self.castle_squares(pos, base);
+            (format!("{from}{to}"), to)
+        } else if base.is_promotion() {
+            let l = self.kinds[base.piece as usize].letter.to_ascii_lowercase();
+            (format!("{}{}{l}", base.from, base.to), base.to)
+        } else {
+            (format!("{}{}", base.from, base.to), base.to)
+        }
+    }
+
     /// Castling in coordinate form: king origin and destination, or king takes rook where a
     /// plain king move has that destination (Fairy-Stockfish's UCI), always with `chess960`.
     fn castle_squares(&self, pos: &Position, mv: Move) -> (Square, Square) {
@@ -2348,13 +2360,7 @@ impl VariantRules for Fairy {
 
     fn special_coordinate(&self, pos: &Position, mv: Move) -> Option<String> {
         if crate::gating::gate_of(&mv).is_some() {
-            let base = crate::gating::base(mv);
-            let text = if base.is_castle() {
-                let (from, to) = self.castle_squares(pos, base);
-                format!("{from}{to}")
-            } else {
-                format!("{}{}", base.from, base.to)
-            };
+            let (text, _) = self.base_coordinate(pos, crate::gating::base(mv));
             return crate::gating::coordinate(self, &mv, &text);
         }
         if crate::pass::is_pass(&mv) {
@@ -2366,16 +2372,7 @@ impl VariantRules for Fairy {
             return Some(crate::drop_promoted::coordinate(&self.kinds, &in_hand));
         }
         if let Some(w) = &self.walling {
-            let base = crate::walling::base(mv);
-            let (text, dest) = if base.is_castle() {
-                let (from, to) = self.castle_squares(pos, base);
-                (format!("{from}{to}"), to)
-            } else if base.is_promotion() {
-                let l = self.kinds[base.piece as usize].letter.to_ascii_lowercase();
-                (format!("{}{}{l}", base.from, base.to), base.to)
-            } else {
-                (format!("{}{}", base.from, base.to), base.to)
-            };
+            let (text, dest) = self.base_coordinate(pos, crate::walling::base(mv));
             return Some(w.coordinate(mv, &text, dest));
         }
         if mv.is_castle() {

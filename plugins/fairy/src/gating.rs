@@ -137,7 +137,7 @@ pub fn after_move(v: &Fairy, pos: &mut Position, m: &Move, us: Color, fx: &mut M
     }
     let landed = if m.is_castle() { m.via } else { m.to };
     clear(&mut theirs, them, landed);
-    if v.spec.seirawan_gating && !v.spec.captures_to_hand && !has_hand(v, pos, us) {
+    if can_never_gate(v, pos, us) {
         ours = 0;
     }
     set_gates(pos, us, ours);
@@ -167,18 +167,24 @@ pub fn read_letter(
         files |= 1 << k.file();
     }
     set_gates(pos, color, files);
-    !castling && (!v.spec.seirawan_gating || has_hand(v, pos, color) || v.spec.captures_to_hand)
+    !castling && !can_never_gate(v, pos, color)
 }
 
 fn has_hand(v: &Fairy, pos: &Position, color: Color) -> bool {
     (0..v.n_base).any(|k| pos.hands[color.index()][k] > 0)
 }
 
+/// Whether `color` can never gate again: S-chess gating from an empty hand that captures do
+/// not refill. Its gates are then dropped, neither used nor written.
+fn can_never_gate(v: &Fairy, pos: &Position, color: Color) -> bool {
+    v.spec.seirawan_gating && !v.spec.captures_to_hand && !has_hand(v, pos, color)
+}
+
 /// After a FEN is read: gates of a side that can never gate (no pieces in hand, none to
 /// come) are dropped (Fairy-Stockfish keeps them but neither writes nor uses them).
 pub fn normalize(v: &Fairy, pos: &mut Position) {
     for color in [Color::White, Color::Black] {
-        if v.spec.seirawan_gating && !v.spec.captures_to_hand && !has_hand(v, pos, color) {
+        if can_never_gate(v, pos, color) {
             set_gates(pos, color, 0);
         }
     }
@@ -188,9 +194,7 @@ pub fn normalize(v: &Fairy, pos: &mut Position) {
 /// imply), upper case for White.
 pub fn letters(v: &Fairy, pos: &Position, color: Color, implied: &[u8]) -> String {
     let files = gates(pos, color);
-    if files == 0
-        || (v.spec.seirawan_gating && !has_hand(v, pos, color) && !v.spec.captures_to_hand)
-    {
+    if files == 0 || can_never_gate(v, pos, color) {
         return String::new();
     }
     (0..v.files)

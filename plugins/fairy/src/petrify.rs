@@ -17,20 +17,17 @@
 //! for check and mate, and on the castling king's path, as there). Not supported:
 //! `petrifyBlastPieces`.
 
+use crate::engine::Kind;
+use crate::spec::Spec;
+use houserules_plugin_api::{Cell, Color, PieceType, Position, Square};
+
 /// Whether pieces of type `ty` turn to stone and are of an extinction (pseudo-royal) type:
 /// their captures and attacks do not count for the safety of pseudo-royal pieces.
 pub fn petrifying_royal(spec: &Spec, ty: u16) -> bool {
     spec.extinction_pseudo_royal
         && spec.petrify_on_capture_types.contains(&ty)
-        && spec
-            .extinction_piece_types
-            .iter()
-            .any(|&e| e == ty || e == crate::spec::ALL_PIECES)
+        && spec.is_extinction_type(ty)
 }
-
-use crate::engine::Kind;
-use crate::spec::Spec;
-use houserules_plugin_api::{Cell, Color, PieceType, Position, Square};
 
 /// The stone kind of a petrifying variant: the walling rule's wall kind if there is one, else
 /// a new kind (`None` without `petrifyOnCaptureTypes`).

@@ -19,13 +19,8 @@
 //! with a shak behind it, is no repetition here (docs/fairy.md).
 
 use crate::engine::Fairy;
+use crate::spec::{BERS, KNIGHT, ROOK};
 use houserules_plugin_api::{Color, Outcome, Position};
-
-/// Fairy-Stockfish's knight (a mate by knights alone is a foul).
-const KNIGHT: u16 = 2;
-/// The rook and the bers: with the knight, the pieces whose check is a shak.
-const ROOK: u16 = crate::spec::ROOK;
-const BERS: u16 = 11;
 
 /// Where a side's flag is kept: `variant_state[color.index()]`.
 fn slot(color: Color) -> usize {

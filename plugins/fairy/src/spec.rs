@@ -29,10 +29,16 @@ pub const PAWN: u16 = 1;
 pub const SHOGI_PAWN: u16 = 19;
 /// The royal king.
 pub const KING: u16 = 200;
+/// The knight (shatar: a mate by knights alone is a foul; its check is a shak).
+pub const KNIGHT: u16 = 2;
 /// The bishop (`dropOppositeColoredBishop`).
 pub const BISHOP: u16 = 3;
 /// The rook (castling partner).
 pub const ROOK: u16 = 4;
+/// The fers (Ouk Khmer's met, with its first double step).
+pub const FERS: u16 = 6;
+/// The bers (shatar: its check is a shak).
+pub const BERS: u16 = 11;
 /// "Every piece type" in a piece list (`*`), as Fairy-Stockfish's `ALL_PIECES`.
 pub const ALL_PIECES: u16 = 0;
 /// First custom piece (`customPiece1`).
@@ -576,6 +582,13 @@ fn rank_set(rank: u8) -> SquareSet {
 }
 
 impl Spec {
+    /// Whether `ty` is one of the extinction piece types (`*`: every type).
+    pub fn is_extinction_type(&self, ty: u16) -> bool {
+        self.extinction_piece_types
+            .iter()
+            .any(|&t| t == ty || t == ALL_PIECES)
+    }
+
     /// Fairy-Stockfish's defaults for a section without parent: no pieces, chess rules.
     pub fn empty() -> Spec {
         Spec {
