@@ -88,6 +88,28 @@ pub struct Movement {
     pub ignored: Vec<(usize, char)>,
 }
 
+impl Movement {
+    /// This movement with `other`'s leaps, slides and hops added (an entry of `other` replaces
+    /// one of the same direction, as a later atom does).
+    pub fn joined(&self, other: &Movement) -> Movement {
+        let mut m = self.clone();
+        for i in 0..2 {
+            for md in 0..2 {
+                for (mine, theirs) in [
+                    (&mut m.steps[i][md], &other.steps[i][md]),
+                    (&mut m.slider[i][md], &other.slider[i][md]),
+                    (&mut m.hopper[i][md], &other.hopper[i][md]),
+                ] {
+                    for &(v, d) in &theirs.entries {
+                        mine.set(v, d);
+                    }
+                }
+            }
+        }
+        m
+    }
+}
+
 /// A Betza string that could not be read (houserules dialect).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("Betza `{betza}`, column {column}: {why}")]

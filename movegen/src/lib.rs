@@ -90,8 +90,9 @@
 //! ([`PieceRules::ep_victim`]) and when the right is recorded ([`rules::EnPassantPolicy`]),
 //! castling, drops, captures to hand, the `Moved` mark for initial moves, mobility regions
 //! ([`PieceRules::region`]: moves, captures and attacks only there), leaps from a zone only
-//! ([`PieceRules::zone_leaps`]: the xiangqi soldier across the river) and janggi hops
-//! ([`PieceRules::janggi_hops`]: such hoppers neither jump nor take one another).
+//! ([`PieceRules::zone_leaps`]: the xiangqi soldier across the river), janggi hops
+//! ([`PieceRules::janggi_hops`]: such hoppers neither jump nor take one another) and moves
+//! along lines ([`PieceRules::line_moves`]: the janggi palace's diagonals).
 //!
 //! ## Legality and speed
 //!

@@ -106,6 +106,11 @@ pub struct PieceRules {
     /// Its hops (`p`) may neither jump nor capture a piece of a kind with this flag (the
     /// janggi cannon: cannons neither jump nor take cannons).
     pub janggi_hops: bool,
+    /// Moves it has only from a square of the set to a square of the set (Fairy-Stockfish's
+    /// `diagonalLines`: the janggi palace's diagonals). Every part of the movement counts
+    /// (leaps, slides, hops); a slide or hop is blocked as anywhere else, and only its
+    /// destinations are kept to the set.
+    pub line_moves: Option<(Movement, SquareSet)>,
 }
 
 impl PieceRules {
@@ -135,6 +140,7 @@ impl PieceRules {
             region: None,
             zone_leaps: None,
             janggi_hops: false,
+            line_moves: None,
         }
     }
 }

@@ -250,6 +250,15 @@ pub struct KindTables<B: Bits> {
     pub rev_ep: Vec<B>,
 }
 
+/// A kind's squares, as bitboards of one colour: its mobility region
+/// ([`crate::PieceRules::region`]), the zone of its zone leaps and the lines of its line
+/// moves, each with its movement.
+struct Places<'m, B: Bits> {
+    region: Option<B>,
+    zone: Option<(&'m Movement, B)>,
+    lines: Option<(&'m Movement, B)>,
+}
+
 /// How a kind's moves are computed, fastest first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Shape {
@@ -689,14 +698,23 @@ impl<B: Bits> Compiled<B> {
                     .zone_leaps
                     .as_ref()
                     .map(|(m, z)| (m, c.geo.set(&z[color])));
+                let lines = p.line_moves.as_ref().map(|(m, l)| (m, c.geo.set(l)));
                 let mut t = c.kind_tables(
                     &mv,
                     p.bounce,
                     p.ep_capture,
                     &p.initial_region,
                     color,
-                    (region, zone),
+                    Places {
+                        region,
+                        zone,
+                        lines,
+                    },
                 );
+                // Pins and check masks know nothing of moves kept to lines.
+                if lines.is_some() {
+                    c.trial_legality = true;
+                }
                 if p.janggi_hops {
                     t.quiet.janggi = true;
                     t.capture.janggi = true;
@@ -1085,8 +1103,13 @@ impl<B: Bits> Compiled<B> {
         ep: EnPassantCapture,
         initial_region: &[SquareSet; 2],
         color: usize,
-        (region, zone): (Option<B>, Option<(&Movement, B)>),
+        places: Places<'_, B>,
     ) -> KindTables<B> {
+        let Places {
+            region,
+            zone,
+            lines,
+        } = places;
         let n = self.geo.n;
         let mut quiet = self.mode(m, 0, QUIET, bounce, color);
         let mut capture = self.mode(m, 0, CAPTURE, bounce, color);
@@ -1102,6 +1125,25 @@ impl<B: Bits> Compiled<B> {
                     mode.leap[s] |= z.leap[s];
                     mode.pseudo[s] |= z.leap[s];
                 }
+            }
+        }
+        // Moves along lines: from a square of the set, kept to the set. The tables of the
+        // joined movement give the rays; its per-square masks are the piece's own and, on
+        // the lines, the line moves'.
+        if let Some((lm, lines)) = lines {
+            let joined = m.joined(lm);
+            for (mode, md) in [(&mut quiet, QUIET), (&mut capture, CAPTURE)] {
+                let l = self.mode(lm, 0, md, bounce, color);
+                let mut j = self.mode(&joined, 0, md, bounce, color);
+                for s in 0..n {
+                    j.leap[s] = mode.leap[s];
+                    j.pseudo[s] = mode.pseudo[s];
+                    if lines.has(s) {
+                        j.leap[s] |= l.leap[s] & lines;
+                        j.pseudo[s] |= (l.leap[s] | l.pseudo[s]) & lines;
+                    }
+                }
+                *mode = j;
             }
         }
         // Fairy-Stockfish's immobility test ignores the mobility region.
@@ -1271,7 +1313,7 @@ impl<B: Bits> Compiled<B> {
             }
         }
         // Shifting whole sets knows nothing of regions and zones.
-        let bulk = if region.is_some() || zone.is_some() {
+        let bulk = if region.is_some() || zone.is_some() || lines.is_some() {
             None
         } else {
             self.bulk(

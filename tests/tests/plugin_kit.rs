@@ -256,6 +256,28 @@ const FAIRY_KNOWN_FAILURES: &[(&str, &str, &str)] = &[
         "fen round trip",
         "the passes in a row are not in the FEN",
     ),
+    // Janggi (plugins/fairy/src/pass.rs, bikjang.rs): the passes in a row and whether the
+    // position before was in bikjang are history the FEN does not carry (nor
+    // Fairy-Stockfish's), and a pass is made in the legal list (and in bikjang no move may
+    // leave the kings facing, which is not an attack).
+    ("janggi", "fen round trip", "passes and bikjang are history"),
+    ("janggi", "legality", "passes and bikjang"),
+    (
+        "janggitraditional",
+        "fen round trip",
+        "passes and bikjang are history",
+    ),
+    ("janggitraditional", "legality", "passes and bikjang"),
+    (
+        "janggicasual",
+        "fen round trip",
+        "the passes in a row are history",
+    ),
+    (
+        "janggicasual",
+        "legality",
+        "passes are made in the legal list",
+    ),
     // flyingGeneral: a move may not leave the kings facing each other, which is not an
     // attack (Fairy-Stockfish's rule; perft agrees, tests/builtins.rs).
     (

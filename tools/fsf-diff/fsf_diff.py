@@ -136,13 +136,16 @@ def shogi_style(m):
     return m.endswith("+") or m.endswith("-")
 
 
-def to_houserules(variant, cur, m):
+def to_houserules(variant, cur, m, legal):
     """FSF's UCI `e5e6+` (shogi-style promotion) is houserules' `e5e6c` (promoted letter), a
-    demotion `e5e6-` is `e5e6p` (the unpromoted letter, which SAN writes after `=`)."""
+    demotion `e5e6-` is `e5e6p` (the unpromoted letter, which SAN writes after `=`). Where
+    that letter also names a chess-style promotion of `legal` (elgam's `a9a10w`), houserules
+    writes Fairy-Stockfish's `+` too."""
     if not shogi_style(m):
         return m
     san = sf.get_san(variant, cur, m, False, sf.NOTATION_SAN)
-    return m[:-1] + san.split("=")[1][0].lower()
+    letter = m[:-1] + san.split("=")[1][0].lower()
+    return m if m.endswith("+") and letter in legal else letter
 
 
 def fsf_answer(variant, fen, moves, rng, cur=None, san_sample=(3, 4)):
@@ -155,6 +158,12 @@ def fsf_answer(variant, fen, moves, rng, cur=None, san_sample=(3, 4)):
         result = value_to_result(sf.game_result(variant, cur, []), stm)
     else:
         imm, v = sf.is_immediate_game_end(variant, cur, [])
+        if not imm:
+            # Ends that need the position before (two passes in a row, janggi's bikjang):
+            # the FEN alone has no history. Fairy-Stockfish then lists no move.
+            imm, v = sf.is_immediate_game_end(variant, fen, moves)
+            if imm:
+                legal = []
         opt, v2 = sf.is_optional_game_end(variant, fen, moves)
         if imm:
             result = value_to_result(v, stm)
@@ -163,7 +172,7 @@ def fsf_answer(variant, fen, moves, rng, cur=None, san_sample=(3, 4)):
     # Standard SAN: houserules writes it for every variant (Fairy-Stockfish's default for
     # shogi-like variants is a shogi notation).
     sans = {m: sf.get_san(variant, cur, m, False, sf.NOTATION_SAN) for m in sample_for_san(legal, cur, rng, *san_sample)}
-    conv = {m: (m[:-1] + sans[m].split("=")[1][0].lower() if shogi_style(m) else m) for m in legal}
+    conv = {m: (to_houserules(variant, cur, m, legal) if shogi_style(m) else m) for m in legal}
     return {
         "fen": cur,
         "moves": sorted(conv.values()),
@@ -417,6 +426,9 @@ def ending(variant, fen, moves, objs, keys, cur=None):
     cur = cur or sf.get_fen(variant, fen, moves)
     if sf.is_immediate_game_end(variant, cur, [])[0]:
         return immediate_kind(cur, objs, keys)
+    if sf.is_immediate_game_end(variant, fen, moves)[0]:
+        # Two passes in a row or janggi's bikjang: a draw that material counting may decide.
+        return "material counting" if "material counting" in objs else "passes or bikjang"
     if not sf.legal_moves(variant, cur, []):
         return "checkmate" if sf.gives_check(variant, cur, []) else "stalemate"
     if sf.is_optional_game_end(variant, fen, moves)[0]:
@@ -542,10 +554,11 @@ def play_game(variant, fen, rng, max_plies, choose):
     for _ in range(max_plies):
         cur = fens[-1]
         legal = sf.legal_moves(variant, cur, [])
-        if not legal or sf.is_optional_game_end(variant, fen, moves)[0]:
+        if (not legal or sf.is_optional_game_end(variant, fen, moves)[0]
+                or sf.is_immediate_game_end(variant, fen, moves)[0]):
             break
         m = choose(variant, fen, moves, cur, legal, rng)
-        hr.append(to_houserules(variant, cur, m))
+        hr.append(to_houserules(variant, cur, m, legal))
         moves.append(m)
         fens.append(sf.get_fen(variant, cur, [m]))
     return moves, hr, fens

@@ -420,6 +420,7 @@ impl Fairy {
         extras.regions = crate::xiangqi::mobility_regions(spec, &kinds);
         extras.zone_leaps = crate::xiangqi::zone_leaps(spec, &kinds);
         extras.janggi_hops = kinds.iter().map(|k| k.ty == spec::JANGGI_CANNON).collect();
+        extras.lines = crate::lines::line_moves(spec, &kinds);
         if let Some(d) = &mut extras.drops {
             crate::xiangqi::restrict_drops(&mut d.region, &extras.regions, spec);
         }
@@ -457,6 +458,8 @@ impl Fairy {
                 || spec.castling_wins.contains(&true)
                 || spec.check_counting
                 || spec.pass_on_stalemate.contains(&true)
+                || spec.pass.contains(&true)
+                || spec.bikjang_rule
                 || spec.extinction_value.is_some()
                 || spec.flag_region.iter().any(|r| !r.is_empty())
                 || spec.placement.ends_with_moves(),
@@ -464,6 +467,7 @@ impl Fairy {
                 || !spec.promotion_limit.is_empty()
                 || spec.drop_opposite_colored_bishop
                 || spec.flying_general
+                || spec.bikjang_rule
                 || spec.makpong_rule
                 || !spec.mutually_immune_types.is_empty()
                 || spec.must_drop
@@ -583,24 +587,28 @@ impl Fairy {
         if self.filters {
             self.filter(pos, out, start);
         }
-        if out.len() == start && self.spec.pass_on_stalemate[pos.side_to_move.index()] {
-            out.extend(self.pass_move(pos));
+        let us = pos.side_to_move.index();
+        if self.spec.pass_on_stalemate[us] {
+            if out.len() == start && !self.gen.in_check(pos, pos.side_to_move) {
+                out.extend(self.passing_square(pos).map(crate::pass::pass_move));
+            }
+        } else if self.spec.pass[us]
+            && (!self.gen.in_check(pos, pos.side_to_move) || crate::bikjang::facing(self, pos))
+        {
+            // `pass`: at any time out of check, and in bikjang even in check.
+            out.extend(self.passing_square(pos).map(crate::pass::pass_move));
         }
     }
 
-    /// `passOnStalemate`: the pass of a side without legal moves, not in check (see
-    /// [`crate::pass`]).
-    fn pass_move(&self, pos: &Position) -> Option<Move> {
+    /// The square of the piece that passes (see [`crate::pass`]): the king's, or without a
+    /// king the lowest square with a piece of the side to move.
+    fn passing_square(&self, pos: &Position) -> Option<Square> {
         let us = pos.side_to_move;
-        if self.gen.in_check(pos, us) {
-            return None;
-        }
         let ours = |sq: &Square| pos.get(*sq).is_color(us);
         let king = self.board_squares().filter(ours).find(|&sq| {
             piece_of(pos.get(sq)).is_some_and(|(k, _)| self.kinds[k as usize].ty == KING)
         });
         king.or_else(|| self.board_squares().find(ours))
-            .map(crate::pass::pass_move)
     }
 
     /// Fairy-Stockfish's extra legality rules, in its order: no checks (`checking`,
@@ -619,6 +627,10 @@ impl Fairy {
         }
         if sp.flying_general {
             moves.retain(|&m| !self.kings_face_after(pos, m));
+        }
+        if crate::bikjang::facing(self, pos) {
+            // In bikjang every move but a pass must break it.
+            moves.retain(|&m| crate::pass::is_pass(&m) || !self.kings_face_after(pos, m));
         }
         if sp.makpong_rule {
             crate::makpong::filter(self, pos, &mut moves);
@@ -1151,8 +1163,13 @@ impl Fairy {
         {
             return Some(Outcome::win(winner, "castling"));
         }
-        if self.spec.pass_on_stalemate.contains(&true) && crate::pass::double_pass(pos) {
+        if (self.spec.pass_on_stalemate.contains(&true) || self.spec.pass.contains(&true))
+            && crate::pass::double_pass(pos)
+        {
             return Some(Outcome::draw("double-pass"));
+        }
+        if self.spec.bikjang_rule && crate::bikjang::ends(self, pos) {
+            return Some(Outcome::draw("bikjang"));
         }
         // Check counting: the side that just gave its last check wins.
         if sp.check_counting && pos.variant_state[stm.opposite().index()] == 0 {
@@ -2012,6 +2029,8 @@ struct Extras {
     zone_leaps: Vec<Option<(Movement, [SquareSet; 2])>>,
     /// Per kind: whether it hops as a janggi cannon.
     janggi_hops: Vec<bool>,
+    /// Per kind: its moves along `diagonalLines` (see [`crate::lines`]).
+    lines: Vec<Option<(Movement, SquareSet)>>,
     /// Shogi-style promotions on captures only (see [`crate::promotion_on_capture`]).
     promotes_on_capture: bool,
 }
@@ -2031,6 +2050,7 @@ impl Extras {
             p.region = self.regions.get(k).cloned().flatten();
             p.zone_leaps = self.zone_leaps.get(k).cloned().flatten();
             p.janggi_hops = self.janggi_hops.get(k).copied().unwrap_or(false);
+            p.line_moves = self.lines.get(k).cloned().flatten();
         }
         crate::promotion_on_capture::apply(self.promotes_on_capture, &mut r);
         if let Some(c) = &mut r.castling {
@@ -2106,6 +2126,7 @@ fn extras(spec: &Spec, kinds: &[Kind], kind_of_ty: &std::collections::HashMap<u1
         regions: Vec::new(),
         zone_leaps: Vec::new(),
         janggi_hops: Vec::new(),
+        lines: Vec::new(),
         promotes_on_capture: spec.piece_promotion_on_capture,
     }
 }
@@ -2232,6 +2253,7 @@ impl VariantRules for Fairy {
             || self.spec.sittuyin_promotion
             || self.spec.gating
             || self.spec.pass_on_stalemate.contains(&true)
+            || self.spec.pass.contains(&true)
             || self.walling.is_some()
             || self.placement.is_some()
             || self.triple.is_some()
@@ -2247,7 +2269,11 @@ impl VariantRules for Fairy {
         let mover = pos.side_to_move.index();
         let kind = (!mv.is_drop()).then(|| pos.get(mv.from).kind()).flatten();
         let took_pawn = self.spec.counting_rule.is_some() && self.takes_pawn(pos, mv);
+        let bikjang_before = crate::bikjang::facing(self, pos);
         self.apply_move(pos, mv, fx);
+        if self.spec.bikjang_rule {
+            crate::bikjang::record(pos, bikjang_before);
+        }
         crate::en_passant_region::restrict(pos, &self.spec.en_passant_region);
         if self.triple.is_none() {
             crate::unusable_ep::record_custom_step(self, pos, &mv, kind);
@@ -2279,7 +2305,7 @@ impl VariantRules for Fairy {
         if self.spec.shatar_mate_rule {
             crate::shatar::after_move(self, pos, Color::from_index(mover));
         }
-        if self.spec.pass_on_stalemate.contains(&true) {
+        if self.spec.pass_on_stalemate.contains(&true) || self.spec.pass.contains(&true) {
             crate::pass::count(pos, &mv);
         }
         if self.spec.castling_dropped_piece && mv.is_drop() {
@@ -2380,14 +2406,47 @@ impl VariantRules for Fairy {
             return Some(format!("{from}{to}"));
         }
         // Shogi-style promotions: origin, destination and the promoted type's letter
-        // (`e5e6c`). Fairy-Stockfish's UCI writes `e5e6+`, which the host would read as a
-        // check mark.
+        // (`e5e6c`). Fairy-Stockfish's UCI writes `e5e6+`, which a reader could take for a
+        // check mark; it is written only where the letter would also name a chess-style
+        // promotion of the same move (`elgam`'s soldier becomes `W~` or `+S`).
         (mv.is_promotion() && mv.is_special()).then(|| {
             let l = self.kinds[mv.piece as usize]
                 .san_letter
                 .to_ascii_lowercase();
-            format!("{}{}{l}", mv.from, mv.to)
+            if self.promotion_letter_is_shared(pos, mv) {
+                format!("{}{}+", mv.from, mv.to)
+            } else {
+                format!("{}{}{l}", mv.from, mv.to)
+            }
         })
+    }
+}
+
+impl Fairy {
+    /// Whether the chess-style promotions of the piece `mv` moves include a kind other than
+    /// `mv`'s promoted form with that form's letter (a coordinate with the letter would name
+    /// two moves).
+    fn promotion_letter_is_shared(&self, pos: &Position, mv: Move) -> bool {
+        let Some((mover, color)) = (!mv.is_drop())
+            .then(|| piece_of(pos.get(mv.from)))
+            .flatten()
+        else {
+            return false;
+        };
+        let letter = self.kinds[mv.piece as usize].san_letter;
+        self.model
+            .pieces
+            .get(mover as usize)
+            .and_then(|p| p.promotion_choices(color == Color::Black).ok())
+            .is_some_and(|choices| {
+                choices.iter().any(|&k| {
+                    k != mv.piece
+                        && self
+                            .kinds
+                            .get(k as usize)
+                            .is_some_and(|c| c.san_letter == letter)
+                })
+            })
     }
 }
 
@@ -2401,7 +2460,7 @@ impl Fairy {
         ctx: &OutcomeContext,
         o: Option<Outcome>,
     ) -> Option<Outcome> {
-        let pieces = [Color::White, Color::Black].map(|c| self.count_board(pos, c, ALL_PIECES));
+        let pieces = self.material_balance(mc, pos);
         let n = self.spec.n_move_rule;
         let by_n_move = !ctx.counting
             && n > 0
@@ -2414,6 +2473,7 @@ impl Fairy {
                     "stalemate",
                     "n-fold-repetition",
                     "double-pass",
+                    "bikjang",
                     "full-board",
                 ]
                 .contains(&reason.as_str())
@@ -2429,6 +2489,18 @@ impl Fairy {
             None if by_n_move => Some(mc.outcome(pieces, "n-move-rule")),
             o => o,
         }
+    }
+
+    /// White's material minus Black's as `mc` counts it, pieces on the board.
+    fn material_balance(&self, mc: crate::material::MaterialCounting, pos: &Position) -> i64 {
+        let mut balance = 0;
+        for sq in self.board_squares() {
+            if let Some((k, c)) = piece_of(pos.get(sq)) {
+                let w = mc.weight(self.kinds[k as usize].ty);
+                balance += if c == Color::White { w } else { -w };
+            }
+        }
+        balance
     }
 
     /// The result by the variant's rules before material counting.

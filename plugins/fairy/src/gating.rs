@@ -249,8 +249,9 @@ pub fn check(spec: &crate::spec::Spec) -> Result<(), String> {
     if spec.walling_rule.is_some() || spec.placement.active() {
         return Err("gating with walling or placement rules is not supported".into());
     }
-    if spec.pass_on_stalemate.contains(&true) {
-        return Err("gating with passOnStalemate is not supported".into());
+    if spec.pass_on_stalemate.contains(&true) || spec.pass.contains(&true) || spec.bikjang_rule {
+        // The gates share their slot of the position with the passes and bikjang.
+        return Err("gating with passing or bikjangRule is not supported".into());
     }
     Ok(())
 }

@@ -188,17 +188,21 @@ fn section(id: &str) -> Arc<Fairy> {
 }
 
 /// The answer after `moves`: legal moves (sorted) with their SAN, FEN, result.
-struct Answer {
-    moves: Vec<String>,
-    sans: Vec<String>,
-    fen: String,
-    result: Option<Winner>,
+pub(crate) struct Answer {
+    pub(crate) moves: Vec<String>,
+    pub(crate) sans: Vec<String>,
+    pub(crate) fen: String,
+    pub(crate) result: Option<Winner>,
 }
 
 fn answer(id: &str, fen: &str, moves: &[&str]) -> Answer {
-    let v = section(id);
-    let (pos, last) = after_with_last(&v, fen, moves);
-    let rows = moves_with_san(&v, &pos);
+    answer_of(&section(id), fen, moves)
+}
+
+/// [`Answer`] of variant `v` after `moves` from `fen`.
+pub(crate) fn answer_of(v: &Fairy, fen: &str, moves: &[&str]) -> Answer {
+    let (pos, last) = after_with_last(v, fen, moves);
+    let rows = moves_with_san(v, &pos);
     // In check as the host sees it: a royal of the variant's (API 1.4) attacked.
     let us = pos.side_to_move;
     let check = v.royals(&pos, us).is_some_and(|r| {

@@ -6,6 +6,7 @@
 //! variable `HOUSERULES_VARIANTS_PATH`. A section with an error still appears in the manifest;
 //! creating it fails with the message (file, line, key, why). See `docs/fairy.md`.
 
+pub mod bikjang;
 pub mod cambodian;
 pub mod castling_rules;
 pub mod chasing;
@@ -21,6 +22,7 @@ pub mod engine;
 pub mod eval;
 pub mod gating;
 pub mod ini;
+pub mod lines;
 pub mod makpong;
 pub mod material;
 pub mod mutually_immune;
@@ -294,6 +296,8 @@ export_plugin!(FairyPlugin);
 mod counting_tests;
 #[cfg(test)]
 mod demotion_tests;
+#[cfg(test)]
+mod janggi_tests;
 #[cfg(test)]
 mod key_tests;
 #[cfg(test)]

@@ -1,9 +1,11 @@
 //! Fairy-Stockfish's `materialCounting`: a game that would end in a draw by the n-move rule,
 //! repetition (with a drawn `nFoldValue`), stalemate (with a drawn value) or two passes in a
 //! row is decided instead: `unweighted` (more pieces on the board win, as many draw),
-//! `whitedrawodds` (White wins), `blackdrawodds` (Black wins). `janggi` (weighted janggi
-//! material) needs janggi's pieces and is refused here.
+//! `whitedrawodds` (White wins), `blackdrawodds` (Black wins), `janggi` (points on the board:
+//! rook 13, janggi cannon 7, horse 5, janggi elephant 3, wazir 3, soldier 2; Black, the second
+//! player, wins a tie and half a point more: White needs more than one point ahead).
 
+use crate::spec;
 use houserules_plugin_api::{Color, Outcome};
 
 /// The adjudication.
@@ -15,6 +17,8 @@ pub enum MaterialCounting {
     WhiteDrawOdds,
     /// Black wins.
     BlackDrawOdds,
+    /// Janggi's points (see the module).
+    Janggi,
 }
 
 /// Reads the key's value (`none`: off).
@@ -24,21 +28,40 @@ pub fn parse(v: &str) -> Result<Option<MaterialCounting>, String> {
         "unweighted" => Ok(Some(MaterialCounting::Unweighted)),
         "whitedrawodds" => Ok(Some(MaterialCounting::WhiteDrawOdds)),
         "blackdrawodds" => Ok(Some(MaterialCounting::BlackDrawOdds)),
-        "janggi" => Err("`janggi` counting needs janggi's pieces (not supported)".into()),
+        "janggi" => Ok(Some(MaterialCounting::Janggi)),
         _ => Err(format!(
-            "`{v}` is not none, unweighted, whitedrawodds or blackdrawodds"
+            "`{v}` is not none, unweighted, whitedrawodds, blackdrawodds or janggi"
         )),
     }
 }
 
 impl MaterialCounting {
-    /// The result instead of a draw, given the pieces on the board (White's, Black's).
-    pub fn outcome(self, pieces: [u32; 2], reason: &str) -> Outcome {
+    /// What a piece of Fairy-Stockfish type `ty` counts (a piece on the board).
+    pub fn weight(self, ty: u16) -> i64 {
+        match self {
+            MaterialCounting::Janggi => match ty {
+                spec::ROOK => 13,
+                spec::JANGGI_CANNON => 7,
+                spec::HORSE => 5,
+                spec::JANGGI_ELEPHANT => 3,
+                spec::WAZIR => 3,
+                spec::SOLDIER => 2,
+                _ => 0,
+            },
+            _ => 1,
+        }
+    }
+
+    /// The result instead of a draw, given White's count minus Black's (see
+    /// [`MaterialCounting::weight`]).
+    pub fn outcome(self, balance: i64, reason: &str) -> Outcome {
         let reason = format!("{reason}, material counting");
         match self {
             MaterialCounting::WhiteDrawOdds => Outcome::win(Color::White, &reason),
             MaterialCounting::BlackDrawOdds => Outcome::win(Color::Black, &reason),
-            MaterialCounting::Unweighted => match pieces[0].cmp(&pieces[1]) {
+            MaterialCounting::Janggi if balance > 1 => Outcome::win(Color::White, &reason),
+            MaterialCounting::Janggi => Outcome::win(Color::Black, &reason),
+            MaterialCounting::Unweighted => match balance.cmp(&0) {
                 std::cmp::Ordering::Greater => Outcome::win(Color::White, &reason),
                 std::cmp::Ordering::Less => Outcome::win(Color::Black, &reason),
                 std::cmp::Ordering::Equal => Outcome::draw(&reason),

@@ -1,5 +1,7 @@
-//! Fairy-Stockfish's `passOnStalemate` (`passOnStalemateWhite`, `passOnStalemateBlack`): a side
-//! with no legal move that is not in check passes instead of being stalemated. The pass is
+//! Passing. Fairy-Stockfish's `passOnStalemate` (`passOnStalemateWhite`, `passOnStalemateBlack`):
+//! a side with no legal move that is not in check passes instead of being stalemated. Its
+//! `pass` (`passWhite`, `passBlack`, janggi's): a side may pass at any time when not in check
+//! (in bikjang, even in check: see [`crate::bikjang`]). The pass is
 //! written as a move of one piece onto its own square (`a2a2`): the king's, or without a king
 //! the piece on the lowest square (rank by rank from a1, Fairy-Stockfish's `lsb`). Two passes
 //! in a row end the game in a draw (Fairy-Stockfish's "double passing" rule).
@@ -10,8 +12,10 @@ use houserules_plugin_api::{Color, Move, MoveFlags, Position, Square};
 const PASS: u16 = 1;
 
 /// Where the consecutive passes are counted (`Position::variant_state`; 0 and 1 hold check
-/// counting's checks).
+/// counting's checks), in the low half ([`crate::bikjang`] keeps a flag above it).
 const PASSES: usize = 2;
+/// The bits of the count.
+const COUNT: u32 = 0xFFFF;
 
 /// Whether `m` is a pass.
 pub fn is_pass(m: &Move) -> bool {
@@ -41,14 +45,16 @@ pub fn play(pos: &mut Position) {
 
 /// Counts the passes in a row after `m` was played.
 pub fn count(pos: &mut Position, m: &Move) {
-    pos.variant_state[PASSES] = if is_pass(m) {
-        pos.variant_state[PASSES] + 1
+    let state = pos.variant_state[PASSES];
+    let n = if is_pass(m) {
+        ((state & COUNT) + 1).min(COUNT)
     } else {
         0
     };
+    pos.variant_state[PASSES] = (state & !COUNT) | n;
 }
 
 /// Whether the last two moves were passes (the game is drawn).
 pub fn double_pass(pos: &Position) -> bool {
-    pos.variant_state[PASSES] >= 2
+    pos.variant_state[PASSES] & COUNT >= 2
 }

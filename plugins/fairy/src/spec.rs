@@ -252,7 +252,7 @@ pub const NAMED: &[Named] = &[
         value: 200,
     },
     Named {
-        ty: 30,
+        ty: HORSE,
         key: "horse",
         betza: "nN",
         role: Role::OTHER,
@@ -266,7 +266,7 @@ pub const NAMED: &[Named] = &[
         value: 120,
     },
     Named {
-        ty: 32,
+        ty: JANGGI_ELEPHANT,
         key: "janggiElephant",
         betza: "nZ",
         role: Role::OTHER,
@@ -280,7 +280,7 @@ pub const NAMED: &[Named] = &[
         value: 800,
     },
     Named {
-        ty: 34,
+        ty: WAZIR,
         key: "wazir",
         betza: "W",
         role: Role::OTHER,
@@ -317,6 +317,12 @@ pub const JANGGI_CANNON: u16 = 28;
 
 /// The xiangqi soldier: `fsW`, its sideways steps only from `soldierPromotionRank` on.
 pub const SOLDIER: u16 = 29;
+/// The wazir (`W`; janggi's advisor).
+pub const WAZIR: u16 = 34;
+/// The xiangqi horse (`nN`).
+pub const HORSE: u16 = 30;
+/// The janggi elephant (`nZ`).
+pub const JANGGI_ELEPHANT: u16 = 32;
 
 /// A piece of the variant.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -556,6 +562,20 @@ pub struct Spec {
     pub makpong_rule: bool,
     /// From this rank on (0-based, each side's own count) soldiers also step sideways.
     pub soldier_promotion_rank: u8,
+    /// `diagonalLines`: squares between which the wazir, soldier, rook and janggi cannon
+    /// (and a king of the wazir type) also move diagonally (the janggi palace's lines; see
+    /// [`crate::lines`]).
+    pub diagonal_lines: SquareSet,
+    /// `kingType = wazir` (a houserules extension for Fairy-Stockfish's C++ `kingType`): the
+    /// king moves as the wazir type, so it steps orthogonally and takes the wazir's
+    /// `diagonalLines`. Defining the king again sets it back.
+    pub king_type_wazir: bool,
+    /// `pass`, `passWhite`, `passBlack`: the side may pass instead of moving (see
+    /// [`crate::pass`]).
+    pub pass: [bool; 2],
+    /// `bikjangRule`: kings facing each other after both of the last two positions end the
+    /// game (see [`crate::bikjang`]).
+    pub bikjang_rule: bool,
     /// `chasingRule = axf` (xiangqi's perpetual chase rule, see [`crate::chasing`]).
     pub chasing_rule_axf: bool,
     /// Walls put after each move (`wallingRule`; see [`crate::walling`]).
@@ -681,6 +701,10 @@ impl Spec {
             flying_general: false,
             makpong_rule: false,
             soldier_promotion_rank: 0,
+            diagonal_lines: SquareSet::EMPTY,
+            king_type_wazir: false,
+            pass: [false; 2],
+            bikjang_rule: false,
             chasing_rule_axf: false,
             walling_rule: None,
             walling_region: [SquareSet([u64::MAX; 4]); 2],
@@ -897,7 +921,30 @@ impl Spec {
             }
             named(ty).map(|n| n.betza).unwrap_or("").to_string()
         };
+        if ty == KING {
+            self.king_type_wazir = false;
+        }
         self.add_piece(ty, first, betza, &e.key, &e.loc);
+        Ok(())
+    }
+
+    /// `kingType = wazir | king` (see [`Spec::king_type_wazir`]).
+    fn set_king_type(&mut self, v: &str) -> Result<(), String> {
+        let (wazir, betza) = match v {
+            "wazir" => (true, "W"),
+            "king" => (false, "K"),
+            _ => {
+                return Err(format!(
+                    "`{v}` is not a king type this plugin knows (wazir, king)"
+                ))
+            }
+        };
+        let king = self
+            .pieces
+            .get_mut(&KING)
+            .ok_or_else(|| "the variant has no king".to_string())?;
+        king.betza = betza.to_string();
+        self.king_type_wazir = wazir;
         Ok(())
     }
 
@@ -1228,6 +1275,12 @@ impl Spec {
             "makpongRule" => self.makpong_rule = boolean(v)?,
             "pieceToCharSynonyms" => self.set_synonyms(v)?,
             "soldierPromotionRank" => self.soldier_promotion_rank = rank(v)?,
+            "diagonalLines" => self.diagonal_lines = region(v)?,
+            "kingType" => self.set_king_type(v)?,
+            "pass" => self.pass = [boolean(v)?; 2],
+            "passWhite" => self.pass[0] = boolean(v)?,
+            "passBlack" => self.pass[1] = boolean(v)?,
+            "bikjangRule" => self.bikjang_rule = boolean(v)?,
             // Refused in `contradictions` (a child may set it back to `none`).
             "chasingRule" => {
                 self.chasing_rule_axf = match v {

@@ -86,7 +86,7 @@ fn ranks_where(spec: &Spec, keep: impl Fn(u8) -> bool) -> SquareSet {
 
 impl Fairy {
     /// The royal king of `color` (Fairy-Stockfish's piece type `king`), if it has one.
-    fn king_square(&self, pos: &Position, color: Color) -> Option<Square> {
+    pub(crate) fn king_square(&self, pos: &Position, color: Color) -> Option<Square> {
         (0..self.ranks)
             .flat_map(|r| (0..self.files).map(move |f| Square::new(f, r)))
             .find(|&sq| {
@@ -101,7 +101,7 @@ impl Fairy {
 
     /// Whether the first piece on a rank or file line from `from` is the enemy king, with
     /// `vacated` empty and `filled` occupied (a piece there blocks, even the king).
-    fn sees_king(
+    pub(crate) fn sees_king(
         &self,
         pos: &Position,
         from: Square,
