@@ -256,10 +256,10 @@ const FAIRY_KNOWN_FAILURES: &[(&str, &str, &str)] = &[
         "fen round trip",
         "the passes in a row are not in the FEN",
     ),
-    // Janggi (plugins/fairy/src/pass.rs, bikjang.rs): the passes in a row and whether the
-    // position before was in bikjang are history the FEN does not carry (nor
-    // Fairy-Stockfish's), and a pass is made in the legal list (and in bikjang no move may
-    // leave the kings facing, which is not an attack).
+    // Janggi (plugins/fairy/src/pass.rs, bikjang.rs, move_repetition.rs): the passes in a
+    // row, whether the position before was in bikjang and a side's moves back and forth are
+    // history the FEN does not carry (nor Fairy-Stockfish's), and a pass is made in the legal
+    // list (and in bikjang no move may leave the kings facing, which is not an attack).
     ("janggi", "fen round trip", "passes and bikjang are history"),
     ("janggi", "legality", "passes and bikjang"),
     (
@@ -268,6 +268,16 @@ const FAIRY_KNOWN_FAILURES: &[(&str, &str, &str)] = &[
         "passes and bikjang are history",
     ),
     ("janggitraditional", "legality", "passes and bikjang"),
+    (
+        "janggimodern",
+        "fen round trip",
+        "passes and moves back and forth are history",
+    ),
+    (
+        "janggimodern",
+        "legality",
+        "passes are made in the legal list",
+    ),
     (
         "janggicasual",
         "fen round trip",

@@ -2270,6 +2270,10 @@ impl VariantRules for Fairy {
         let kind = (!mv.is_drop()).then(|| pos.get(mv.from).kind()).flatten();
         let took_pawn = self.spec.counting_rule.is_some() && self.takes_pawn(pos, mv);
         let bikjang_before = crate::bikjang::facing(self, pos);
+        if self.spec.move_repetition_illegal {
+            let checked = self.gen.in_check(pos, pos.side_to_move);
+            crate::move_repetition::record(pos, pos.side_to_move, &mv, checked);
+        }
         self.apply_move(pos, mv, fx);
         if self.spec.bikjang_rule {
             crate::bikjang::record(pos, bikjang_before);
@@ -2491,6 +2495,28 @@ impl Fairy {
         }
     }
 
+    /// Whether the mobility region of `kind` for `color` meets the enemy king's (a region not
+    /// given is the whole board): Fairy-Stockfish's test of the piece a repetition of moves
+    /// concerns (see [`crate::move_repetition`]).
+    pub(crate) fn meets_enemy_palace(&self, kind: u8, color: Color) -> bool {
+        let region = |k: usize, c: Color| {
+            self.extras
+                .regions
+                .get(k)
+                .cloned()
+                .flatten()
+                .map(|r| r[c.index()])
+        };
+        let king = self.kinds.iter().position(|k| k.ty == KING && !k.promoted);
+        match (
+            region(kind as usize, color),
+            king.and_then(|k| region(k, color.opposite())),
+        ) {
+            (Some(a), Some(b)) => a.iter().any(|sq| b.contains(sq)),
+            _ => true,
+        }
+    }
+
     /// White's material minus Black's as `mc` counts it, pieces on the board.
     fn material_balance(&self, mc: crate::material::MaterialCounting, pos: &Position) -> i64 {
         let mut balance = 0;
@@ -2546,6 +2572,11 @@ impl Fairy {
             }
         }
         let n = self.spec.n_fold_rule;
+        if !ctx.counting && n > 0 && self.spec.move_repetition_illegal {
+            if let Some(o) = crate::move_repetition::outcome(self, pos) {
+                return Some(o);
+            }
+        }
         if !ctx.counting && n > 0 && ctx.repetitions >= n {
             let us = ctx.checks_in_cycle[stm.index()];
             let them = ctx.checks_in_cycle[stm.opposite().index()];

@@ -199,3 +199,39 @@ fn a_promotion_with_two_forms_of_one_piece_is_written_apart() {
         "+S4k5/11/11/11/11/11/11/11/5K5/11[] b - - 0 1"
     );
 }
+
+#[test]
+fn moving_a_piece_back_and_forth_loses_under_modern_rules() {
+    // White's rook goes a1-a2 and back (Black's king does too, but kings and advisors stay in
+    // their palace and are exempt): after the anchor and three reversals White loses.
+    let fen = "4k4/9/9/9/9/9/9/9/9/R3K4 w - - 0 1";
+    let line = [
+        "a1a2", "e10d10", "a2a1", "d10e10", "a1a2", "e10d10", "a2a1", "d10e10", "a1a2",
+    ];
+    for n in 6..line.len() {
+        assert_eq!(
+            answer("janggimodern", fen, &line[..n]).result,
+            None,
+            "{n} plies"
+        );
+    }
+    assert_eq!(
+        answer("janggimodern", fen, &line).result,
+        Some(Winner::BLACK)
+    );
+    // A pass just before the last move does not break the chain.
+    let passed = [
+        "a1a2", "e10d10", "a2a1", "d10e10", "a1a2", "e10d10", "a2a1", "d10e10", "e1e1", "e10d10",
+        "a1a2",
+    ];
+    assert_eq!(answer("janggimodern", fen, &passed[..10]).result, None);
+    assert_eq!(
+        answer("janggimodern", fen, &passed).result,
+        Some(Winner::BLACK)
+    );
+    // Another square ends it; other rules know nothing of it.
+    let mut other = line;
+    other[8] = "a1a3";
+    assert_eq!(answer("janggimodern", fen, &other).result, None);
+    assert_eq!(answer("janggicasual", fen, &line).result, None);
+}

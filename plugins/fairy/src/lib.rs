@@ -25,6 +25,7 @@ pub mod ini;
 pub mod lines;
 pub mod makpong;
 pub mod material;
+pub mod move_repetition;
 pub mod mutually_immune;
 pub mod pass;
 pub mod petrify;

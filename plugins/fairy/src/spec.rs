@@ -576,6 +576,9 @@ pub struct Spec {
     /// `bikjangRule`: kings facing each other after both of the last two positions end the
     /// game (see [`crate::bikjang`]).
     pub bikjang_rule: bool,
+    /// `moveRepetitionIllegal`: moving one piece back and forth loses (see
+    /// [`crate::move_repetition`]).
+    pub move_repetition_illegal: bool,
     /// `chasingRule = axf` (xiangqi's perpetual chase rule, see [`crate::chasing`]).
     pub chasing_rule_axf: bool,
     /// Walls put after each move (`wallingRule`; see [`crate::walling`]).
@@ -705,6 +708,7 @@ impl Spec {
             king_type_wazir: false,
             pass: [false; 2],
             bikjang_rule: false,
+            move_repetition_illegal: false,
             chasing_rule_axf: false,
             walling_rule: None,
             walling_region: [SquareSet([u64::MAX; 4]); 2],
@@ -962,6 +966,14 @@ impl Spec {
             out.push((
                 "checkCounting",
                 "checkCounting = true requires checking = true".to_string(),
+            ));
+        }
+        if self.move_repetition_illegal && (self.check_counting || self.shatar_mate_rule) {
+            // All three keep their state in the same slots of the position.
+            out.push((
+                "moveRepetitionIllegal",
+                "moveRepetitionIllegal with checkCounting or shatarMateRule is not supported"
+                    .to_string(),
             ));
         }
         if self.shatar_mate_rule && self.check_counting {
@@ -1281,6 +1293,7 @@ impl Spec {
             "passWhite" => self.pass[0] = boolean(v)?,
             "passBlack" => self.pass[1] = boolean(v)?,
             "bikjangRule" => self.bikjang_rule = boolean(v)?,
+            "moveRepetitionIllegal" => self.move_repetition_illegal = boolean(v)?,
             // Refused in `contradictions` (a child may set it back to `none`).
             "chasingRule" => {
                 self.chasing_rule_axf = match v {

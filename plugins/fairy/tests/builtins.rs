@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 
 /// How many sections build and agree with Fairy-Stockfish on this branch: fewer is a
 /// regression. Raise it when more keys are implemented.
-const FLOOR: usize = 117;
+const FLOOR: usize = 118;
 
 /// Sections that build but disagree with Fairy-Stockfish because of the engine (name, why).
 const KNOWN_DISAGREEMENTS: &[(&str, &str)] = &[];
