@@ -1139,9 +1139,22 @@ impl<'a, B: Bits> Ctx<'a, B> {
             self.analyze()
         };
         let Some(an) = an else {
+            // Out of check, a move that neither leaves nor enters a royal's lines keeps it
+            // safe (see `Compiled::sensitive`): only the others are tried.
+            let safe_unless = self.c.sensitive.as_ref().and_then(|sens| {
+                let mut mask = B::ZERO;
+                for r in royals.squares() {
+                    if self.attacked(r, self.st.occ, self.them, B::ZERO) {
+                        return None;
+                    }
+                    mask |= sens[self.us][r];
+                }
+                Some(mask)
+            });
             let mut t = Trial {
                 ctx: self,
                 inner: sink,
+                safe_unless,
             };
             self.pseudo_with(B::ZERO, true, &mut t);
             return;
@@ -1538,12 +1551,36 @@ impl Sink for VecSink<'_> {
 struct Trial<'x, 'a, B: Bits, S: Sink> {
     ctx: &'x Ctx<'a, B>,
     inner: &'x mut S,
+    /// Out of check: the squares a move must leave or enter to need a trial.
+    safe_unless: Option<B>,
 }
 
 impl<B: Bits, S: Sink> Sink for Trial<'_, '_, B, S> {
     const COUNT: bool = false;
     #[inline]
     fn push(&mut self, m: Move) {
+        if let Some(mask) = self.safe_unless {
+            let g = &self.ctx.c.geo;
+            let promotes_to_royal = m.is_promotion()
+                && self
+                    .ctx
+                    .c
+                    .info
+                    .get(m.piece as usize)
+                    .is_some_and(|i| i.royal);
+            let plain = !(m.is_drop()
+                || m.is_castle()
+                || m.flags.contains(MoveFlags::EN_PASSANT)
+                || promotes_to_royal);
+            if plain {
+                if let (Some(f), Some(t)) = (g.compact(m.from), g.compact(m.to)) {
+                    if !mask.has(f) && !mask.has(t) {
+                        self.inner.push(m);
+                        return;
+                    }
+                }
+            }
+        }
         if self.ctx.trial_ok(m) {
             self.inner.push(m);
         }

@@ -446,6 +446,14 @@ pub struct Compiled<B: Bits> {
     /// Pins and check masks are not enough (hoppers, or the "all royals" rule): legality is
     /// tested by making each move.
     pub trial_legality: bool,
+    /// With trial legality, per colour of a royal and per square: the squares where a piece
+    /// arriving or leaving could change an attack of the other side on a royal standing there
+    /// (its lines in the directions the other side slides or hops, and the squares within two
+    /// steps where the other side has lame leaps, whose legs are there). A move out of check
+    /// that neither leaves nor enters them keeps the royal safe, so it needs no trial. `None`
+    /// where that does not hold (two-leg leaps, warps, nightriders, wrapped or bouncing
+    /// boards, the all-royals rule).
+    pub sensitive: Option<[Vec<B>; 2]>,
     /// Royal kinds as a bit mask.
     pub royal_kinds: u64,
     /// Immune kinds as a bit mask.
@@ -586,6 +594,7 @@ impl<B: Bits> Compiled<B> {
             double_kinds: [Vec::new(), Vec::new()],
             warp_kinds: [Vec::new(), Vec::new()],
             trial_legality: false,
+            sensitive: None,
             royal_kinds: 0,
             immune_kinds: 0,
             janggi_kinds: 0,
@@ -781,7 +790,63 @@ impl<B: Bits> Compiled<B> {
             }
             c.drop_region.push(r);
         }
+        c.sensitive = c.sensitive_squares();
         Ok(c)
+    }
+
+    /// See [`Compiled::sensitive`].
+    fn sensitive_squares(&self) -> Option<[Vec<B>; 2]> {
+        use family::*;
+        let t = self.geo.topology;
+        let plain = !t.wrap_files && !t.bounce_files && !t.bounce_ranks;
+        let simple = (0..2).all(|c| {
+            self.doubles[c].is_empty()
+                && self.warps[c].is_empty()
+                && self.families_by[c] & (NIGHTRIDER | BISHOP_BOUNCED) == 0
+        });
+        if !self.trial_legality
+            || !plain
+            || !simple
+            || self.rules.check != crate::rules::CheckRule::Any
+        {
+            return None;
+        }
+        let g = &self.geo;
+        let for_colour = |color: usize| {
+            let theirs = self.families_by[1 - color];
+            let mut dirs: Vec<(i32, i32)> = Vec::new();
+            if theirs & (ROOK_H | CANNON_H | GRASS_H) != 0 {
+                dirs.extend([(1, 0), (-1, 0)]);
+            }
+            if theirs & (ROOK_V | CANNON_V | GRASS_V) != 0 {
+                dirs.extend([(0, 1), (0, -1)]);
+            }
+            if theirs & (BISHOP | CANNON_D | GRASS_D) != 0 {
+                dirs.extend([(1, 1), (1, -1), (-1, 1), (-1, -1)]);
+            }
+            let reach = if theirs & LAME != 0 { 2 } else { 0 };
+            let mut out = vec![B::ZERO; g.n];
+            for (s, mask) in out.iter_mut().enumerate() {
+                if !g.on(s) {
+                    continue;
+                }
+                *mask |= B::bit(s);
+                for &(df, dr) in &dirs {
+                    for q in g.ray_squares(s, df, dr, false) {
+                        *mask |= B::bit(q);
+                    }
+                }
+                for df in -reach..=reach {
+                    for dr in -reach..=reach {
+                        if let Some(q) = g.step(s, df, dr) {
+                            *mask |= B::bit(q);
+                        }
+                    }
+                }
+            }
+            out
+        };
+        Some([for_colour(0), for_colour(1)])
     }
 
     fn ensure_rays(&mut self, f: u32) {

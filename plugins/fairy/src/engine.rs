@@ -625,12 +625,20 @@ impl Fairy {
         if self.royals_in_hand {
             moves.retain(|m| self.royal_drop_safe(pos, m));
         }
-        if sp.flying_general {
-            moves.retain(|&m| !self.kings_face_after(pos, m));
-        }
-        if crate::bikjang::facing(self, pos) {
-            // In bikjang every move but a pass must break it.
-            moves.retain(|&m| crate::pass::is_pass(&m) || !self.kings_face_after(pos, m));
+        if sp.flying_general || sp.bikjang_rule {
+            let king = self.king_square(pos, pos.side_to_move);
+            let theirs = self.king_square(pos, pos.side_to_move.opposite());
+            // Kings on no common rank or file face each other only after a king's move.
+            let aligned = matches!((king, theirs), (Some(a), Some(b))
+                if a.file() == b.file() || a.rank() == b.rank());
+            let may_face = |m: &Move| aligned || m.is_castle() || Some(m.from) == king;
+            if sp.flying_general {
+                moves.retain(|&m| !may_face(&m) || !self.kings_face_after(pos, m, king));
+            }
+            if sp.bikjang_rule && aligned && crate::bikjang::facing(self, pos) {
+                // In bikjang every move but a pass must break it.
+                moves.retain(|&m| crate::pass::is_pass(&m) || !self.kings_face_after(pos, m, king));
+            }
         }
         if sp.makpong_rule {
             crate::makpong::filter(self, pos, &mut moves);

@@ -141,13 +141,15 @@ impl Fairy {
     /// the enemy king (the origin emptied, the destination filled). A castling king may not
     /// pass or reach a facing square (its rook still at home); en passant captures are
     /// exempt, as Fairy-Stockfish's legality test returns before the rule for them.
-    pub(crate) fn kings_face_after(&self, pos: &Position, m: Move) -> bool {
+    /// `king`: the mover's king square ([`Fairy::king_square`], found once for all the moves
+    /// of a position).
+    pub(crate) fn kings_face_after(&self, pos: &Position, m: Move, king: Option<Square>) -> bool {
         if m.flags.contains(MoveFlags::EN_PASSANT) {
             return false;
         }
         let us = pos.side_to_move;
         let them = us.opposite();
-        let Some(king) = self.king_square(pos, us) else {
+        let Some(king) = king else {
             return false;
         };
         if m.is_castle() {
