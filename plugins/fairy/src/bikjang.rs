@@ -9,7 +9,7 @@
 //! before it, as Fairy-Stockfish's test needs a previous position.
 
 use crate::engine::Fairy;
-use houserules_plugin_api::{Color, Position};
+use houserules_plugin_api::{Color, Position, Square};
 
 /// The slot and bit of the flag.
 const STATE: usize = 2;
@@ -34,7 +34,17 @@ pub fn ends(v: &Fairy, pos: &Position) -> bool {
 impl Fairy {
     /// Whether White's king sees Black's along a rank or file.
     pub(crate) fn kings_face(&self, pos: &Position) -> bool {
-        self.king_square(pos, Color::White)
-            .is_some_and(|k| self.sees_king(pos, k, Color::Black, None, None))
+        self.king_sees_king(pos, self.king_square(pos, Color::White), Color::White)
+    }
+
+    /// Whether the king of `color`, on `king` (found by the caller), sees the other king
+    /// along a rank or file.
+    pub(crate) fn king_sees_king(
+        &self,
+        pos: &Position,
+        king: Option<Square>,
+        color: Color,
+    ) -> bool {
+        king.is_some_and(|k| self.sees_king(pos, k, color.opposite(), None, None))
     }
 }

@@ -635,7 +635,7 @@ impl Fairy {
             if sp.flying_general {
                 moves.retain(|&m| !may_face(&m) || !self.kings_face_after(pos, m, king));
             }
-            if sp.bikjang_rule && aligned && crate::bikjang::facing(self, pos) {
+            if sp.bikjang_rule && aligned && self.king_sees_king(pos, king, pos.side_to_move) {
                 // In bikjang every move but a pass must break it.
                 moves.retain(|&m| crate::pass::is_pass(&m) || !self.kings_face_after(pos, m, king));
             }
