@@ -13,7 +13,9 @@
 use crate::bitboard::Bits;
 use crate::rules::{CheckRule, DropRules};
 use crate::state::State;
-use crate::tables::{family, Bulk, Compiled, CompiledPromotion, KindTables, Mode, Shape};
+use crate::tables::{
+    family, Bulk, Compiled, CompiledPromotion, KindTables, Mode, Shape, MAX_KINDS,
+};
 use houserules_plugin_api::abi_stable::std_types::RVec;
 use houserules_plugin_api::{Color, Move, MoveFlags, Position, Square};
 
@@ -85,6 +87,17 @@ struct Analysis<B: Bits> {
     pinned: B,
     pins: [(u8, u8, B); MAX_PINS],
     n_pins: usize,
+}
+
+/// See [`Ctx::check_squares`].
+struct CheckSquares<B: Bits> {
+    /// Per kind of the mover: where a piece of it attacks the other side's royal.
+    direct: [B; MAX_KINDS],
+    /// The mover's pieces nearest the royal on one of its lines: a move of one of them may
+    /// uncover a slider behind it, or open the line for itself (a pawn stepping on along it
+    /// and promoting), which the direct squares, taken with the piece in place, do not show;
+    /// such moves are made on the bitboards. Any other move leaves every line as it is.
+    blockers: B,
 }
 
 /// One generation over one position.
@@ -378,18 +391,173 @@ impl<'a, B: Bits> Ctx<'a, B> {
         gone: B,
         janggi: B,
     ) -> B {
+        let own = (by == self.them).then_some(&self.fam);
+        self.attack_scan_in::<FIRST>(&self.st, own, sq, occ, by, gone, janggi)
+    }
+
+    /// Where the other side's royal can be checked by the mover, once per position
+    /// (Fairy-Stockfish's check squares): per kind of the mover, the squares from which a
+    /// piece of that kind attacks the royal now, and the mover's pieces nearest the royal on
+    /// its lines, whose moves are made instead. `None` where that is not enough: more than one royal, or the mover attacks by
+    /// hops, lame leaps, two legs or warps, which a move's own squares can open or close.
+    fn check_squares(&self) -> Option<CheckSquares<B>> {
+        let c = self.c;
+        let (us, them) = (self.us, self.them);
+        let f = c.families_by[us];
+        if f & !family::SLIDERS != 0
+            || !c.double_kinds[us].is_empty()
+            || !c.warp_kinds[us].is_empty()
+        {
+            return None;
+        }
+        let royals = self.royals_of(them);
+        let mut cs = CheckSquares {
+            direct: [B::ZERO; MAX_KINDS],
+            blockers: B::ZERO,
+        };
+        if royals.is_empty() {
+            return Some(cs);
+        }
+        if royals.count() != 1 {
+            return None;
+        }
+        let king = royals.lsb();
+        let occ = self.st.occ;
+        for &k in &c.leapers[us] {
+            cs.direct[k as usize] |= c.kinds[us][k as usize].rev_leap[king];
+        }
+        let mut fams = f;
+        while fams != 0 {
+            let i = fams.trailing_zeros() as usize;
+            fams &= fams - 1;
+            let Some(rays) = &c.rays[i] else { continue };
+            for ray in rays.at(king) {
+                let reach = ray.blocked(occ);
+                for &k in &c.full_kinds[us][i] {
+                    cs.direct[k as usize] |= reach;
+                }
+                for &k in &c.partial_kinds[us][i] {
+                    cs.direct[k as usize] |= reach & c.kinds[us][k as usize].rev_pseudo[king];
+                }
+                if let Some(first) = ray.first(occ).filter(|&f| self.st.color[us].has(f)) {
+                    cs.blockers |= B::bit(first);
+                }
+            }
+        }
+        Some(cs)
+    }
+
+    /// Whether `m` (neither a castle nor en passant, nor a move of one of `cs.blockers`)
+    /// gives check, from `cs`; `None` for a piece beyond the tables.
+    fn gives_check_by(&self, cs: &CheckSquares<B>, m: Move) -> Option<bool> {
+        let g = &self.c.geo;
+        let to = g.compact(m.to)?;
+        let placed = if m.is_drop() || m.is_promotion() {
+            m.piece as usize
+        } else {
+            self.st_kind(g.compact(m.from)?)?
+        };
+        Some(cs.direct.get(placed)?.has(to))
+    }
+
+    /// For each move of `moves` that `wanted` asks about, whether it leaves the other side
+    /// in check (see [`crate::Generator::checks_given`]): each move made on a copy of the
+    /// bitboards and unmade, the mover's full-family pieces patched rather than gathered
+    /// again.
+    pub fn checks_given(
+        &self,
+        moves: &[Move],
+        wanted: impl Fn(&Move) -> bool,
+        out: &mut Vec<Option<bool>>,
+    ) {
+        let c = self.c;
+        let (us, them) = (self.us, self.them);
+        // Per kind, the families in which it is one of the mover's full-family kinds.
+        let mut fams_of = [0u32; MAX_KINDS];
+        for (i, kinds) in c.full_kinds[us].iter().enumerate() {
+            for &k in kinds {
+                if let Some(f) = fams_of.get_mut(k as usize) {
+                    *f |= 1 << i;
+                }
+            }
+        }
+        let base = Self::full_family_pieces(c, &self.st, us);
+        let squares = self.check_squares();
+        let mut st = self.st;
+        out.extend(moves.iter().map(|m| {
+            if !wanted(m) {
+                return None;
+            }
+            let simple = !m.is_castle()
+                && !m.flags.contains(MoveFlags::EN_PASSANT)
+                && !squares.as_ref().is_some_and(|cs| {
+                    !m.is_drop() && c.geo.compact(m.from).is_some_and(|f| cs.blockers.has(f))
+                });
+            if let Some(cs) = squares.as_ref().filter(|_| simple) {
+                return self.gives_check_by(cs, *m);
+            }
+            let touched = self.make_on(&mut st, *m)?;
+            let [moved, placed, _] = touched;
+            let mut fam = base;
+            if let Some(from) = self.c.geo.compact(m.from).filter(|_| !m.is_drop()) {
+                let mut f = fams_of[moved] & c.families_by[us];
+                while f != 0 {
+                    let i = f.trailing_zeros() as usize;
+                    f &= f - 1;
+                    fam[i] &= !B::bit(from);
+                }
+            }
+            if let Some(to) = self.c.geo.compact(m.to) {
+                let mut f = fams_of[placed] & c.families_by[us];
+                while f != 0 {
+                    let i = f.trailing_zeros() as usize;
+                    f &= f - 1;
+                    fam[i] |= B::bit(to);
+                }
+            }
+            let janggi = st.of_kinds(c.janggi_kinds);
+            let royals = st.of_kinds(c.royal_kinds) & st.color[them];
+            let hit = |r: usize| {
+                !self
+                    .attack_scan_in::<true>(&st, Some(&fam), r, st.occ, us, B::ZERO, janggi)
+                    .is_empty()
+            };
+            let check = match c.rules.check {
+                CheckRule::All => !royals.is_empty() && royals.squares().all(hit),
+                _ => royals.squares().any(hit),
+            };
+            self.unmake_on(&mut st, touched);
+            Some(check)
+        }));
+    }
+
+    /// The attack scan over the bitboards `st`; `fam`: the full-family pieces of `by` in
+    /// them, where known.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn attack_scan_in<const FIRST: bool>(
+        &self,
+        st: &State<B>,
+        fam: Option<&[B; family::COUNT]>,
+        sq: usize,
+        occ: B,
+        by: usize,
+        gone: B,
+        janggi: B,
+    ) -> B {
         let c = self.c;
         let mut acc = B::ZERO;
-        let keep = self.st.color[by] & !gone;
+        let keep = st.color[by] & !gone;
         let other;
-        let fam = if by == self.them {
-            &self.fam
-        } else {
-            other = Self::full_family_pieces(c, &self.st, by);
-            &other
+        let fam = match fam {
+            Some(f) => f,
+            None => {
+                other = Self::full_family_pieces(c, st, by);
+                &other
+            }
         };
         for &k in &c.leapers[by] {
-            acc |= c.kinds[by][k as usize].rev_leap[sq] & self.st.kind[k as usize] & keep;
+            acc |= c.kinds[by][k as usize].rev_leap[sq] & st.kind[k as usize] & keep;
             if FIRST && !acc.is_empty() {
                 return acc;
             }
@@ -401,7 +569,7 @@ impl<'a, B: Bits> Ctx<'a, B> {
             let bit = 1u32 << i;
             let mut cand = fam[i];
             for &k in &c.partial_kinds[by][i] {
-                cand |= self.st.kind[k as usize] & c.kinds[by][k as usize].rev_pseudo[sq];
+                cand |= st.kind[k as usize] & c.kinds[by][k as usize].rev_pseudo[sq];
             }
             cand &= keep;
             if cand.is_empty() {
@@ -465,7 +633,7 @@ impl<'a, B: Bits> Ctx<'a, B> {
             }
         }
         for &(k, d) in &c.double_kinds[by] {
-            let p = self.st.kind[k as usize] & keep & !B::bit(sq);
+            let p = st.kind[k as usize] & keep & !B::bit(sq);
             if p.is_empty() {
                 continue;
             }
@@ -478,7 +646,7 @@ impl<'a, B: Bits> Ctx<'a, B> {
             }
         }
         for &(k, w) in &c.warp_kinds[by] {
-            let p = self.st.kind[k as usize] & keep;
+            let p = st.kind[k as usize] & keep;
             if p.is_empty() {
                 continue;
             }
@@ -1342,6 +1510,66 @@ impl<'a, B: Bits> Ctx<'a, B> {
                             .is_empty()
                     })
             }
+        }
+    }
+
+    /// Makes the pseudo-legal move `m` of the side to move on `st` (this context's
+    /// bitboards, or a copy of them) as [`crate::apply`] leaves the bitboards; the kinds it
+    /// changed, for [`Ctx::unmake_on`]. `None` (and `st` unchanged) for a castle or a piece
+    /// beyond the tables.
+    pub fn make_on(&self, st: &mut State<B>, m: Move) -> Option<[usize; 3]> {
+        let c = self.c;
+        let g = &c.geo;
+        let (us, them) = (self.us, self.them);
+        let to = g.compact(m.to)?;
+        if m.is_drop() {
+            let placed = m.piece as usize;
+            if placed >= c.n_kinds {
+                return None;
+            }
+            st.color[us] |= B::bit(to);
+            st.kind[placed] |= B::bit(to);
+            st.occ = st.color[0] | st.color[1];
+            return Some([placed; 3]);
+        }
+        if m.is_castle() {
+            return None;
+        }
+        let from = g.compact(m.from)?;
+        let kind = self.st_kind(from)?;
+        let placed = if m.is_promotion() {
+            m.piece as usize
+        } else {
+            kind
+        };
+        if placed >= c.n_kinds {
+            return None;
+        }
+        let taken = if m.flags.contains(MoveFlags::EN_PASSANT) {
+            g.compact(self.pos.ep_victim).unwrap_or(to)
+        } else {
+            to
+        };
+        let mut victim = kind;
+        if st.color[them].has(taken) {
+            victim = self.st_kind(taken)?;
+            st.color[them] &= !B::bit(taken);
+            st.kind[victim] &= !B::bit(taken);
+        }
+        st.color[us] &= !B::bit(from);
+        st.kind[kind] &= !B::bit(from);
+        st.color[us] |= B::bit(to);
+        st.kind[placed] |= B::bit(to);
+        st.occ = st.color[0] | st.color[1];
+        Some([kind, placed, victim])
+    }
+
+    /// Undoes [`Ctx::make_on`]: the bitboards it changed back to this context's.
+    pub fn unmake_on(&self, st: &mut State<B>, touched: [usize; 3]) {
+        st.color = self.st.color;
+        st.occ = self.st.occ;
+        for k in touched {
+            st.kind[k] = self.st.kind[k];
         }
     }
 

@@ -264,6 +264,75 @@ impl Generator {
         })
     }
 
+    /// Keeps the moves of the side to move that leave its pseudo-royal pieces safe under the
+    /// blast rule ([`crate::blast`]): `ours` and `theirs` are the pseudo-royal pieces of the
+    /// side to move and of the other side. `judge` gives the verdict on the moves its caller
+    /// judges itself (drops, castles, moves that change which pieces are pseudo-royal);
+    /// `None` leaves a move (which must be neither a drop nor a castle) to the bitboards.
+    pub fn retain_blast_safe(
+        &self,
+        pos: &Position,
+        moves: &mut Vec<Move>,
+        ours: &SquareSet,
+        theirs: &SquareSet,
+        blast: &crate::blast::Blast,
+        mut judge: impl FnMut(&Move) -> Option<bool>,
+    ) {
+        dispatch!(self, c => {
+            let x = ctx(c, pos, pos.side_to_move, self.tag);
+            let royals = crate::blast::Royals {
+                ours: c.geo.set(ours),
+                theirs: c.geo.set(theirs),
+            };
+            // Quiet moves off the royals' lines need no test (see `blast_quiet_lines`).
+            let lines = x.blast_quiet_lines(royals.ours);
+            let needs_test = |m: &Move| {
+                m.is_capture()
+                    || lines.is_none_or(|l| c.geo.compact(m.from).is_none_or(|f| l.has(f)))
+            };
+            moves.retain(|m| {
+                judge(m).unwrap_or_else(|| !needs_test(m) || x.blast_ok(*m, royals, blast))
+            });
+        })
+    }
+
+    /// For each pseudo-legal move of the side to move that `wanted` asks about, whether it
+    /// leaves the other side in check (as [`Generator::in_check`] judges it after
+    /// [`Generator::apply`]), from the bitboards alone: `out[i]` for `moves[i]`, `None` where
+    /// not asked, and for a castle or a piece beyond the tables (make those moves to know).
+    pub fn checks_given(
+        &self,
+        pos: &Position,
+        moves: &[Move],
+        wanted: impl Fn(&Move) -> bool,
+        out: &mut Vec<Option<bool>>,
+    ) {
+        out.clear();
+        dispatch!(self, c => ctx(c, pos, pos.side_to_move, self.tag).checks_given(moves, wanted, out))
+    }
+
+    /// The squares of `color`'s pieces of the kinds in `kinds` (bit mask); `None` where the
+    /// mask names a kind this generator does not track.
+    pub fn pieces_of_kinds(&self, pos: &Position, color: Color, kinds: u64) -> Option<SquareSet> {
+        dispatch!(self, c => {
+            if c.n_kinds < 64 && kinds >> c.n_kinds != 0 {
+                return None;
+            }
+            Some(c.geo.host_set(c.pieces_of(pos, self.tag, color.index(), kinds)))
+        })
+    }
+
+    /// The number of `color`'s pieces of the kinds in `kinds` (bit mask); `None` where the
+    /// mask names a kind this generator does not track.
+    pub fn count_of_kinds(&self, pos: &Position, color: Color, kinds: u64) -> Option<u32> {
+        dispatch!(self, c => {
+            if c.n_kinds < 64 && kinds >> c.n_kinds != 0 {
+                return None;
+            }
+            Some(c.pieces_of(pos, self.tag, color.index(), kinds).count())
+        })
+    }
+
     /// Squares from which a piece of `kind` and `color` can move on an empty board.
     pub fn mobile(&self, kind: u8, color: Color) -> SquareSet {
         dispatch!(self, c => {

@@ -105,6 +105,7 @@
 pub mod apply;
 pub mod betza;
 pub mod bitboard;
+pub mod blast;
 pub mod gen;
 pub mod generator;
 pub mod geometry;

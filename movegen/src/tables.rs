@@ -472,6 +472,9 @@ pub struct Compiled<B: Bits> {
     pub file_bb: Vec<B>,
     /// Shifts one square along E, N, NE and NW on the plain board (connect-N).
     pub line_shifts: Vec<Shift<B>>,
+    /// Per square, the eight squares around it on the plain board (no wrap): explosions
+    /// ([`crate::blast`]).
+    pub around: Vec<B>,
     /// `full_kinds[color][family]`: kinds of that family whose empty-board reach covers the
     /// family's whole rays (their attackers need no per-square mask).
     pub full_kinds: [Vec<Vec<u8>>; 2],
@@ -604,6 +607,7 @@ impl<B: Bits> Compiled<B> {
             back_rank: [B::ZERO; 2],
             file_bb: Vec::new(),
             line_shifts: Vec::new(),
+            around: Vec::new(),
             full_kinds: [
                 vec![Vec::new(); family::COUNT],
                 vec![Vec::new(); family::COUNT],
@@ -613,6 +617,35 @@ impl<B: Bits> Compiled<B> {
                 vec![Vec::new(); family::COUNT],
             ],
         };
+        c.around = (0..c.geo.n)
+            .map(|s| {
+                let (f, r) = (c.geo.file(s) as i32, c.geo.rank(s) as i32);
+                let mut b = B::ZERO;
+                for (df, dr) in [
+                    (-1, -1),
+                    (0, -1),
+                    (1, -1),
+                    (-1, 0),
+                    (1, 0),
+                    (-1, 1),
+                    (0, 1),
+                    (1, 1),
+                ] {
+                    let (nf, nr) = (f + df, r + dr);
+                    if nf >= 0
+                        && nr >= 0
+                        && (nf as usize) < c.geo.files
+                        && (nr as usize) < c.geo.ranks
+                    {
+                        let t = nr as usize * c.geo.files + nf as usize;
+                        if c.geo.on(t) {
+                            b |= B::bit(t);
+                        }
+                    }
+                }
+                b
+            })
+            .collect();
         for f in 0..c.geo.files {
             let mut b = B::ZERO;
             for r in 0..c.geo.ranks {

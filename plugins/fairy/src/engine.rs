@@ -131,6 +131,10 @@ pub struct Fairy {
     triple: Option<crate::triple_step::TripleStep>,
     /// Xiangqi's perpetual chase rule (`chasingRule = axf`), when set.
     pub chasing: Option<crate::chasing::Chasing>,
+    /// Explosions judged on the generator's bitboards (`blastOnCapture` with pseudo-royal
+    /// pieces and no rule that changes what a move leaves on the board: see
+    /// [`Fairy::blast_on_bitboards`]); `None`: each move is made on a copy of the position.
+    pub(crate) blast: Option<houserules_movegen::blast::Blast>,
 }
 
 /// The movement of a piece type as Fairy-Stockfish defines it. Fairy-Stockfish's pawn moves
@@ -485,6 +489,7 @@ impl Fairy {
             stone,
             triple,
             chasing,
+            blast: None,
         };
         let start = v
             .parse_board(&spec.start_fen)
@@ -515,6 +520,7 @@ impl Fairy {
                 .any(|c| v.gen.royals(&start, c).is_empty());
         v.start_fen = v.fen(&start);
         v.quiet_reach = v.quiet_reach_tables();
+        v.blast = v.blast_on_bitboards();
         Ok(v)
     }
 
@@ -650,10 +656,29 @@ impl Fairy {
             let us = pos.side_to_move;
             let ours = self.pseudo_royals(pos, us);
             let theirs = self.pseudo_royals(pos, us.opposite());
-            moves.retain(|&m| self.pseudo_royals_safe(pos, m, &ours, &theirs));
+            match &self.blast {
+                Some(blast) => {
+                    let set = |v: &[Square]| v.iter().copied().collect::<SquareSet>();
+                    let (o, t) = (set(&ours), set(&theirs));
+                    self.gen
+                        .retain_blast_safe(pos, &mut moves, &o, &t, blast, |m| {
+                            self.blast_needs_position(m)
+                                .then(|| self.pseudo_royals_safe(pos, *m, &ours, &theirs))
+                        });
+                }
+                None => moves.retain(|&m| self.pseudo_royals_safe(pos, m, &ours, &theirs)),
+            }
         }
         if !sp.checking || !sp.drop_checks {
-            moves.retain(|&m| !((!sp.checking || m.is_drop()) && self.gives_check(pos, m)));
+            let asked = |m: &Move| !sp.checking || m.is_drop();
+            let mut given = Vec::new();
+            self.gen.checks_given(pos, &moves, asked, &mut given);
+            let mut i = 0;
+            moves.retain(|&m| {
+                let gives = given.get(i).copied().flatten();
+                i += 1;
+                !(asked(&m) && gives.unwrap_or_else(|| self.gives_check(pos, m)))
+            });
         }
         if sp.must_capture && moves.iter().any(|m| m.is_capture()) {
             moves.retain(|m| m.is_capture());
@@ -811,12 +836,9 @@ impl Fairy {
     pub fn pseudo_royals(&self, pos: &Position, color: Color) -> Vec<Square> {
         let mut out = Vec::new();
         for &ty in &self.spec.extinction_piece_types {
-            let squares: Vec<Square> = self
-                .board_squares()
-                .filter(|&sq| self.holds(pos, sq, color, ty))
-                .collect();
+            let squares = self.squares_of_type(pos, color, ty);
             if squares.len() as u32 <= self.spec.extinction_piece_count + 1 {
-                for sq in squares {
+                for sq in squares.iter() {
                     if !out.contains(&sq) {
                         out.push(sq);
                     }
@@ -846,6 +868,61 @@ impl Fairy {
             && others.iter().any(|o| {
                 o != &sq && o.file().abs_diff(sq.file()) <= 1 && o.rank().abs_diff(sq.rank()) <= 1
             })
+    }
+
+    /// The explosions as kind masks, where the generator can judge the pseudo-royal pieces'
+    /// safety on its bitboards: a move there is the generator's move and the explosion, and
+    /// nothing else (no walls, gates, placement, triple steps or petrification), the pieces
+    /// are all the generator's kinds, and no duple check widens what safety means.
+    fn blast_on_bitboards(&self) -> Option<houserules_movegen::blast::Blast> {
+        let sp = &self.spec;
+        let plain = self.pseudo_royal
+            && sp.blast_on_capture
+            && !sp.gating
+            && !sp.duple_check
+            && self.walling.is_none()
+            && self.placement.is_none()
+            && self.stone.is_none()
+            && self.triple.is_none()
+            && self.kinds.len() <= 64;
+        if !plain {
+            return None;
+        }
+        let immune = |ty: u16| {
+            sp.blast_immune_types.contains(&ty) || sp.blast_immune_types.contains(&ALL_PIECES)
+        };
+        let mask = |keep: &dyn Fn(u16) -> bool| {
+            self.kinds
+                .iter()
+                .enumerate()
+                .filter(|(_, k)| keep(k.ty))
+                .fold(0u64, |m, (i, _)| m | 1 << i)
+        };
+        let blast = houserules_movegen::blast::Blast {
+            immune_kinds: mask(&immune),
+            pawn_kinds: mask(&|ty| ty == spec::PAWN),
+        };
+        // Every kind must be one the generator tracks, or its bitboards miss pieces.
+        let all = mask(&|_| true);
+        let start = self.parse_board(&self.start_fen).ok()?;
+        self.gen
+            .pieces_of_kinds(&start, Color::White, all)
+            .is_some()
+            .then_some(blast)
+    }
+
+    /// Whether `m` is judged on a copy of the position under the blast rule: moves that are
+    /// not a plain step or capture of one piece, and promotions to an extinction type (which
+    /// change which pieces are pseudo-royal).
+    fn blast_needs_position(&self, m: &Move) -> bool {
+        m.is_drop()
+            || m.is_castle()
+            || m.flags.contains(houserules_plugin_api::MoveFlags::SPECIAL)
+            || (m.is_promotion()
+                && self
+                    .kinds
+                    .get(m.piece as usize)
+                    .is_none_or(|k| self.extinction_type(k.ty)))
     }
 
     /// Fairy-Stockfish's legality rule for pseudo-royal pieces: after `m` none of the mover's
@@ -956,9 +1033,29 @@ impl Fairy {
 
     /// Pieces of `color` of type `ty` on the board.
     fn count_board(&self, pos: &Position, color: Color, ty: u16) -> u32 {
-        self.board_squares()
-            .filter(|&sq| self.holds(pos, sq, color, ty))
-            .count() as u32
+        match self.gen.count_of_kinds(pos, color, self.kinds_of_type(ty)) {
+            Some(n) if self.kinds.len() <= 64 => n,
+            _ => self.squares_of_type(pos, color, ty).len() as u32,
+        }
+    }
+
+    /// The kinds of type `ty` as a bit mask (of the first 64 kinds).
+    fn kinds_of_type(&self, ty: u16) -> u64 {
+        (0..self.kinds.len().min(64))
+            .filter(|&k| self.of_type(k as u8, ty))
+            .fold(0u64, |m, k| m | 1 << k)
+    }
+
+    /// The squares of `color`'s pieces of type `ty`: from the generator's bitboards, or
+    /// from the cells where a kind is beyond them.
+    fn squares_of_type(&self, pos: &Position, color: Color, ty: u16) -> SquareSet {
+        match self.gen.pieces_of_kinds(pos, color, self.kinds_of_type(ty)) {
+            Some(set) if self.kinds.len() <= 64 => set,
+            _ => self
+                .board_squares()
+                .filter(|&sq| self.holds(pos, sq, color, ty))
+                .collect(),
+        }
     }
 
     /// Whether kind `k` is of piece type `ty` (`ALL_PIECES`: any).
@@ -1040,7 +1137,7 @@ impl Fairy {
     }
 
     /// Whether `m` attacks the opponent's royal pieces.
-    fn gives_check(&self, pos: &Position, m: Move) -> bool {
+    pub(crate) fn gives_check(&self, pos: &Position, m: Move) -> bool {
         let mut after = pos.clone();
         let mut fx = MoveEffects::new(pos.side_to_move, false);
         self.gen.apply(&mut after, m, &mut fx);
@@ -1064,8 +1161,9 @@ impl Fairy {
     fn flag_pieces(&self, pos: &Position, color: Color) -> Vec<Square> {
         let ty = self.spec.flag_piece[color.index()];
         let region = self.spec.flag_region[color.index()];
-        self.board_squares()
-            .filter(|&sq| region.contains(sq) && self.holds(pos, sq, color, ty))
+        self.squares_of_type(pos, color, ty)
+            .iter()
+            .filter(|&sq| region.contains(sq))
             .collect()
     }
 
@@ -2373,11 +2471,27 @@ impl VariantRules for Fairy {
                 }
             }
         }
-        for sq in self.board_squares() {
-            if piece_of(pos.get(sq))
-                .is_some_and(|(k, c)| c == color && self.kinds[k as usize].royal)
-            {
-                set.insert(sq);
+        let royal_kinds = (0..self.kinds.len().min(64))
+            .filter(|&k| self.kinds[k].royal)
+            .fold(0u64, |m, k| m | 1 << k);
+        // No royal kind (atomic's kings are pseudo-royal commoners): nothing to add.
+        let lookup = (royal_kinds != 0 || self.kinds.len() > 64)
+            .then(|| self.gen.pieces_of_kinds(pos, color, royal_kinds));
+        match lookup {
+            None => {}
+            Some(Some(royals)) if self.kinds.len() <= 64 => {
+                for sq in royals.iter() {
+                    set.insert(sq);
+                }
+            }
+            _ => {
+                for sq in self.board_squares() {
+                    if piece_of(pos.get(sq))
+                        .is_some_and(|(k, c)| c == color && self.kinds[k as usize].royal)
+                    {
+                        set.insert(sq);
+                    }
+                }
             }
         }
         (!set.is_empty()).then_some(set)
@@ -2393,6 +2507,7 @@ impl VariantRules for Fairy {
         }
         self.gen = Arc::new(self.extras.generator(model)?);
         self.model = model.clone();
+        self.blast = self.blast_on_bitboards();
         Ok(())
     }
 

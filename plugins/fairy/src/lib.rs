@@ -294,6 +294,8 @@ impl Plugin for FairyPlugin {
 export_plugin!(FairyPlugin);
 
 #[cfg(test)]
+mod bitboard_rules_tests;
+#[cfg(test)]
 mod counting_tests;
 #[cfg(test)]
 mod demotion_tests;

@@ -1,0 +1,136 @@
+//! Explosions on capture (Fairy-Stockfish's `blastOnCapture`, atomic chess): the legality of
+//! a move for pseudo-royal pieces, judged on bitboards.
+//!
+//! A capture blows up the capturer, the captured piece and every piece on the eight squares
+//! around the destination but pawns and immune kinds. A move is legal when none of the
+//! mover's pseudo-royal pieces is blown up, and either one of the other side's is gone or
+//! each of the mover's stands beside one of the other side's (no capture can reach it
+//! without blowing up both) or is not attacked. The owner of the rules (the Fairy plugin)
+//! says which pieces are pseudo-royal; this module only makes the move on the bitboards,
+//! instead of on a copy of the position.
+
+use crate::bitboard::Bits;
+use crate::gen::Ctx;
+use crate::tables::family;
+use houserules_plugin_api::{Move, MoveFlags};
+
+/// Which pieces an explosion spares, as kind bit masks.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Blast {
+    /// Kinds no explosion removes (`blastImmuneTypes`), not even the capturer.
+    pub immune_kinds: u64,
+    /// Kinds only the capture itself removes: an explosion spares them on the squares around
+    /// (the pawn type).
+    pub pawn_kinds: u64,
+}
+
+/// The pseudo-royal pieces of both sides, as bitboards.
+#[derive(Clone, Copy, Debug)]
+pub struct Royals<B: Bits> {
+    /// The mover's.
+    pub ours: B,
+    /// The other side's.
+    pub theirs: B,
+}
+
+impl<B: Bits> Ctx<'_, B> {
+    /// The eight squares around `s` (no wrap: explosions do not cross the board's edge).
+    #[inline(always)]
+    fn around(&self, s: usize) -> B {
+        self.c.around.get(s).copied().unwrap_or(B::ZERO)
+    }
+
+    /// Whether the kind of the piece on `s` is in `mask` (a square of a kind beyond the
+    /// tables is in no mask).
+    fn kind_in(&self, s: usize, mask: u64) -> bool {
+        let k = self.c.kind_at(self.pos, s);
+        k < 64 && mask & (1 << k) != 0
+    }
+
+    /// The squares a quiet move must leave for the blast rule's test to be needed: where
+    /// none of `ours` is attacked and the other side attacks only by leaps and slides, a
+    /// move that captures nothing can only uncover an attack by leaving a royal's lines (or
+    /// by moving the royal). `None` where every move needs the test.
+    pub fn blast_quiet_lines(&self, ours: B) -> Option<B> {
+        let c = self.c;
+        let them = self.them;
+        let f = c.families_by[them];
+        if f & !family::SLIDERS != 0
+            || !c.double_kinds[them].is_empty()
+            || !c.warp_kinds[them].is_empty()
+        {
+            return None;
+        }
+        let mut lines = ours;
+        for r in ours.squares() {
+            if self.attacked(r, self.st.occ, them, B::ZERO) {
+                return None;
+            }
+            let mut fams = f;
+            while fams != 0 {
+                let i = fams.trailing_zeros() as usize;
+                fams &= fams - 1;
+                if let Some(rays) = &c.rays[i] {
+                    for ray in rays.at(r) {
+                        lines |= ray.all;
+                    }
+                }
+            }
+        }
+        Some(lines)
+    }
+
+    /// Whether the pseudo-legal move `m` (neither a drop nor a castle) of the side to move
+    /// keeps `royals` safe under the blast rule (module docs).
+    pub fn blast_ok(&self, m: Move, royals: Royals<B>, blast: &Blast) -> bool {
+        let g = &self.c.geo;
+        let (Some(from), Some(to)) = (g.compact(m.from), g.compact(m.to)) else {
+            return false;
+        };
+        let (from_b, to_b) = (B::bit(from), B::bit(to));
+        let mut taken = B::ZERO;
+        if m.flags.contains(MoveFlags::EN_PASSANT) {
+            if let Some(v) = g.compact(self.pos.ep_victim) {
+                taken = B::bit(v);
+            }
+        } else if self.st.color[self.them].has(to) {
+            taken = to_b;
+        }
+        let mut occ = (self.st.occ & !from_b & !taken) | to_b;
+        // What the explosion removes (pieces of both sides; an immune capturer stays).
+        let mut blown = B::ZERO;
+        if m.is_capture() {
+            let centre = if m.is_promotion() {
+                m.piece as usize
+            } else {
+                self.c.kind_at(self.pos, from)
+            };
+            let immune = centre < 64 && blast.immune_kinds & (1 << centre) != 0;
+            if !immune {
+                blown |= to_b;
+            }
+            for s in (self.around(to) & occ).squares() {
+                if !self.kind_in(s, blast.immune_kinds | blast.pawn_kinds) {
+                    blown |= B::bit(s);
+                }
+            }
+            occ &= !blown;
+        }
+        let ours = if royals.ours.has(from) {
+            (royals.ours & !from_b) | to_b
+        } else {
+            royals.ours
+        };
+        if !(ours & blown).is_empty() {
+            return false;
+        }
+        if !(royals.theirs & !occ).is_empty() {
+            return true;
+        }
+        // The other side's pieces taken or blown up attack no more.
+        let gone = taken | blown;
+        let beside_theirs = |s: usize| !(self.around(s) & royals.theirs).is_empty();
+        ours.squares()
+            .all(|s| beside_theirs(s) || !self.attacked(s, occ, self.them, gone))
+    }
+}
