@@ -1031,6 +1031,12 @@ impl Fairy {
             .is_none_or(|n| self.count_board(pos, pos.side_to_move, ty) < n)
     }
 
+    /// Losing the pieces of the extinction types wins (`extinctionValue = win`): the
+    /// engine's material counts them against their side.
+    fn pieces_are_a_burden(&self) -> bool {
+        self.spec.extinction_value == Some(Value::Win)
+    }
+
     /// Pieces of `color` of type `ty` on the board.
     fn count_board(&self, pos: &Position, color: Color, ty: u16) -> u32 {
         match self.gen.count_of_kinds(pos, color, self.kinds_of_type(ty)) {
@@ -2295,7 +2301,10 @@ impl VariantRules for Fairy {
         if self.pseudo_royal || self.royals_in_hand || self.royalless_side {
             flags |= VariantFlags::DYNAMIC_ROYALS.0;
         }
-        if self.spec.connect_n > 0 {
+        if self.spec.connect_n > 0
+            || self.spec.flag_region.iter().any(|r| !r.is_empty())
+            || self.pieces_are_a_burden()
+        {
             flags |= VariantFlags::EVALUATES.0;
         }
         if self.chasing.is_some() {
@@ -2336,7 +2345,30 @@ impl VariantRules for Fairy {
 
     /// Connect-N variants: open lines (see [`crate::eval`]).
     fn evaluate(&self, pos: &Position) -> i32 {
-        crate::eval::connect_threats(pos, self.connect_kinds, self.spec.connect_n)
+        let sp = &self.spec;
+        let mut score = crate::eval::connect_threats(pos, self.connect_kinds, sp.connect_n);
+        if sp.flag_region.iter().any(|r| !r.is_empty()) {
+            let kinds = [0, 1].map(|c| self.kinds_of_type(sp.flag_piece[c]));
+            score += crate::eval::flag_race(pos, &sp.flag_region, kinds);
+        }
+        if self.pieces_are_a_burden() {
+            // Losing the extinction types wins (giveaway, antichess, losers, codrus): the
+            // host counts each piece at its value, this counts it twice against, as the
+            // gallery's suicide-chess does.
+            for (color, sign) in [(Color::White, -1), (Color::Black, 1)] {
+                for (_, k) in pos.pieces_of(color) {
+                    if sp
+                        .extinction_piece_types
+                        .iter()
+                        .any(|&t| self.of_type(k, t))
+                    {
+                        let value = self.pieces.get(k as usize).map_or(0, |p| p.value.max(0));
+                        score += sign * (2 * value + crate::eval::PIECE_BURDEN);
+                    }
+                }
+            }
+        }
+        score
     }
 
     fn write_fen(&self, pos: &Position) -> String {

@@ -1,12 +1,15 @@
-//! The engine's evaluation terms of connect-N variants (tictacrook): open lines.
+//! The engine's evaluation terms of the fairy plugin's goals that material does not see:
+//! open lines of connect-N variants (tictacrook), and the flag race (racing kings, king of
+//! the hill: a piece to reach a region).
 //!
+//! Open lines:
 //! Every segment of N cells in a row (horizontal, vertical, both diagonals) that holds
 //! connecting pieces of one side only, and otherwise empty cells, is a threat of that side:
 //! worth more, and much more, the fuller it is (a segment one piece short is a threat to win
 //! next move). A segment with a piece of the other side, a piece that does not connect, or a
 //! hole is blocked for both.
 
-use houserules_plugin_api::{Color, Position, Square};
+use houserules_plugin_api::{Color, Position, Square, SquareSet};
 
 /// Centipawns of a one-side segment holding `k` of its `n` pieces: 0 when empty, growing
 /// fourfold with each piece, and a win-next-move threat at `n - 1`.
@@ -63,6 +66,50 @@ pub fn connect_threats(pos: &Position, kinds: u64, n: u32) -> i32 {
                 score += segment_value(counts[Color::White.index()], n);
                 score -= segment_value(counts[Color::Black.index()], n);
             }
+        }
+    }
+    score
+}
+
+/// What a piece of a type whose loss wins costs its side beyond twice its value
+/// (centipawns): with it, even a piece valued at nothing is better gone.
+pub const PIECE_BURDEN: i32 = 30;
+
+/// Centipawns of a flag piece `d` king steps from its region: Fairy-Stockfish's scale for
+/// its capture-the-flag term, steep near the goal (a step from it is worth a rook and more).
+fn flag_value(d: u32) -> i32 {
+    2500 / (1 + (d * d) as i32)
+}
+
+/// The flag race for White: per side with a region, its flag piece (of the kinds in
+/// `kinds[side]`, bit mask) nearest its region (`regions[side]`), scored by its king steps
+/// to it. A king's distance stands in for any piece's: the search sees the rest.
+pub fn flag_race(pos: &Position, regions: &[SquareSet; 2], kinds: [u64; 2]) -> i32 {
+    let mut score = 0;
+    for color in [Color::White, Color::Black] {
+        let region = &regions[color.index()];
+        if region.is_empty() {
+            continue;
+        }
+        let mask = kinds[color.index()];
+        let best = pos
+            .pieces_of(color)
+            .filter(|&(_, k)| k < 64 && mask & (1 << k) != 0)
+            .map(|(sq, _)| {
+                region
+                    .iter()
+                    .map(|t| {
+                        sq.file()
+                            .abs_diff(t.file())
+                            .max(sq.rank().abs_diff(t.rank()))
+                    })
+                    .min()
+                    .unwrap_or(u8::MAX) as u32
+            })
+            .min();
+        if let Some(d) = best {
+            let v = flag_value(d);
+            score += if color == Color::White { v } else { -v };
         }
     }
     score
@@ -130,6 +177,40 @@ mod tests {
         let mut other = open.clone();
         other.set(Square::parse("f4").unwrap(), Cell::piece(1, Color::White));
         assert!(connect_threats(&other, 1, 5) < connect_threats(&open, 1, 5));
+    }
+
+    /// The eighth rank for White, the first for Black (racing kings has both on the eighth).
+    fn regions(white_rank: u8, black_rank: u8) -> [SquareSet; 2] {
+        let rank = |r: u8| (0..8).map(|f| Square::new(f, r)).collect::<SquareSet>();
+        [rank(white_rank), rank(black_rank)]
+    }
+
+    #[test]
+    fn a_flag_piece_nearer_its_region_is_worth_more() {
+        let regions = regions(7, 7);
+        let at = |sq: &str| board(&[(sq, Color::White)]);
+        let (far, mid, near) = (
+            flag_race(&at("d2"), &regions, [1, 1]),
+            flag_race(&at("d5"), &regions, [1, 1]),
+            flag_race(&at("d7"), &regions, [1, 1]),
+        );
+        assert!(0 < far && far < mid && mid < near, "{far} {mid} {near}");
+        // A step from the goal outweighs a rook.
+        assert!(near >= 500, "{near}");
+        // Only the flag kinds count (kind 0 is not in a mask of kind 1), and a side with no
+        // region scores nothing.
+        assert_eq!(flag_race(&at("d7"), &regions, [2, 2]), 0);
+        let none = [SquareSet::EMPTY, SquareSet::EMPTY];
+        assert_eq!(flag_race(&at("d7"), &none, [1, 1]), 0);
+    }
+
+    #[test]
+    fn the_flag_race_is_symmetric() {
+        let pos = board(&[("e4", Color::White), ("e5", Color::Black)]);
+        // White to rank 8 and Black to rank 1: both three steps away.
+        assert_eq!(flag_race(&pos, &regions(7, 0), [1, 1]), 0);
+        // Both to rank 8: Black is nearer.
+        assert!(flag_race(&pos, &regions(7, 7), [1, 1]) < 0);
     }
 
     #[test]

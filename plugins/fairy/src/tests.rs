@@ -448,3 +448,44 @@ fn san_disambiguates_only_by_rivals_with_the_same_move_type() {
     sans.sort();
     assert_eq!(sans, ["S2xa3", "S4xa3", "Sxa3=G"]);
 }
+
+/// The evaluation terms of goals material does not see: in racing kings a king nearer the
+/// eighth rank is better; in antichess every piece counts against its side (the host adds
+/// each piece at its value, the term twice against), so a side a knight down stands better.
+#[test]
+fn goals_material_does_not_see_are_evaluated() {
+    use houserules_plugin_api::VariantFlags;
+    let rk = variant("racingkings");
+    assert!(rk.info().flags.contains(VariantFlags::EVALUATES));
+    let far = rk
+        .parse("8/8/8/8/8/8/krbnNBRK/qrbnNBRQ w - - 0 1")
+        .expect("fen");
+    let near = rk
+        .parse("8/8/8/8/8/7K/krbnNBR1/qrbnNBRQ w - - 0 1")
+        .expect("fen");
+    assert!(rk.evaluate(&near) > rk.evaluate(&far));
+    let anti = variant("antichess");
+    assert!(anti.info().flags.contains(VariantFlags::EVALUATES));
+    let start = anti.parse(&anti.start_fen).expect("fen");
+    let knight_down = anti
+        .parse("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/R1BQKBNR w - - 0 1")
+        .expect("fen");
+    let value = |p: &Position| -> i32 {
+        // The host's material plus the plugin's term, from White's side.
+        let material: i32 = [(Color::White, 1), (Color::Black, -1)]
+            .iter()
+            .flat_map(|&(c, s)| p.pieces_of(c).map(move |(_, k)| (k, s)))
+            .map(|(k, s)| s * anti.pieces[k as usize].value)
+            .sum();
+        material + anti.evaluate(p)
+    };
+    assert!(
+        value(&knight_down) > value(&start),
+        "fewer pieces are better"
+    );
+    // Chess-like sections keep the host's evaluation alone.
+    assert!(!variant("nocastle")
+        .info()
+        .flags
+        .contains(VariantFlags::EVALUATES));
+}
