@@ -143,20 +143,8 @@ impl<'a, B: Bits> Ctx<'a, B> {
             }
         }
         let fam = Self::full_family_pieces(c, &st, 1 - side.index());
-        let mut immune = B::ZERO;
-        let mut m = c.immune_kinds;
-        while m != 0 {
-            let k = m.trailing_zeros() as usize;
-            m &= m - 1;
-            immune |= st.kind[k];
-        }
-        let mut janggi = B::ZERO;
-        let mut m = c.janggi_kinds;
-        while m != 0 {
-            let k = m.trailing_zeros() as usize;
-            m &= m - 1;
-            janggi |= st.kind[k];
-        }
+        let immune = st.of_kinds(c.immune_kinds);
+        let janggi = st.of_kinds(c.janggi_kinds);
         Ctx {
             janggi,
             c,
@@ -196,14 +184,7 @@ impl<'a, B: Bits> Ctx<'a, B> {
     /// Royal pieces of `color`.
     #[inline(always)]
     pub fn royals_of(&self, color: usize) -> B {
-        let mut b = B::ZERO;
-        let mut m = self.c.royal_kinds;
-        while m != 0 {
-            let k = m.trailing_zeros() as usize;
-            m &= m - 1;
-            b |= self.st.kind[k];
-        }
-        b & self.st.color[color]
+        self.st.of_kinds(self.c.royal_kinds) & self.st.color[color]
     }
 
     /// Family rays and lame leaps of `fams` from `s` (before the pseudo mask); hops never
@@ -398,8 +379,9 @@ impl<'a, B: Bits> Ctx<'a, B> {
     /// Where the other side's royal can be checked by the mover, once per position
     /// (Fairy-Stockfish's check squares): per kind of the mover, the squares from which a
     /// piece of that kind attacks the royal now, and the mover's pieces nearest the royal on
-    /// its lines, whose moves are made instead. `None` where that is not enough: more than one royal, or the mover attacks by
-    /// hops, lame leaps, two legs or warps, which a move's own squares can open or close.
+    /// its lines, whose moves are made instead. `None` where that is not enough: more than
+    /// one royal, or the mover attacks by hops, lame leaps, two legs or warps, which a move's
+    /// own squares can open or close.
     fn check_squares(&self) -> Option<CheckSquares<B>> {
         let c = self.c;
         let (us, them) = (self.us, self.them);
@@ -472,17 +454,10 @@ impl<'a, B: Bits> Ctx<'a, B> {
     ) {
         let c = self.c;
         let (us, them) = (self.us, self.them);
-        // Per kind, the families in which it is one of the mover's full-family kinds.
-        let mut fams_of = [0u32; MAX_KINDS];
-        for (i, kinds) in c.full_kinds[us].iter().enumerate() {
-            for &k in kinds {
-                if let Some(f) = fams_of.get_mut(k as usize) {
-                    *f |= 1 << i;
-                }
-            }
-        }
-        let base = Self::full_family_pieces(c, &self.st, us);
         let squares = self.check_squares();
+        // For the moves made: per kind, the families in which it is one of the mover's
+        // full-family kinds, and those pieces before the move (found at the first such move).
+        let mut patch: Option<([u32; MAX_KINDS], [B; family::COUNT])> = None;
         let mut st = self.st;
         out.extend(moves.iter().map(|m| {
             if !wanted(m) {
@@ -498,7 +473,18 @@ impl<'a, B: Bits> Ctx<'a, B> {
             }
             let touched = self.make_on(&mut st, *m)?;
             let [moved, placed, _] = touched;
-            let mut fam = base;
+            let (fams_of, base) = patch.get_or_insert_with(|| {
+                let mut fams_of = [0u32; MAX_KINDS];
+                for (i, kinds) in c.full_kinds[us].iter().enumerate() {
+                    for &k in kinds {
+                        if let Some(f) = fams_of.get_mut(k as usize) {
+                            *f |= 1 << i;
+                        }
+                    }
+                }
+                (fams_of, Self::full_family_pieces(c, &self.st, us))
+            });
+            let mut fam = *base;
             if let Some(from) = self.c.geo.compact(m.from).filter(|_| !m.is_drop()) {
                 let mut f = fams_of[moved] & c.families_by[us];
                 while f != 0 {

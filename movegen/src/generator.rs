@@ -248,20 +248,7 @@ impl Generator {
     /// Whether `color` has `n` pieces of the kinds in `kinds` (bit mask) in a row along a
     /// rank, file or diagonal of the plain board (connect-N; files do not wrap).
     pub fn in_a_row(&self, pos: &Position, color: Color, kinds: u64, n: u32) -> bool {
-        dispatch!(self, c => {
-            let st = c.state(pos, self.tag);
-            let mut b = Default::default();
-            let mut m = kinds;
-            while m != 0 {
-                let k = m.trailing_zeros() as usize;
-                m &= m - 1;
-                if k < c.n_kinds {
-                    b |= st.kind[k];
-                }
-            }
-            b &= st.color[color.index()];
-            c.in_a_row(b, n)
-        })
+        dispatch!(self, c => c.in_a_row(c.pieces_of(pos, self.tag, color.index(), kinds), n))
     }
 
     /// Keeps the moves of the side to move that leave its pseudo-royal pieces safe under the
@@ -311,26 +298,28 @@ impl Generator {
         dispatch!(self, c => ctx(c, pos, pos.side_to_move, self.tag).checks_given(moves, wanted, out))
     }
 
+    /// Whether this generator's bitboards hold every kind of `kinds` (bit mask).
+    pub fn tracks_kinds(&self, kinds: u64) -> bool {
+        let n = dispatch!(self, c => c.n_kinds);
+        n >= 64 || kinds >> n == 0
+    }
+
     /// The squares of `color`'s pieces of the kinds in `kinds` (bit mask); `None` where the
     /// mask names a kind this generator does not track.
     pub fn pieces_of_kinds(&self, pos: &Position, color: Color, kinds: u64) -> Option<SquareSet> {
-        dispatch!(self, c => {
-            if c.n_kinds < 64 && kinds >> c.n_kinds != 0 {
-                return None;
-            }
-            Some(c.geo.host_set(c.pieces_of(pos, self.tag, color.index(), kinds)))
-        })
+        if !self.tracks_kinds(kinds) {
+            return None;
+        }
+        dispatch!(self, c => Some(c.geo.host_set(c.pieces_of(pos, self.tag, color.index(), kinds))))
     }
 
     /// The number of `color`'s pieces of the kinds in `kinds` (bit mask); `None` where the
     /// mask names a kind this generator does not track.
     pub fn count_of_kinds(&self, pos: &Position, color: Color, kinds: u64) -> Option<u32> {
-        dispatch!(self, c => {
-            if c.n_kinds < 64 && kinds >> c.n_kinds != 0 {
-                return None;
-            }
-            Some(c.pieces_of(pos, self.tag, color.index(), kinds).count())
-        })
+        if !self.tracks_kinds(kinds) {
+            return None;
+        }
+        dispatch!(self, c => Some(c.pieces_of(pos, self.tag, color.index(), kinds).count()))
     }
 
     /// Squares from which a piece of `kind` and `color` can move on an empty board.

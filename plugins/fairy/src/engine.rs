@@ -610,11 +610,8 @@ impl Fairy {
     /// king the lowest square with a piece of the side to move.
     fn passing_square(&self, pos: &Position) -> Option<Square> {
         let us = pos.side_to_move;
-        let ours = |sq: &Square| pos.get(*sq).is_color(us);
-        let king = self.board_squares().filter(ours).find(|&sq| {
-            piece_of(pos.get(sq)).is_some_and(|(k, _)| self.kinds[k as usize].ty == KING)
-        });
-        king.or_else(|| self.board_squares().find(ours))
+        let first = |is: &dyn Fn(u8) -> bool| self.squares_where(pos, us, is).iter().next();
+        first(&|k| self.kinds[k as usize].ty == KING).or_else(|| first(&|_| true))
     }
 
     /// Fairy-Stockfish's extra legality rules, in its order: no checks (`checking`,
@@ -891,24 +888,15 @@ impl Fairy {
         let immune = |ty: u16| {
             sp.blast_immune_types.contains(&ty) || sp.blast_immune_types.contains(&ALL_PIECES)
         };
-        let mask = |keep: &dyn Fn(u16) -> bool| {
-            self.kinds
-                .iter()
-                .enumerate()
-                .filter(|(_, k)| keep(k.ty))
-                .fold(0u64, |m, (i, _)| m | 1 << i)
-        };
-        let blast = houserules_movegen::blast::Blast {
-            immune_kinds: mask(&immune),
-            pawn_kinds: mask(&|ty| ty == spec::PAWN),
-        };
+        let of_type =
+            |keep: &dyn Fn(u16) -> bool| self.kinds_where(|k| keep(self.kinds[k as usize].ty));
         // Every kind must be one the generator tracks, or its bitboards miss pieces.
-        let all = mask(&|_| true);
-        let start = self.parse_board(&self.start_fen).ok()?;
-        self.gen
-            .pieces_of_kinds(&start, Color::White, all)
-            .is_some()
-            .then_some(blast)
+        self.gen.tracks_kinds(self.kinds_where(|_| true)).then(|| {
+            houserules_movegen::blast::Blast {
+                immune_kinds: of_type(&immune),
+                pawn_kinds: of_type(&|ty| ty == spec::PAWN),
+            }
+        })
     }
 
     /// Whether `m` is judged on a copy of the position under the blast rule: moves that are
@@ -1039,29 +1027,49 @@ impl Fairy {
 
     /// Pieces of `color` of type `ty` on the board.
     fn count_board(&self, pos: &Position, color: Color, ty: u16) -> u32 {
-        match self.gen.count_of_kinds(pos, color, self.kinds_of_type(ty)) {
-            Some(n) if self.kinds.len() <= 64 => n,
-            _ => self.squares_of_type(pos, color, ty).len() as u32,
-        }
+        let counted = (self.kinds.len() <= 64)
+            .then(|| self.gen.count_of_kinds(pos, color, self.kinds_of_type(ty)))
+            .flatten();
+        counted.unwrap_or_else(|| self.squares_of_type(pos, color, ty).len() as u32)
+    }
+
+    /// The kinds (of the first 64) for which `is` holds, as a bit mask.
+    fn kinds_where(&self, is: impl Fn(u8) -> bool) -> u64 {
+        (0..self.kinds.len().min(64))
+            .filter(|&k| is(k as u8))
+            .fold(0u64, |m, k| m | 1 << k)
     }
 
     /// The kinds of type `ty` as a bit mask (of the first 64 kinds).
     fn kinds_of_type(&self, ty: u16) -> u64 {
-        (0..self.kinds.len().min(64))
-            .filter(|&k| self.of_type(k as u8, ty))
-            .fold(0u64, |m, k| m | 1 << k)
+        self.kinds_where(|k| self.of_type(k, ty))
     }
 
-    /// The squares of `color`'s pieces of type `ty`: from the generator's bitboards, or
-    /// from the cells where a kind is beyond them.
+    /// The squares of `color`'s pieces of type `ty`.
     fn squares_of_type(&self, pos: &Position, color: Color, ty: u16) -> SquareSet {
-        match self.gen.pieces_of_kinds(pos, color, self.kinds_of_type(ty)) {
-            Some(set) if self.kinds.len() <= 64 => set,
-            _ => self
-                .board_squares()
-                .filter(|&sq| self.holds(pos, sq, color, ty))
-                .collect(),
+        self.squares_where(pos, color, |k| self.of_type(k, ty))
+    }
+
+    /// The squares of `color`'s pieces of the kinds for which `is` holds: from the
+    /// generator's bitboards, or from the cells where a kind is beyond them.
+    pub(crate) fn squares_where(
+        &self,
+        pos: &Position,
+        color: Color,
+        is: impl Fn(u8) -> bool,
+    ) -> SquareSet {
+        if self.kinds.len() <= 64 {
+            let kinds = self.kinds_where(&is);
+            if kinds == 0 {
+                return SquareSet::EMPTY;
+            }
+            if let Some(set) = self.gen.pieces_of_kinds(pos, color, kinds) {
+                return set;
+            }
         }
+        self.board_squares()
+            .filter(|&sq| piece_of(pos.get(sq)).is_some_and(|(k, c)| c == color && is(k)))
+            .collect()
     }
 
     /// Whether kind `k` is of piece type `ty` (`ALL_PIECES`: any).
@@ -2503,28 +2511,12 @@ impl VariantRules for Fairy {
                 }
             }
         }
-        let royal_kinds = (0..self.kinds.len().min(64))
-            .filter(|&k| self.kinds[k].royal)
-            .fold(0u64, |m, k| m | 1 << k);
-        // No royal kind (atomic's kings are pseudo-royal commoners): nothing to add.
-        let lookup = (royal_kinds != 0 || self.kinds.len() > 64)
-            .then(|| self.gen.pieces_of_kinds(pos, color, royal_kinds));
-        match lookup {
-            None => {}
-            Some(Some(royals)) if self.kinds.len() <= 64 => {
-                for sq in royals.iter() {
-                    set.insert(sq);
-                }
-            }
-            _ => {
-                for sq in self.board_squares() {
-                    if piece_of(pos.get(sq))
-                        .is_some_and(|(k, c)| c == color && self.kinds[k as usize].royal)
-                    {
-                        set.insert(sq);
-                    }
-                }
-            }
+        // Atomic's kings are pseudo-royal commoners: no kind is royal, nothing to add.
+        for sq in self
+            .squares_where(pos, color, |k| self.kinds[k as usize].royal)
+            .iter()
+        {
+            set.insert(sq);
         }
         (!set.is_empty()).then_some(set)
     }

@@ -87,16 +87,11 @@ fn ranks_where(spec: &Spec, keep: impl Fn(u8) -> bool) -> SquareSet {
 impl Fairy {
     /// The royal king of `color` (Fairy-Stockfish's piece type `king`), if it has one.
     pub(crate) fn king_square(&self, pos: &Position, color: Color) -> Option<Square> {
-        (0..self.ranks)
-            .flat_map(|r| (0..self.files).map(move |f| Square::new(f, r)))
-            .find(|&sq| {
-                let c = pos.get(sq);
-                c.color() == Some(color)
-                    && c.kind().is_some_and(|k| {
-                        let k = &self.kinds[k as usize];
-                        k.ty == spec::KING && !k.promoted
-                    })
-            })
+        let king = |k: u8| {
+            let k = &self.kinds[k as usize];
+            k.ty == spec::KING && !k.promoted
+        };
+        self.squares_where(pos, color, king).iter().next()
     }
 
     /// Whether the first piece on a rank or file line from `from` is the enemy king, with
