@@ -430,3 +430,76 @@ fn the_first_look_stops_with_the_search() {
     assert!(f.best.is_some());
     assert_eq!(calls.load(Ordering::Relaxed), 3);
 }
+
+/// Take-away where every move counts as a capture and the evaluation favours the side that
+/// leaves a multiple of 4; `deepest` records the most moves made on any line.
+#[derive(Clone)]
+struct AllCaptures {
+    game: TakeAway,
+    deepest: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+}
+
+impl SearchGame for AllCaptures {
+    type Move = u32;
+    type Error = ();
+    fn side_to_move(&self) -> u8 {
+        self.game.side_to_move()
+    }
+    fn hash(&self) -> u64 {
+        self.game.hash()
+    }
+    fn legal_moves(&mut self, out: &mut Vec<u32>) -> Result<(), ()> {
+        self.game.legal_moves(out)
+    }
+    fn make(&mut self, m: u32) -> Result<(), ()> {
+        self.game.make(m)?;
+        let made = self.game.history.len();
+        self.deepest
+            .fetch_max(made, std::sync::atomic::Ordering::Relaxed);
+        Ok(())
+    }
+    fn unmake(&mut self) {
+        self.game.unmake()
+    }
+    fn terminal(&mut self, has: bool) -> Result<Option<Terminal>, ()> {
+        self.game.terminal(has)
+    }
+    fn in_check(&mut self) -> Result<bool, ()> {
+        Ok(false)
+    }
+    fn is_capture(&self, _m: u32) -> bool {
+        true
+    }
+    fn capture_order(&self, m: u32) -> i32 {
+        m as i32
+    }
+    fn evaluate(&mut self) -> Result<i32, ()> {
+        Ok(if self.game.pile.is_multiple_of(4) { -50 } else { 50 })
+    }
+    fn move_bits(&self, m: u32) -> u64 {
+        m as u64
+    }
+    fn history_slot(&self, m: u32) -> usize {
+        m as usize
+    }
+}
+
+/// Where every move is a capture, quiescence stands pat: a depth-2 search makes no line
+/// longer than two moves (not the game played out capture by capture, up to 12 more), and
+/// still finds the move that leaves a multiple of 4.
+#[test]
+fn quiescence_stands_pat_where_every_move_is_a_capture() {
+    let deepest = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let g = AllCaptures {
+        game: TakeAway::new(41, 1),
+        deepest: deepest.clone(),
+    };
+    let budget = Budget {
+        depth: Some(2),
+        ..Budget::default()
+    };
+    let f = search_within(&g, budget);
+    assert_eq!(f.best, Some(1));
+    let deepest = deepest.load(std::sync::atomic::Ordering::Relaxed);
+    assert!(deepest <= 2, "a line of {deepest} moves");
+}

@@ -696,7 +696,8 @@ impl<'a, G: SearchGame> Worker<'a, G> {
     }
 
     /// Quiescence at a node whose moves are known and that is not over: stand pat unless in
-    /// check, then captures (every move when in check) by MVV-LVA.
+    /// check, then captures (every move when in check) by MVV-LVA; out of check, a node whose
+    /// moves are all captures stands pat.
     #[allow(clippy::too_many_arguments)]
     fn quiesce_moves(
         &mut self,
@@ -719,7 +720,14 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             }
             best = stand;
             alpha = alpha.max(stand);
+            let all = moves.len();
             moves.retain(|&m| self.game.is_capture(m));
+            if moves.len() == all {
+                // Every move is a capture (Clobber, a forced capture of giveaway): captures
+                // are the game's moves here, not an exchange to settle, and searching them
+                // would play the game out in quiescence.
+                return Ok(stand);
+            }
         }
         let mut keyed: Vec<(i32, G::Move)> = moves
             .iter()

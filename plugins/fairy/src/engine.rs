@@ -135,6 +135,10 @@ pub struct Fairy {
     /// pieces and no rule that changes what a move leaves on the board: see
     /// [`Fairy::blast_on_bitboards`]); `None`: each move is made on a copy of the position.
     pub(crate) blast: Option<houserules_movegen::blast::Blast>,
+    /// The goal terms the engine's evaluation adds (see [`crate::eval`]).
+    goals: crate::eval::Goals,
+    /// The pieces' capture leaps, both ways (where stones touch for [`crate::eval::last_move`]).
+    capture_steps: Vec<(i8, i8)>,
 }
 
 /// The movement of a piece type as Fairy-Stockfish defines it. Fairy-Stockfish's pawn moves
@@ -490,6 +494,8 @@ impl Fairy {
             triple,
             chasing,
             blast: None,
+            goals: crate::eval::Goals::default(),
+            capture_steps: Vec::new(),
         };
         let start = v
             .parse_board(&spec.start_fen)
@@ -521,6 +527,10 @@ impl Fairy {
         v.start_fen = v.fen(&start);
         v.quiet_reach = v.quiet_reach_tables();
         v.blast = v.blast_on_bitboards();
+        v.goals = v.goals();
+        if v.goals.last_move {
+            v.capture_steps = v.capture_steps();
+        }
         Ok(v)
     }
 
@@ -1021,8 +1031,47 @@ impl Fairy {
 
     /// Losing the pieces of the extinction types wins (`extinctionValue = win`): the
     /// engine's material counts them against their side.
-    fn pieces_are_a_burden(&self) -> bool {
-        self.spec.extinction_value == Some(Value::Win)
+    /// The capture leaps of every kind, in both directions.
+    fn capture_steps(&self) -> Vec<(i8, i8)> {
+        use houserules_movegen::betza::CAPTURE;
+        let mut steps: Vec<(i8, i8)> = Vec::new();
+        for k in &self.kinds {
+            for t in &k.movement.steps {
+                for &((df, dr), _) in &t[CAPTURE].entries {
+                    for v in [(df, dr), (-df, -dr)] {
+                        if !steps.contains(&v) {
+                            steps.push(v);
+                        }
+                    }
+                }
+            }
+        }
+        steps
+    }
+
+    /// The goal terms of this section (see [`crate::eval::Goals`]).
+    fn goals(&self) -> crate::eval::Goals {
+        let sp = &self.spec;
+        let captures_only = |m: &houserules_movegen::betza::Movement| {
+            use houserules_movegen::betza::QUIET;
+            m.steps
+                .iter()
+                .chain(&m.slider)
+                .chain(&m.hopper)
+                .all(|t| t[QUIET].is_empty())
+                && m.warps[QUIET].is_empty()
+                && m.double_leaps.iter().all(|d| !d.quiet)
+        };
+        crate::eval::Goals {
+            connect: sp.connect_n > 0,
+            flag_race: sp.flag_region.iter().any(|r| !r.is_empty()),
+            burden: sp.extinction_value == Some(Value::Win),
+            discs: sp.placement.flip == Some(crate::placement::Enclosing::Reversi),
+            last_move: sp.stalemate_value == Value::Loss
+                && !sp.piece_drops
+                && !self.kinds.is_empty()
+                && self.kinds.iter().all(|k| captures_only(&k.movement)),
+        }
     }
 
     /// Pieces of `color` of type `ty` on the board.
@@ -2309,10 +2358,7 @@ impl VariantRules for Fairy {
         if self.pseudo_royal || self.royals_in_hand || self.royalless_side {
             flags |= VariantFlags::DYNAMIC_ROYALS.0;
         }
-        if self.spec.connect_n > 0
-            || self.spec.flag_region.iter().any(|r| !r.is_empty())
-            || self.pieces_are_a_burden()
-        {
+        if self.goals.any() {
             flags |= VariantFlags::EVALUATES.0;
         }
         if self.chasing.is_some() {
@@ -2351,30 +2397,44 @@ impl VariantRules for Fairy {
         self.parse(fen)
     }
 
-    /// Connect-N variants: open lines (see [`crate::eval`]).
+    /// Goals material does not see (see [`crate::eval`]).
     fn evaluate(&self, pos: &Position) -> i32 {
         let sp = &self.spec;
-        let mut score = crate::eval::connect_threats(pos, self.connect_kinds, sp.connect_n);
-        if sp.flag_region.iter().any(|r| !r.is_empty()) {
+        let goals = &self.goals;
+        let mut score = 0;
+        if goals.connect {
+            score += crate::eval::connect_threats(pos, self.connect_kinds, sp.connect_n);
+        }
+        if goals.flag_race {
             let kinds = [0, 1].map(|c| self.kinds_of_type(sp.flag_piece[c]));
             score += crate::eval::flag_race(pos, &sp.flag_region, kinds);
         }
-        if self.pieces_are_a_burden() {
-            // Losing the extinction types wins (giveaway, antichess, losers, codrus): the
-            // host counts each piece at its value, this counts it twice against, as the
-            // gallery's suicide-chess does.
+        if goals.burden {
+            // Where the loss of the extinction types wins (giveaway, antichess, losers,
+            // codrus), every piece is a burden, as Fairy-Stockfish has it (its piece values
+            // turn negative there, whatever the extinction types): fewer pieces leave the
+            // other side fewer captures to choose from and bring a stalemate nearer. The host
+            // counts each piece at its value; this counts it twice against, as the gallery's
+            // suicide-chess does.
             for (color, sign) in [(Color::White, -1), (Color::Black, 1)] {
                 for (_, k) in pos.pieces_of(color) {
-                    if sp
-                        .extinction_piece_types
-                        .iter()
-                        .any(|&t| self.of_type(k, t))
-                    {
-                        let value = self.pieces.get(k as usize).map_or(0, |p| p.value.max(0));
-                        score += sign * (2 * value + crate::eval::PIECE_BURDEN);
-                    }
+                    let value = self.pieces.get(k as usize).map_or(0, |p| p.value.max(0));
+                    score += sign * (2 * value + crate::eval::PIECE_BURDEN);
                 }
             }
+        }
+        if goals.discs {
+            if let Some(p) = &self.placement {
+                let drops = [Color::White, Color::Black].map(|c| {
+                    p.drop_squares_of(pos, c, self.files, self.ranks)
+                        .map_or(0, |set| set.len() as u32)
+                });
+                let value = self.pieces.first().map_or(100, |p| p.value.max(1));
+                score += crate::eval::disc_game(pos, value, drops);
+            }
+        }
+        if goals.last_move {
+            score += crate::eval::last_move(pos, &self.capture_steps);
         }
         score
     }

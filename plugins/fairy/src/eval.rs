@@ -1,6 +1,8 @@
 //! The engine's evaluation terms of the fairy plugin's goals that material does not see:
-//! open lines of connect-N variants (tictacrook), and the flag race (racing kings, king of
-//! the hill: a piece to reach a region).
+//! open lines of connect-N variants (tictacrook), the flag race (racing kings, king of the
+//! hill: a piece to reach a region), pieces as a burden (giveaway: losing them wins), the
+//! corners and edges of reversi's flipping games (Othello) and the movable stones of games
+//! where the last move wins (Clobber).
 //!
 //! Open lines:
 //! Every segment of N cells in a row (horizontal, vertical, both diagonals) that holds
@@ -115,6 +117,194 @@ pub fn flag_race(pos: &Position, regions: &[SquareSet; 2], kinds: [u64; 2]) -> i
     score
 }
 
+/// Which goal terms a section's evaluation adds; the manifest says `EVALUATES` when any does.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Goals {
+    /// Open lines of connect-N (`connectN`).
+    pub connect: bool,
+    /// The flag race (`flagRegion`).
+    pub flag_race: bool,
+    /// Pieces of the extinction types count against their side (`extinctionValue = win`).
+    pub burden: bool,
+    /// Discs that reversi's enclosures flip (`flipEnclosedPieces = reversi`): corners,
+    /// stable edges, frontier and the drops each side has (see [`disc_game`]).
+    pub discs: bool,
+    /// Every piece moves only by capturing and a side left without a move loses (clobber):
+    /// the stones that can still move (see [`last_move`]).
+    pub last_move: bool,
+}
+
+impl Goals {
+    /// Whether any term applies.
+    pub fn any(&self) -> bool {
+        self.connect || self.flag_race || self.burden || self.discs || self.last_move
+    }
+}
+
+/// Reversi's terms, in centipawns of a disc valued at 100.
+mod discs {
+    /// A corner disc never flips and anchors the edges beside it.
+    pub const CORNER: i32 = 300;
+    /// A disc diagonally next to an empty corner hands the corner to the other side.
+    pub const X_SQUARE: i32 = 150;
+    /// A disc on an edge next to an empty corner.
+    pub const C_SQUARE: i32 = 60;
+    /// A disc in an unbroken row of one colour along an edge from a held corner: stable.
+    pub const STABLE: i32 = 40;
+    /// A disc next to an empty square (the frontier): it gives the other side moves.
+    pub const FRONTIER: i32 = 15;
+    /// A square a side may drop on, more than the other side has.
+    pub const MOBILITY: i32 = 12;
+}
+
+/// The flipping game's terms for White (Othello): corners held, the squares that give a
+/// corner away while it is empty, stable discs along the edges, the frontier, and the drops
+/// each side has (`drops`, White's and Black's). The host counts each disc at its value
+/// (`value`), which is the result at the end but a poor guide before it (more discs mean
+/// fewer moves): this takes that count back in the proportion of the board still empty.
+pub fn disc_game(pos: &Position, value: i32, drops: [u32; 2]) -> i32 {
+    let (files, ranks) = (pos.files() as i32, pos.ranks() as i32);
+    if files < 2 || ranks < 2 {
+        return 0;
+    }
+    let owner = |f: i32, r: i32| -> Option<Color> {
+        if f < 0 || r < 0 || f >= files || r >= ranks {
+            return None;
+        }
+        pos.get(Square::new(f as u8, r as u8)).color()
+    };
+    let sign = |c: Color| if c == Color::White { 1 } else { -1 };
+    let mut score = 0;
+    for (cf, cr, df, dr) in [
+        (0, 0, 1, 1),
+        (files - 1, 0, -1, 1),
+        (0, ranks - 1, 1, -1),
+        (files - 1, ranks - 1, -1, -1),
+    ] {
+        match owner(cf, cr) {
+            Some(c) => {
+                score += sign(c) * discs::CORNER;
+                // The rows of its colour that run from it along both edges.
+                for (sf, sr, len) in [(df, 0, files), (0, dr, ranks)] {
+                    for i in 1..len {
+                        if owner(cf + sf * i, cr + sr * i) != Some(c) {
+                            break;
+                        }
+                        score += sign(c) * discs::STABLE;
+                    }
+                }
+            }
+            None => {
+                if let Some(c) = owner(cf + df, cr + dr) {
+                    score -= sign(c) * discs::X_SQUARE;
+                }
+                for (f, r) in [(cf + df, cr), (cf, cr + dr)] {
+                    if let Some(c) = owner(f, r) {
+                        score -= sign(c) * discs::C_SQUARE;
+                    }
+                }
+            }
+        }
+    }
+    let mut empty = 0;
+    let mut count = [0i32; 2];
+    for r in 0..ranks {
+        for f in 0..files {
+            let cell = pos.get(Square::new(f as u8, r as u8));
+            let Some(c) = cell.color() else {
+                empty += i32::from(cell.is_empty());
+                continue;
+            };
+            count[c.index()] += 1;
+            let frontier = (-1..=1)
+                .flat_map(|a| (-1..=1).map(move |b| (a, b)))
+                .filter(|&d| d != (0, 0))
+                .any(|(a, b)| {
+                    let (nf, nr) = (f + a, r + b);
+                    nf >= 0
+                        && nr >= 0
+                        && nf < files
+                        && nr < ranks
+                        && pos.get(Square::new(nf as u8, nr as u8)).is_empty()
+                });
+            if frontier {
+                score -= sign(c) * discs::FRONTIER;
+            }
+        }
+    }
+    let diff = count[0] - count[1];
+    score -= value * diff * empty / (files * ranks);
+    let moves = drops[0] as i32 - drops[1] as i32;
+    score + moves * discs::MOBILITY
+}
+
+/// Centipawns per stone in play (in a group that still has a move), more than the other
+/// side has.
+pub const STONE_IN_PLAY: i32 = 25;
+
+/// The last-move game's term for White (Clobber: every move a capture, and the side left
+/// without one loses). Stones touch along `steps` (the pieces' capture steps, either way);
+/// a group of touching stones is in play while two of its stones of different colours touch,
+/// and dead once only one colour is left in reach. Both sides always have as many moves as
+/// each other in Clobber (a stone next to an enemy stone can take it and be taken by it), so
+/// the host's mobility says nothing; what differs is how many stones each side keeps in play,
+/// and a group where one side has stones to spare is the one whose last move it makes.
+pub fn last_move(pos: &Position, steps: &[(i8, i8)]) -> i32 {
+    let (files, ranks) = (pos.files(), pos.ranks());
+    let n = files as usize * ranks as usize;
+    let index = |sq: Square| sq.rank() as usize * files as usize + sq.file() as usize;
+    let mut parent: Vec<usize> = (0..n).collect();
+    fn root(parent: &mut [usize], mut i: usize) -> usize {
+        while parent[i] != i {
+            parent[i] = parent[parent[i]];
+            i = parent[i];
+        }
+        i
+    }
+    let mut live = vec![false; n];
+    for r in 0..ranks {
+        for f in 0..files {
+            let sq = Square::new(f, r);
+            let Some(c) = pos.get(sq).color() else {
+                continue;
+            };
+            for &(df, dr) in steps {
+                let Some(to) = sq.offset_within(df, dr, files, ranks) else {
+                    continue;
+                };
+                let Some(d) = pos.get(to).color() else {
+                    continue;
+                };
+                let (a, b) = (root(&mut parent, index(sq)), root(&mut parent, index(to)));
+                if a != b {
+                    parent[a] = b;
+                    live[b] |= live[a];
+                }
+                if c != d {
+                    live[b] = true;
+                }
+            }
+        }
+    }
+    let mut score = 0;
+    for r in 0..ranks {
+        for f in 0..files {
+            let sq = Square::new(f, r);
+            let Some(c) = pos.get(sq).color() else {
+                continue;
+            };
+            if live[root(&mut parent, index(sq))] {
+                score += if c == Color::White {
+                    STONE_IN_PLAY
+                } else {
+                    -STONE_IN_PLAY
+                };
+            }
+        }
+    }
+    score
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -221,5 +411,73 @@ mod tests {
             ("e4", Color::Black),
         ]);
         assert!(connect_threats(&pos, 1, 5) < 0);
+    }
+
+    /// The disc game's terms with no drops on either side.
+    fn discs(pieces: &[(&str, Color)]) -> i32 {
+        disc_game(&board(pieces), 100, [0, 0])
+    }
+
+    #[test]
+    fn a_corner_is_worth_more_than_the_squares_that_give_it_away() {
+        let corner = discs(&[("a1", Color::White)]);
+        let x_square = discs(&[("b2", Color::White)]);
+        let c_square = discs(&[("b1", Color::White)]);
+        let centre = discs(&[("d4", Color::White)]);
+        assert!(
+            corner > centre && centre > c_square && c_square > x_square,
+            "{corner} {centre} {c_square} {x_square}"
+        );
+        assert!(x_square < 0, "{x_square}");
+        // Next to a held corner b1 is a stable edge disc, worth more than nothing (with the
+        // host's count of a disc, 100, which the term takes back in part).
+        let held = discs(&[("a1", Color::White), ("b1", Color::White)]);
+        assert!(held + 200 > corner + 100, "{held} {corner}");
+        // Black's corner counts against White, as much.
+        assert_eq!(discs(&[("h8", Color::Black)]), -corner);
+    }
+
+    #[test]
+    fn discs_early_are_no_gain_and_moves_are() {
+        // Four discs to one on an empty board: the host's count (+300) is taken back nearly
+        // whole, and the frontier makes more discs a cost.
+        let many = board(&[
+            ("d4", Color::White),
+            ("e4", Color::White),
+            ("d5", Color::White),
+            ("e5", Color::White),
+            ("c3", Color::Black),
+        ]);
+        assert!(disc_game(&many, 100, [0, 0]) + 300 < 30);
+        // More drops than the other side is better.
+        assert!(disc_game(&many, 100, [6, 2]) > disc_game(&many, 100, [2, 6]));
+    }
+
+    #[test]
+    fn stones_count_while_their_group_can_still_move() {
+        let orthogonal = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+        // c3 c4 (White) touch d4 (Black): all three in play, one White stone more.
+        let group = board(&[
+            ("c3", Color::White),
+            ("c4", Color::White),
+            ("d4", Color::Black),
+        ]);
+        assert_eq!(last_move(&group, &orthogonal), STONE_IN_PLAY);
+        // A group of one colour only is dead: the Black stones on h7 and h8 count nothing.
+        let mut dead = group.clone();
+        dead.set(Square::parse("h7").unwrap(), Cell::piece(0, Color::Black));
+        dead.set(Square::parse("h8").unwrap(), Cell::piece(0, Color::Black));
+        assert_eq!(last_move(&dead, &orthogonal), STONE_IN_PLAY);
+        // Diagonal neighbours do not touch along orthogonal steps.
+        let apart = board(&[("c3", Color::White), ("d4", Color::Black)]);
+        assert_eq!(last_move(&apart, &orthogonal), 0);
+        assert_eq!(last_move(&apart, &[(1, 1), (-1, -1)]), 0);
+        assert_eq!(
+            last_move(
+                &board(&[("c3", Color::White), ("d3", Color::Black)]),
+                &orthogonal
+            ),
+            0
+        );
     }
 }

@@ -142,7 +142,18 @@ impl Placement {
     /// Where the side to move may drop (Fairy-Stockfish's `drop_region` for
     /// `enclosingDrop`), `None` when the rules do not restrict drops.
     fn drop_squares(&self, pos: &Position, files: u8, ranks: u8) -> Option<SquareSet> {
-        let us = pos.side_to_move;
+        self.drop_squares_of(pos, pos.side_to_move, files, ranks)
+    }
+
+    /// Where `us` may drop (whether or not it is `us`'s turn); `None` when the rules do not
+    /// restrict drops. The engine's evaluation counts them for both sides.
+    pub fn drop_squares_of(
+        &self,
+        pos: &Position,
+        us: Color,
+        files: u8,
+        ranks: u8,
+    ) -> Option<SquareSet> {
         let empty = |s: Square| pos.get(s).is_empty();
         if Self::squares(files, ranks).any(|s| self.drop_start.contains(s) && empty(s)) {
             return Some(self.drop_start);

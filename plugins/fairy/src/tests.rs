@@ -450,8 +450,9 @@ fn san_disambiguates_only_by_rivals_with_the_same_move_type() {
 }
 
 /// The evaluation terms of goals material does not see: in racing kings a king nearer the
-/// eighth rank is better; in antichess every piece counts against its side (the host adds
-/// each piece at its value, the term twice against), so a side a knight down stands better.
+/// eighth rank is better; in antichess and codrus every piece counts against its side (the
+/// host adds each piece at its value, the term twice against), so a side a piece down stands
+/// better; Othello's corners and Clobber's stones in play.
 #[test]
 fn goals_material_does_not_see_are_evaluated() {
     use houserules_plugin_api::VariantFlags;
@@ -483,9 +484,36 @@ fn goals_material_does_not_see_are_evaluated() {
         value(&knight_down) > value(&start),
         "fewer pieces are better"
     );
-    // Chess-like sections keep the host's evaluation alone.
-    assert!(!variant("nocastle")
-        .info()
-        .flags
-        .contains(VariantFlags::EVALUATES));
+    // In codrus only the king's loss wins, and still every piece is a burden.
+    let codrus = variant("codrus");
+    let full = codrus.parse(&codrus.start_fen).expect("fen");
+    let rook_down = codrus
+        .parse("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/1NBQKBNR w - - 0 1")
+        .expect("fen");
+    assert!(codrus.evaluate(&rook_down) > codrus.evaluate(&full));
+    // Othello (flipping by reversi's enclosures): a corner is worth more than the square
+    // diagonally next to it.
+    let othello = variant("flipello");
+    assert!(othello.info().flags.contains(VariantFlags::EVALUATES));
+    let corner = othello
+        .parse("8/8/8/3pP3/3PP3/8/8/P7[PPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPppppppppppppppppppppppppppppppppppppppppppppppppppppppppppp] b 0 1")
+        .expect("fen");
+    let x_square = othello
+        .parse("8/8/8/3pP3/3PP3/8/1P6/8[PPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPppppppppppppppppppppppppppppppppppppppppppppppppppppppppppp] b 0 1")
+        .expect("fen");
+    assert!(othello.evaluate(&corner) > othello.evaluate(&x_square) + 300);
+    // Clobber (every move a capture, the side without one loses): a White stone cut off
+    // from Black's is out of play.
+    let clobber = variant("clobber");
+    assert!(clobber.info().flags.contains(VariantFlags::EVALUATES));
+    let in_play = clobber.parse("5/5/5/5/1pP2/1P3 w 0 1").expect("fen");
+    let cut_off = clobber.parse("5/5/5/5/1pP2/4P w 0 1").expect("fen");
+    assert!(clobber.evaluate(&in_play) > clobber.evaluate(&cut_off));
+    // Chess-like sections keep the host's evaluation alone, and so do ataxx's flips.
+    for id in ["nocastle", "ataxx"] {
+        assert!(
+            !variant(id).info().flags.contains(VariantFlags::EVALUATES),
+            "{id}"
+        );
+    }
 }
