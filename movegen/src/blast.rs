@@ -24,6 +24,18 @@ pub struct Blast {
     pub pawn_kinds: u64,
 }
 
+/// A position's pieces that explosions spare, as bitboards (from [`Blast`]'s kind masks,
+/// found once per position rather than per square of each explosion).
+#[derive(Clone, Copy, Debug)]
+pub struct Spared<B: Bits> {
+    /// Pieces of the immune kinds.
+    pub immune: B,
+    /// Pieces of the immune kinds and of the pawn kinds.
+    pub around: B,
+    /// The immune kinds (a promotion's piece is judged by its new kind).
+    pub immune_kinds: u64,
+}
+
 /// The pseudo-royal pieces of both sides, as bitboards.
 #[derive(Clone, Copy, Debug)]
 pub struct Royals<B: Bits> {
@@ -40,11 +52,14 @@ impl<B: Bits> Ctx<'_, B> {
         self.c.around.get(s).copied().unwrap_or(B::ZERO)
     }
 
-    /// Whether the kind of the piece on `s` is in `mask` (a square of a kind beyond the
-    /// tables is in no mask).
-    fn kind_in(&self, s: usize, mask: u64) -> bool {
-        let k = self.c.kind_at(self.pos, s);
-        k < 64 && mask & (1 << k) != 0
+    /// The pieces of this position that `blast`'s explosions spare.
+    pub fn spared(&self, blast: &Blast) -> Spared<B> {
+        let immune = self.st.of_kinds(blast.immune_kinds);
+        Spared {
+            immune,
+            around: immune | self.st.of_kinds(blast.pawn_kinds),
+            immune_kinds: blast.immune_kinds,
+        }
     }
 
     /// The squares a quiet move must leave for the blast rule's test to be needed: where
@@ -81,8 +96,9 @@ impl<B: Bits> Ctx<'_, B> {
     }
 
     /// Whether the pseudo-legal move `m` (neither a drop nor a castle) of the side to move
-    /// keeps `royals` safe under the blast rule (module docs).
-    pub fn blast_ok(&self, m: Move, royals: Royals<B>, blast: &Blast) -> bool {
+    /// keeps `royals` safe under the blast rule (module docs); `spared` is
+    /// [`Ctx::spared`] of this position.
+    pub fn blast_ok(&self, m: Move, royals: Royals<B>, spared: Spared<B>) -> bool {
         let g = &self.c.geo;
         let (Some(from), Some(to)) = (g.compact(m.from), g.compact(m.to)) else {
             return false;
@@ -100,20 +116,17 @@ impl<B: Bits> Ctx<'_, B> {
         // What the explosion removes (pieces of both sides; an immune capturer stays).
         let mut blown = B::ZERO;
         if m.is_capture() {
-            let centre = if m.is_promotion() {
-                m.piece as usize
+            // The capturer (a promotion's piece is of its new kind) unless immune.
+            let immune = if m.is_promotion() {
+                let centre = m.piece as usize;
+                centre < 64 && spared.immune_kinds & (1 << centre) != 0
             } else {
-                self.c.kind_at(self.pos, from)
+                spared.immune.has(from)
             };
-            let immune = centre < 64 && blast.immune_kinds & (1 << centre) != 0;
             if !immune {
                 blown |= to_b;
             }
-            for s in (self.around(to) & occ).squares() {
-                if !self.kind_in(s, blast.immune_kinds | blast.pawn_kinds) {
-                    blown |= B::bit(s);
-                }
-            }
+            blown |= self.around(to) & occ & !spared.around;
             occ &= !blown;
         }
         let ours = if royals.ours.has(from) {

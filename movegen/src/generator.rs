@@ -273,12 +273,13 @@ impl Generator {
             };
             // Quiet moves off the royals' lines need no test (see `blast_quiet_lines`).
             let lines = x.blast_quiet_lines(royals.ours);
+            let spared = x.spared(blast);
             let needs_test = |m: &Move| {
                 m.is_capture()
                     || lines.is_none_or(|l| c.geo.compact(m.from).is_none_or(|f| l.has(f)))
             };
             moves.retain(|m| {
-                judge(m).unwrap_or_else(|| !needs_test(m) || x.blast_ok(*m, royals, blast))
+                judge(m).unwrap_or_else(|| !needs_test(m) || x.blast_ok(*m, royals, spared))
             });
         })
     }

@@ -264,6 +264,7 @@ impl SquareSet {
         self.0 == [0; 4]
     }
     /// Number of squares in the set.
+    #[inline]
     pub fn len(&self) -> usize {
         self.0.iter().map(|w| w.count_ones() as usize).sum()
     }

@@ -474,7 +474,11 @@ impl SearchGame for AllCaptures {
         m as i32
     }
     fn evaluate(&mut self) -> Result<i32, ()> {
-        Ok(if self.game.pile.is_multiple_of(4) { -50 } else { 50 })
+        Ok(if self.game.pile.is_multiple_of(4) {
+            -50
+        } else {
+            50
+        })
     }
     fn move_bits(&self, m: u32) -> u64 {
         m as u64

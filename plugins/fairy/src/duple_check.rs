@@ -8,7 +8,7 @@
 //! where captures explode counts as not attacked, as for pseudo-royal pieces.
 
 use crate::engine::Fairy;
-use houserules_plugin_api::{Color, Move, Position, Square};
+use houserules_plugin_api::{Color, Move, Position, Square, SquareSet};
 
 /// `color`'s pieces of the extinction types (Fairy-Stockfish's pseudo-royal candidates).
 fn candidates(v: &Fairy, pos: &Position, color: Color) -> Vec<Square> {
@@ -29,7 +29,7 @@ fn every_one_attacked(
     pos: &Position,
     squares: &[Square],
     by: Color,
-    theirs: &[Square],
+    theirs: &SquareSet,
     for_safety: bool,
 ) -> bool {
     !squares.is_empty()
@@ -44,7 +44,7 @@ fn every_one_attacked(
 }
 
 /// `color`'s candidates when all of them are attacked (a duple check), else none.
-pub fn all_attacked(v: &Fairy, pos: &Position, color: Color, theirs: &[Square]) -> Vec<Square> {
+pub fn all_attacked(v: &Fairy, pos: &Position, color: Color, theirs: &SquareSet) -> Vec<Square> {
     let c = candidates(v, pos, color);
     if every_one_attacked(v, pos, &c, color.opposite(), theirs, false) {
         c
@@ -60,7 +60,7 @@ pub fn leaves_all_attacked(
     pos: &Position,
     m: Move,
     after: &Position,
-    theirs: &[Square],
+    theirs: &SquareSet,
 ) -> bool {
     let us = pos.side_to_move;
     let dest = if m.is_castle() { m.via } else { m.to };

@@ -137,6 +137,10 @@ pub struct Fairy {
     pub(crate) blast: Option<houserules_movegen::blast::Blast>,
     /// The goal terms the engine's evaluation adds (see [`crate::eval`]).
     goals: crate::eval::Goals,
+    /// The extinction piece types in increasing order (as Fairy-Stockfish tests them), each
+    /// with its kinds as a bit mask (`None` where the kinds are beyond a mask): what the
+    /// extinction and the pseudo-royal pieces are looked up by at every node.
+    extinction: Vec<(u16, Option<u64>)>,
     /// The pieces' capture leaps, both ways (where stones touch for [`crate::eval::last_move`]).
     capture_steps: Vec<(i8, i8)>,
 }
@@ -496,6 +500,7 @@ impl Fairy {
             blast: None,
             goals: crate::eval::Goals::default(),
             capture_steps: Vec::new(),
+            extinction: Vec::new(),
         };
         let start = v
             .parse_board(&spec.start_fen)
@@ -528,6 +533,13 @@ impl Fairy {
         v.quiet_reach = v.quiet_reach_tables();
         v.blast = v.blast_on_bitboards();
         v.goals = v.goals();
+        let mut types = v.spec.extinction_piece_types.clone();
+        types.sort_unstable();
+        types.dedup();
+        v.extinction = types
+            .into_iter()
+            .map(|ty| (ty, (v.kinds.len() <= 64).then(|| v.kinds_of_type(ty))))
+            .collect();
         if v.goals.last_move {
             v.capture_steps = v.capture_steps();
         }
@@ -627,8 +639,17 @@ impl Fairy {
     /// Fairy-Stockfish's extra legality rules, in its order: no checks (`checking`,
     /// `dropChecks`), then captures first (`mustCapture`), then drops first (`mustDrop`).
     fn filter(&self, pos: &Position, out: &mut RVec<Move>, start: usize) {
+        crate::scratch::with_list(|moves| {
+            moves.extend_from_slice(&out[start..]);
+            self.filter_list(pos, moves);
+            out.truncate(start);
+            out.extend(moves.iter().copied());
+        });
+    }
+
+    /// The legality filters of [`Fairy::filter`] over `moves`.
+    fn filter_list(&self, pos: &Position, moves: &mut Vec<Move>) {
         let sp = &self.spec;
-        let mut moves: Vec<Move> = out[start..].to_vec();
         if !sp.promotion_limit.is_empty() {
             moves.retain(|&m| self.within_promotion_limit(pos, m));
         }
@@ -654,10 +675,10 @@ impl Fairy {
             }
         }
         if sp.makpong_rule {
-            crate::makpong::filter(self, pos, &mut moves);
+            crate::makpong::filter(self, pos, moves);
         }
         if !sp.mutually_immune_types.is_empty() {
-            crate::mutually_immune::filter(self, pos, &mut moves);
+            crate::mutually_immune::filter(self, pos, moves);
         }
         if self.pseudo_royal {
             let us = pos.side_to_move;
@@ -665,10 +686,8 @@ impl Fairy {
             let theirs = self.pseudo_royals(pos, us.opposite());
             match &self.blast {
                 Some(blast) => {
-                    let set = |v: &[Square]| v.iter().copied().collect::<SquareSet>();
-                    let (o, t) = (set(&ours), set(&theirs));
                     self.gen
-                        .retain_blast_safe(pos, &mut moves, &o, &t, blast, |m| {
+                        .retain_blast_safe(pos, moves, &ours, &theirs, blast, |m| {
                             self.blast_needs_position(m)
                                 .then(|| self.pseudo_royals_safe(pos, *m, &ours, &theirs))
                         });
@@ -679,7 +698,7 @@ impl Fairy {
         if !sp.checking || !sp.drop_checks {
             let asked = |m: &Move| !sp.checking || m.is_drop();
             let mut given = Vec::new();
-            self.gen.checks_given(pos, &moves, asked, &mut given);
+            self.gen.checks_given(pos, moves, asked, &mut given);
             let mut i = 0;
             moves.retain(|&m| {
                 let gives = given.get(i).copied().flatten();
@@ -709,8 +728,6 @@ impl Fairy {
                 });
             }
         }
-        out.truncate(start);
-        out.extend(moves);
     }
 
     /// An explosion at `at` (Fairy-Stockfish's `blastOnCapture`): the piece there and every
@@ -840,15 +857,21 @@ impl Fairy {
 
     /// Fairy-Stockfish's pseudo-royal pieces of `color`: its pieces of each extinction type
     /// of which it has at most `extinctionPieceCount + 1` on the board.
-    pub fn pseudo_royals(&self, pos: &Position, color: Color) -> Vec<Square> {
-        let mut out = Vec::new();
-        for &ty in &self.spec.extinction_piece_types {
-            let squares = self.squares_of_type(pos, color, ty);
+    pub fn pseudo_royals(&self, pos: &Position, color: Color) -> SquareSet {
+        let mut out = SquareSet::EMPTY;
+        for &(ty, kinds) in &self.extinction {
+            // The type's kinds as a mask, found once (see `extinction`).
+            let squares = match kinds {
+                Some(0) => continue,
+                Some(kinds) => self
+                    .gen
+                    .pieces_of_kinds(pos, color, kinds)
+                    .unwrap_or_else(|| self.squares_of_type(pos, color, ty)),
+                None => self.squares_of_type(pos, color, ty),
+            };
             if squares.len() as u32 <= self.spec.extinction_piece_count + 1 {
-                for sq in squares.iter() {
-                    if !out.contains(&sq) {
-                        out.push(sq);
-                    }
+                for (o, w) in out.0.iter_mut().zip(squares.0) {
+                    *o |= w;
                 }
             }
         }
@@ -870,10 +893,10 @@ impl Fairy {
 
     /// Whether `sq` touches one of `others` (with explosions, touching pseudo-royal pieces
     /// cannot take each other and so are not in check).
-    pub(crate) fn touches(&self, sq: Square, others: &[Square]) -> bool {
+    pub(crate) fn touches(&self, sq: Square, others: &SquareSet) -> bool {
         self.spec.blast_on_capture
             && others.iter().any(|o| {
-                o != &sq && o.file().abs_diff(sq.file()) <= 1 && o.rank().abs_diff(sq.rank()) <= 1
+                o != sq && o.file().abs_diff(sq.file()) <= 1 && o.rank().abs_diff(sq.rank()) <= 1
             })
     }
 
@@ -931,8 +954,8 @@ impl Fairy {
         &self,
         pos: &Position,
         m: Move,
-        ours: &[Square],
-        theirs: &[Square],
+        ours: &SquareSet,
+        theirs: &SquareSet,
     ) -> bool {
         let us = pos.side_to_move;
         let them = us.opposite();
@@ -940,14 +963,14 @@ impl Fairy {
         // A pseudo-royal piece that would turn to stone may not capture.
         if m.is_capture()
             && !m.is_castle()
-            && ours.contains(&m.from)
+            && ours.contains(m.from)
             && pos.get(m.from).kind().is_some_and(|k| {
                 crate::petrify::petrifying_royal(&self.spec, self.kinds[k as usize].ty)
             })
         {
             return false;
         }
-        if m.is_castle() && ours.contains(&m.from) {
+        if m.is_castle() && ours.contains(m.from) {
             let mut lifted = pos.clone();
             lifted.clear(m.from);
             // The move's wall stands already (Fairy-Stockfish's `legal()` counts it in the
@@ -981,7 +1004,7 @@ impl Fairy {
         }
         let mut expected: Vec<Square> = ours
             .iter()
-            .map(|&s| if !m.is_drop() && s == m.from { dest } else { s })
+            .map(|s| if !m.is_drop() && s == m.from { dest } else { s })
             .collect();
         // `piece` is the dropped kind or the promotion's.
         let placed_ty = (m.is_drop() || m.is_promotion())
@@ -1008,7 +1031,7 @@ impl Fairy {
             return false;
         }
         // Taking one of theirs excuses an attacked one of ours, not a duple check.
-        let safe = theirs.iter().any(|&s| after.get(s).is_empty())
+        let safe = theirs.iter().any(|s| after.get(s).is_empty())
             || expected
                 .iter()
                 .all(|&s| self.touches(s, theirs) || !self.attacked_for_safety(&after, s, them));
@@ -1209,11 +1232,19 @@ impl Fairy {
 
     /// Pieces of `color` of type `ty` (`ALL_PIECES`: any) on the board and in hand.
     pub(crate) fn count_with_hand(&self, pos: &Position, color: Color, ty: u16) -> u32 {
-        let hand: u32 = (0..self.n_base)
+        self.count_board(pos, color, ty) + self.count_in_hand(pos, color, ty)
+    }
+
+    /// `color`'s pieces of type `ty` in hand.
+    fn count_in_hand(&self, pos: &Position, color: Color, ty: u16) -> u32 {
+        let hand = &pos.hands[color.index()];
+        if hand.iter().all(|&n| n == 0) {
+            return 0;
+        }
+        (0..self.n_base)
             .filter(|&k| self.of_type(k as u8, ty))
-            .map(|k| pos.hands[color.index()][k] as u32)
-            .sum();
-        self.count_board(pos, color, ty) + hand
+            .map(|k| hand[k] as u32)
+            .sum()
     }
 
     pub(crate) fn board_squares(&self) -> impl Iterator<Item = Square> + '_ {
@@ -1272,13 +1303,17 @@ impl Fairy {
             sp.extinction_value,
             self.pseudo_royal && !sp.blast_on_capture,
         ) {
-            let mut types = sp.extinction_piece_types.clone();
-            types.sort_unstable();
+            let count = |c: Color, ty: u16, kinds: Option<u64>| -> u32 {
+                let on_board = kinds
+                    .and_then(|k| self.gen.count_of_kinds(pos, c, k))
+                    .unwrap_or_else(|| self.count_board(pos, c, ty));
+                on_board + self.count_in_hand(pos, c, ty)
+            };
             for c in [stm.opposite(), stm] {
-                for &ty in &types {
+                for &(ty, kinds) in &self.extinction {
                     let claim = u32::from(sp.extinction_claim && c == stm);
-                    if self.count_with_hand(pos, c, ty) <= sp.extinction_piece_count
-                        && self.count_with_hand(pos, c.opposite(), ty)
+                    if count(c, ty, kinds) <= sp.extinction_piece_count
+                        && count(c.opposite(), ty, kinds)
                             >= sp.extinction_opponent_piece_count + claim
                     {
                         return Some(self.value_outcome(v, c, "extinction"));
@@ -2464,9 +2499,10 @@ impl VariantRules for Fairy {
             || self.placement.is_some()
             || self.triple.is_some()
         {
-            let mut moves = RVec::new();
-            self.moves_of(pos, &mut moves);
-            return moves.len() as u64;
+            return crate::scratch::with_rlist(|moves| {
+                self.moves_of(pos, moves);
+                moves.len() as u64
+            });
         }
         self.gen.count_legal(pos)
     }
@@ -2559,11 +2595,13 @@ impl VariantRules for Fairy {
         let mut set = SquareSet::EMPTY;
         if self.pseudo_royal {
             let theirs = self.pseudo_royals(pos, color.opposite());
-            set = self
-                .pseudo_royals(pos, color)
-                .into_iter()
-                .filter(|&sq| !self.touches(sq, &theirs))
-                .collect();
+            set = self.pseudo_royals(pos, color);
+            if self.spec.blast_on_capture && !theirs.is_empty() {
+                let all = set;
+                for sq in all.iter().filter(|&sq| self.touches(sq, &theirs)) {
+                    set.remove(sq);
+                }
+            }
             if self.spec.duple_check {
                 // All of them attacked is a check too: then they are the pieces in check.
                 for sq in crate::duple_check::all_attacked(self, pos, color, &theirs) {

@@ -32,6 +32,7 @@ pub mod petrify;
 pub mod placement;
 pub mod promotion_limit;
 pub mod promotion_on_capture;
+pub mod scratch;
 pub mod setup_drops;
 pub mod shatar;
 pub mod sittuyin;

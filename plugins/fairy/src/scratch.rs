@@ -1,0 +1,61 @@
+//! Move lists used again from call to call: the legality filters and the move counts run at
+//! every node of a search or a perft, and a fresh list there was an allocation (and its
+//! growth a few more) per node.
+
+use houserules_plugin_api::abi_stable::std_types::RVec;
+use houserules_plugin_api::Move;
+use std::cell::Cell;
+
+thread_local! {
+    static LIST: Cell<Vec<Move>> = const { Cell::new(Vec::new()) };
+    static RLIST: Cell<RVec<Move>> = const { Cell::new(RVec::new()) };
+}
+
+/// Runs `f` with an empty move list of this thread's, kept for the next call. A nested call
+/// (a rule that asks for moves while filtering moves) gets a list of its own.
+pub fn with_list<R>(f: impl FnOnce(&mut Vec<Move>) -> R) -> R {
+    LIST.with(|cell| {
+        let mut list = cell.take();
+        list.clear();
+        let r = f(&mut list);
+        cell.set(list);
+        r
+    })
+}
+
+/// [`with_list`] for the plugin interface's list type.
+pub fn with_rlist<R>(f: impl FnOnce(&mut RVec<Move>) -> R) -> R {
+    RLIST.with(|cell| {
+        let mut list = cell.take();
+        list.clear();
+        let r = f(&mut list);
+        cell.set(list);
+        r
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use houserules_plugin_api::{MoveFlags, Square};
+
+    #[test]
+    fn lists_come_empty_and_nest() {
+        let m = Move::new(Square::new(0, 0), Square::new(0, 1), MoveFlags::NONE);
+        with_list(|a| {
+            a.push(m);
+            with_list(|b| {
+                assert!(b.is_empty());
+                b.push(m);
+                b.push(m);
+            });
+            assert_eq!(a.len(), 1);
+        });
+        with_list(|a| assert!(a.is_empty()));
+        with_rlist(|a| {
+            a.push(m);
+            with_rlist(|b| assert!(b.is_empty()));
+        });
+        with_rlist(|a| assert!(a.is_empty()));
+    }
+}
