@@ -517,3 +517,24 @@ fn goals_material_does_not_see_are_evaluated() {
         );
     }
 }
+
+/// Where moves flip enemy pieces (material taken by an effect, not a capture), the manifest
+/// asks the engine to reduce late moves only from 4 plies left (docs/engine.md); other
+/// sections leave the engine's default.
+#[test]
+fn flip_sections_ask_for_a_later_pruning_depth() {
+    let asked = |id: &str| -> Option<String> {
+        variant(id)
+            .info()
+            .extra
+            .iter()
+            .find(|o| o.key.as_str() == houserules_plugin_api::EXTRA_SEARCH_PRUNING_DEPTH)
+            .map(|o| o.value.to_string())
+    };
+    for id in ["ataxx", "flipello", "flipersi"] {
+        assert_eq!(asked(id).as_deref(), Some("4"), "{id}");
+    }
+    for id in ["nocastle", "clobber", "atomic"] {
+        assert_eq!(asked(id), None, "{id}");
+    }
+}
