@@ -538,7 +538,7 @@ impl Fairy {
         types.dedup();
         v.extinction = types
             .into_iter()
-            .map(|ty| (ty, (v.kinds.len() <= 64).then(|| v.kinds_of_type(ty))))
+            .map(|ty| (ty, v.mask_where(|k| v.of_type(k, ty))))
             .collect();
         if v.goals.last_move {
             v.capture_steps = v.capture_steps();
@@ -861,14 +861,7 @@ impl Fairy {
         let mut out = SquareSet::EMPTY;
         for &(ty, kinds) in &self.extinction {
             // The type's kinds as a mask, found once (see `extinction`).
-            let squares = match kinds {
-                Some(0) => continue,
-                Some(kinds) => self
-                    .gen
-                    .pieces_of_kinds(pos, color, kinds)
-                    .unwrap_or_else(|| self.squares_of_type(pos, color, ty)),
-                None => self.squares_of_type(pos, color, ty),
-            };
+            let squares = self.squares_of_mask(pos, color, kinds, |k| self.of_type(k, ty));
             if squares.len() as u32 <= self.spec.extinction_piece_count + 1 {
                 for (o, w) in out.0.iter_mut().zip(squares.0) {
                     *o |= w;
@@ -1052,8 +1045,6 @@ impl Fairy {
             .is_none_or(|n| self.count_board(pos, pos.side_to_move, ty) < n)
     }
 
-    /// Losing the pieces of the extinction types wins (`extinctionValue = win`): the
-    /// engine's material counts them against their side.
     /// The capture leaps of every kind, in both directions.
     fn capture_steps(&self) -> Vec<(i8, i8)> {
         use houserules_movegen::betza::CAPTURE;
@@ -1115,10 +1106,8 @@ impl Fairy {
 
     /// Pieces of `color` of type `ty` on the board.
     fn count_board(&self, pos: &Position, color: Color, ty: u16) -> u32 {
-        let counted = (self.kinds.len() <= 64)
-            .then(|| self.gen.count_of_kinds(pos, color, self.kinds_of_type(ty)))
-            .flatten();
-        counted.unwrap_or_else(|| self.squares_of_type(pos, color, ty).len() as u32)
+        let is = |k| self.of_type(k, ty);
+        self.count_of_mask(pos, color, self.mask_where(is), is)
     }
 
     /// The kinds (of the first 64) for which `is` holds, as a bit mask.
@@ -1126,6 +1115,12 @@ impl Fairy {
         (0..self.kinds.len().min(64))
             .filter(|&k| is(k as u8))
             .fold(0u64, |m, k| m | 1 << k)
+    }
+
+    /// The kinds for which `is` holds as a bit mask; `None` where the kinds are more than a
+    /// mask holds.
+    fn mask_where(&self, is: impl Fn(u8) -> bool) -> Option<u64> {
+        (self.kinds.len() <= 64).then(|| self.kinds_where(is))
     }
 
     /// The kinds of type `ty` as a bit mask (of the first 64 kinds).
@@ -1146,18 +1141,44 @@ impl Fairy {
         color: Color,
         is: impl Fn(u8) -> bool,
     ) -> SquareSet {
-        if self.kinds.len() <= 64 {
-            let kinds = self.kinds_where(&is);
-            if kinds == 0 {
-                return SquareSet::EMPTY;
+        self.squares_of_mask(pos, color, self.mask_where(&is), is)
+    }
+
+    /// [`Fairy::squares_where`] with the mask of the kinds for which `is` holds found
+    /// already ([`Fairy::mask_where`]; per-node callers keep it).
+    fn squares_of_mask(
+        &self,
+        pos: &Position,
+        color: Color,
+        kinds: Option<u64>,
+        is: impl Fn(u8) -> bool,
+    ) -> SquareSet {
+        match kinds {
+            Some(0) => return SquareSet::EMPTY,
+            Some(kinds) => {
+                if let Some(set) = self.gen.pieces_of_kinds(pos, color, kinds) {
+                    return set;
+                }
             }
-            if let Some(set) = self.gen.pieces_of_kinds(pos, color, kinds) {
-                return set;
-            }
+            None => {}
         }
         self.board_squares()
             .filter(|&sq| piece_of(pos.get(sq)).is_some_and(|(k, c)| c == color && is(k)))
             .collect()
+    }
+
+    /// The number of [`Fairy::squares_of_mask`], counted on the bitboards where they hold
+    /// the kinds.
+    fn count_of_mask(
+        &self,
+        pos: &Position,
+        color: Color,
+        kinds: Option<u64>,
+        is: impl Fn(u8) -> bool,
+    ) -> u32 {
+        kinds
+            .and_then(|k| self.gen.count_of_kinds(pos, color, k))
+            .unwrap_or_else(|| self.squares_of_mask(pos, color, kinds, is).len() as u32)
     }
 
     /// Whether kind `k` is of piece type `ty` (`ALL_PIECES`: any).
@@ -1320,10 +1341,8 @@ impl Fairy {
             self.pseudo_royal && !sp.blast_on_capture,
         ) {
             let count = |c: Color, ty: u16, kinds: Option<u64>| -> u32 {
-                let on_board = kinds
-                    .and_then(|k| self.gen.count_of_kinds(pos, c, k))
-                    .unwrap_or_else(|| self.count_board(pos, c, ty));
-                on_board + self.count_in_hand(pos, c, ty)
+                self.count_of_mask(pos, c, kinds, |k| self.of_type(k, ty))
+                    + self.count_in_hand(pos, c, ty)
             };
             for c in [stm.opposite(), stm] {
                 for &(ty, kinds) in &self.extinction {

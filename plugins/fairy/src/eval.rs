@@ -124,13 +124,14 @@ pub struct Goals {
     pub connect: bool,
     /// The flag race (`flagRegion`).
     pub flag_race: bool,
-    /// Pieces of the extinction types count against their side (`extinctionValue = win`).
+    /// Every piece counts against its side (`extinctionValue = win`: losing the extinction
+    /// types wins).
     pub burden: bool,
     /// Discs that reversi's enclosures flip (`flipEnclosedPieces = reversi`): corners,
     /// stable edges, frontier and the drops each side has (see [`disc_game`]).
     pub discs: bool,
     /// Every piece moves only by capturing and a side left without a move loses (clobber):
-    /// the stones that can still move (see [`last_move`]).
+    /// the stones still in play (see [`last_move`]).
     pub last_move: bool,
 }
 
@@ -210,23 +211,17 @@ pub fn disc_game(pos: &Position, value: i32, drops: [u32; 2]) -> i32 {
     let mut count = [0i32; 2];
     for r in 0..ranks {
         for f in 0..files {
-            let cell = pos.get(Square::new(f as u8, r as u8));
+            let sq = Square::new(f as u8, r as u8);
+            let cell = pos.get(sq);
             let Some(c) = cell.color() else {
                 empty += i32::from(cell.is_empty());
                 continue;
             };
             count[c.index()] += 1;
-            let frontier = (-1..=1)
-                .flat_map(|a| (-1..=1).map(move |b| (a, b)))
-                .filter(|&d| d != (0, 0))
-                .any(|(a, b)| {
-                    let (nf, nr) = (f + a, r + b);
-                    nf >= 0
-                        && nr >= 0
-                        && nf < files
-                        && nr < ranks
-                        && pos.get(Square::new(nf as u8, nr as u8)).is_empty()
-                });
+            let frontier = crate::placement::KING_STEPS.iter().any(|&(df, dr)| {
+                sq.offset_within(df, dr, files as u8, ranks as u8)
+                    .is_some_and(|n| pos.get(n).is_empty())
+            });
             if frontier {
                 score -= sign(c) * discs::FRONTIER;
             }

@@ -63,7 +63,7 @@ pub struct Placement {
 }
 
 /// The 8 directions.
-const KING_STEPS: [(i8, i8); 8] = [
+pub(crate) const KING_STEPS: [(i8, i8); 8] = [
     (1, 0),
     (-1, 0),
     (0, 1),
