@@ -10,7 +10,7 @@
 //! instead of on a copy of the position.
 
 use crate::bitboard::Bits;
-use crate::gen::Ctx;
+use crate::gen::{Ctx, Pins};
 use crate::tables::family;
 use houserules_plugin_api::{Move, MoveFlags};
 
@@ -62,11 +62,12 @@ impl<B: Bits> Ctx<'_, B> {
         }
     }
 
-    /// The squares a quiet move must leave for the blast rule's test to be needed: where
-    /// none of `ours` is attacked and the other side attacks only by leaps and slides, a
-    /// move that captures nothing can only uncover an attack by leaving a royal's lines (or
-    /// by moving the royal). `None` where every move needs the test.
-    pub fn blast_quiet_lines(&self, ours: B) -> Option<B> {
+    /// What decides the quiet moves of pieces that are not pseudo-royal, where none of
+    /// `royals.ours` is attacked and the other side attacks only by leaps and slides: such a
+    /// move can only uncover an attack on a royal by taking a pinned piece off its line
+    /// (nothing explodes, and a leap's reach does not depend on what stands between).
+    /// `None` where every move needs [`Ctx::blast_ok`].
+    pub(crate) fn blast_quiet_pins(&self, royals: Royals<B>) -> Option<Pins<B>> {
         let c = self.c;
         let them = self.them;
         let f = c.families_by[them];
@@ -76,23 +77,14 @@ impl<B: Bits> Ctx<'_, B> {
         {
             return None;
         }
-        let mut lines = ours;
-        for r in ours.squares() {
-            if self.attacked(r, self.st.occ, them, B::ZERO) {
-                return None;
-            }
-            let mut fams = f;
-            while fams != 0 {
-                let i = fams.trailing_zeros() as usize;
-                fams &= fams - 1;
-                if let Some(rays) = &c.rays[i] {
-                    for ray in rays.at(r) {
-                        lines |= ray.all;
-                    }
-                }
-            }
+        if royals
+            .ours
+            .squares()
+            .any(|r| self.attacked(r, self.st.occ, them, B::ZERO))
+        {
+            return None;
         }
-        Some(lines)
+        self.slider_pins(royals.ours, royals.theirs)
     }
 
     /// Whether the pseudo-legal move `m` (neither a drop nor a castle) of the side to move

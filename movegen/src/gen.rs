@@ -89,6 +89,25 @@ struct Analysis<B: Bits> {
     n_pins: usize,
 }
 
+/// Pieces pinned to royals by sliders ([`Ctx::slider_pins`]).
+pub(crate) struct Pins<B: Bits> {
+    pinned: B,
+    /// (pinned square, the squares it may move to).
+    list: [(u8, B); MAX_PINS],
+    n: usize,
+}
+
+impl<B: Bits> Pins<B> {
+    /// Whether a move from `from` to `to` keeps every line `from` blocks blocked.
+    #[inline(always)]
+    pub(crate) fn allows(&self, from: usize, to: usize) -> bool {
+        !self.pinned.has(from)
+            || self.list[..self.n]
+                .iter()
+                .all(|&(sq, mask)| sq as usize != from || mask.has(to))
+    }
+}
+
 /// See [`Ctx::check_squares`].
 struct CheckSquares<B: Bits> {
     /// Per kind of the mover: where a piece of it attacks the other side's royal.
@@ -542,10 +561,12 @@ impl<'a, B: Bits> Ctx<'a, B> {
                 &other
             }
         };
-        for &k in &c.leapers[by] {
-            acc |= c.kinds[by][k as usize].rev_leap[sq] & st.kind[k as usize] & keep;
-            if FIRST && !acc.is_empty() {
-                return acc;
+        if !(c.leap_reach[by][sq] & keep).is_empty() {
+            for &k in &c.leapers[by] {
+                acc |= c.kinds[by][k as usize].rev_leap[sq] & st.kind[k as usize] & keep;
+                if FIRST && !acc.is_empty() {
+                    return acc;
+                }
             }
         }
         let mut f = c.families_by[by];
@@ -563,6 +584,9 @@ impl<'a, B: Bits> Ctx<'a, B> {
             }
             if bit & family::SLIDERS != 0 {
                 if let Some(r) = &c.rays[i] {
+                    if (r.reach[sq] & cand).is_empty() {
+                        continue;
+                    }
                     for ray in r.at(sq) {
                         if (ray.all & cand).is_empty() {
                             continue;
@@ -646,6 +670,61 @@ impl<'a, B: Bits> Ctx<'a, B> {
             }
         }
         acc
+    }
+
+    /// The mover's pieces that alone stand between one of `royals` and a slider of the
+    /// other side on its line, each with the squares it may move to and still stand between
+    /// (the line up to the slider and the slider's square); `royals` beside one of
+    /// `untouchable` are left out (nothing attacks them, see [`crate::blast`]). `None` with
+    /// more pins than tracked.
+    pub(crate) fn slider_pins(&self, royals: B, untouchable: B) -> Option<Pins<B>> {
+        let c = self.c;
+        let (us, them) = (self.us, self.them);
+        let occ = self.st.occ;
+        let own = self.st.color[us];
+        let mut pins = Pins {
+            pinned: B::ZERO,
+            list: [(0, B::ZERO); MAX_PINS],
+            n: 0,
+        };
+        for r in royals.squares() {
+            if !(c.around.get(r).copied().unwrap_or(B::ZERO) & untouchable).is_empty() {
+                continue;
+            }
+            let mut f = c.families_by[them] & family::SLIDERS;
+            while f != 0 {
+                let i = f.trailing_zeros() as usize;
+                f &= f - 1;
+                let Some(rays) = &c.rays[i] else { continue };
+                let mut cand = self.fam[i];
+                for &k in &c.partial_kinds[them][i] {
+                    cand |=
+                        self.st.pieces(them, k as usize) & c.kinds[them][k as usize].rev_pseudo[r];
+                }
+                if (rays.reach[r] & cand).is_empty() {
+                    continue;
+                }
+                for ray in rays.at(r) {
+                    if (ray.all & cand).is_empty() {
+                        continue;
+                    }
+                    let Some(b1) = ray.first(occ) else { continue };
+                    if !own.has(b1) {
+                        continue;
+                    }
+                    let o2 = occ ^ B::bit(b1);
+                    if ray.first(o2).is_some_and(|b2| cand.has(b2)) {
+                        if pins.n >= MAX_PINS {
+                            return None;
+                        }
+                        pins.list[pins.n] = (b1 as u8, ray.blocked(o2));
+                        pins.n += 1;
+                        pins.pinned |= B::bit(b1);
+                    }
+                }
+            }
+        }
+        Some(pins)
     }
 
     /// Checkers and pins around the mover's royals; `None` with more royals than tracked.

@@ -79,6 +79,16 @@ impl Generator {
         self.tag
     }
 
+    /// The position cache's words where they hold this generator's bitboards of `pos`
+    /// (every piece of every kind it tracks, by colour, and its fingerprint): a key for
+    /// facts about the pieces on the board, equal only for the same pieces on the same
+    /// squares.
+    pub fn board_key<'p>(&self, pos: &'p Position) -> Option<&'p [u64; 16]> {
+        let words = &pos.accel()?.words;
+        let cacheable = dispatch!(self, c => c.cacheable());
+        (cacheable && words[15] == self.tag).then_some(words)
+    }
+
     /// Appends the legal moves of the side to move.
     pub fn legal_moves(&self, pos: &Position, out: &mut RVec<Move>) {
         #[cfg(all(target_arch = "x86_64", not(target_feature = "popcnt")))]
@@ -271,15 +281,22 @@ impl Generator {
                 ours: c.geo.set(ours),
                 theirs: c.geo.set(theirs),
             };
-            // Quiet moves off the royals' lines need no test (see `blast_quiet_lines`).
-            let lines = x.blast_quiet_lines(royals.ours);
+            // Quiet moves of pieces that are not pseudo-royal are judged by the pins alone
+            // (see `blast_quiet_pins`).
+            let pins = x.blast_quiet_pins(royals);
             let spared = x.spared(blast);
-            let needs_test = |m: &Move| {
-                m.is_capture()
-                    || lines.is_none_or(|l| c.geo.compact(m.from).is_none_or(|f| l.has(f)))
+            let quiet = |m: &Move| -> Option<bool> {
+                let pins = pins.as_ref()?;
+                if m.is_capture() {
+                    return None;
+                }
+                let (from, to) = (c.geo.compact(m.from)?, c.geo.compact(m.to)?);
+                (!royals.ours.has(from)).then(|| pins.allows(from, to))
             };
             moves.retain(|m| {
-                judge(m).unwrap_or_else(|| !needs_test(m) || x.blast_ok(*m, royals, spared))
+                judge(m)
+                    .or_else(|| quiet(m))
+                    .unwrap_or_else(|| x.blast_ok(*m, royals, spared))
             });
         })
     }

@@ -123,6 +123,9 @@ pub struct FamilyRays<B: Bits> {
     pub flat: Vec<Ray<B>>,
     /// The same rays as square lists (for hoppers), `lists[s][d]`.
     pub lists: Vec<Vec<Vec<u8>>>,
+    /// `reach[s]`: every square of the rays from `s` (an attack test looks at no ray of
+    /// the family where no candidate stands on any).
+    pub reach: Vec<B>,
 }
 
 impl<B: Bits> FamilyRays<B> {
@@ -437,6 +440,10 @@ pub struct Compiled<B: Bits> {
     pub families_by: [u32; 2],
     /// Kinds with capture leaps, per colour.
     pub leapers: [Vec<u8>; 2],
+    /// `leap_reach[color][t]`: the squares from which any of `color`'s capture leaps reaches
+    /// `t` (the union of the leapers' `rev_leap[t]`): an attack test looks at no leaper
+    /// where no piece of that colour stands there.
+    pub leap_reach: [Vec<B>; 2],
     /// Kinds per capture family, per colour: `[color][family index]`.
     pub family_kinds: [Vec<Vec<u8>>; 2],
     /// Kinds with two-leg captures / warp captures, per colour (kind, table index).
@@ -590,6 +597,7 @@ impl<B: Bits> Compiled<B> {
             warps: [Vec::new(), Vec::new()],
             families_by: [0; 2],
             leapers: [Vec::new(), Vec::new()],
+            leap_reach: [Vec::new(), Vec::new()],
             family_kinds: [
                 vec![Vec::new(); family::COUNT],
                 vec![Vec::new(); family::COUNT],
@@ -813,6 +821,15 @@ impl<B: Bits> Compiled<B> {
                 }
             }
         }
+        for color in 0..2 {
+            c.leap_reach[color] = (0..c.geo.n)
+                .map(|t| {
+                    c.leapers[color].iter().fold(B::ZERO, |acc, &k| {
+                        acc | c.kinds[color][k as usize].rev_leap[t]
+                    })
+                })
+                .collect();
+        }
         let board = c.geo.board;
         for k in 0..nk {
             let mut r = [board; 2];
@@ -904,10 +921,19 @@ impl<B: Bits> Compiled<B> {
             }
             lists.push(ls);
         }
+        let dirs = vecs.len();
+        let reach = (0..self.geo.n)
+            .map(|s| {
+                flat[s * dirs..(s + 1) * dirs]
+                    .iter()
+                    .fold(B::ZERO, |acc, ray| acc | ray.all)
+            })
+            .collect();
         self.rays[idx] = Some(FamilyRays {
-            dirs: vecs.len(),
+            dirs,
             flat,
             lists,
+            reach,
         });
     }
 

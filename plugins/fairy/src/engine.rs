@@ -3,6 +3,7 @@
 //! host drives. This module maps Fairy-Stockfish's settings onto the generator's rules model;
 //! FEN, SAN and results stay here.
 
+use crate::board_memo::BoardFacts;
 use crate::ini::Loc;
 use crate::spec::{self, Spec, Value, ALL_PIECES, KING};
 use houserules_movegen::{betza, rules_from_model, DropRules, Generator, Movement, Rules};
@@ -143,6 +144,9 @@ pub struct Fairy {
     extinction: Vec<(u16, Option<u64>)>,
     /// The pieces' capture leaps, both ways (where stones touch for [`crate::eval::last_move`]).
     capture_steps: Vec<(i8, i8)>,
+    /// This instance's number in [`crate::board_memo`], where the generator's bitboards
+    /// hold every kind (they are the memo's key); `None` elsewhere.
+    memo_owner: Option<u64>,
 }
 
 /// The movement of a piece type as Fairy-Stockfish defines it. Fairy-Stockfish's pawn moves
@@ -501,6 +505,7 @@ impl Fairy {
             goals: crate::eval::Goals::default(),
             capture_steps: Vec::new(),
             extinction: Vec::new(),
+            memo_owner: None,
         };
         let start = v
             .parse_board(&spec.start_fen)
@@ -543,6 +548,7 @@ impl Fairy {
         if v.goals.last_move {
             v.capture_steps = v.capture_steps();
         }
+        v.memo_owner = v.memo_owner();
         Ok(v)
     }
 
@@ -682,8 +688,8 @@ impl Fairy {
         }
         if self.pseudo_royal {
             let us = pos.side_to_move;
-            let ours = self.pseudo_royals(pos, us);
-            let theirs = self.pseudo_royals(pos, us.opposite());
+            let pair = self.pseudo_royal_pair(pos);
+            let (ours, theirs) = (pair[us.index()], pair[us.opposite().index()]);
             match &self.blast {
                 Some(blast) => {
                     self.gen
@@ -855,20 +861,49 @@ impl Fairy {
         self.spec.is_extinction_type(ty)
     }
 
-    /// Fairy-Stockfish's pseudo-royal pieces of `color`: its pieces of each extinction type
-    /// of which it has at most `extinctionPieceCount + 1` on the board.
-    pub fn pseudo_royals(&self, pos: &Position, color: Color) -> SquareSet {
-        let mut out = SquareSet::EMPTY;
-        for &(ty, kinds) in &self.extinction {
-            // The type's kinds as a mask, found once (see `extinction`).
-            let squares = self.squares_of_mask(pos, color, kinds, |k| self.of_type(k, ty));
-            if squares.len() as u32 <= self.spec.extinction_piece_count + 1 {
-                for (o, w) in out.0.iter_mut().zip(squares.0) {
-                    *o |= w;
+    /// The facts about the pieces on the board that the rules look up at every node: each
+    /// side's pseudo-royal pieces (Fairy-Stockfish's: its pieces of each extinction type of
+    /// which it has at most `extinctionPieceCount + 1` on the board) and its count of each
+    /// extinction type; remembered per board ([`crate::board_memo`]).
+    pub fn board_facts<R>(&self, pos: &Position, read: impl Fn(&BoardFacts) -> R) -> R {
+        let compute = || {
+            let mut facts = BoardFacts::default();
+            for color in [Color::White, Color::Black] {
+                let c = color.index();
+                for (i, &(ty, kinds)) in self.extinction.iter().enumerate() {
+                    let is = |k| self.of_type(k, ty);
+                    let n = self.count_of_mask(pos, color, kinds, is);
+                    if let Some(count) = facts.extinction_counts[c].get_mut(i) {
+                        *count = n;
+                    }
+                    if self.pseudo_royal && n <= self.spec.extinction_piece_count + 1 {
+                        let squares = self.squares_of_mask(pos, color, kinds, is);
+                        for (o, w) in facts.pseudo_royals[c].0.iter_mut().zip(squares.0) {
+                            *o |= w;
+                        }
+                    }
                 }
             }
+            facts
+        };
+        match (self.memo_owner, self.gen.board_key(pos)) {
+            (Some(owner), Some(key)) => crate::board_memo::read(owner, key, compute, read),
+            _ => read(&compute()),
         }
-        out
+    }
+
+    /// Both sides' pseudo-royal pieces (White's, then Black's): see [`Fairy::board_facts`].
+    pub fn pseudo_royal_pair(&self, pos: &Position) -> [SquareSet; 2] {
+        self.board_facts(pos, |f| f.pseudo_royals)
+    }
+
+    /// A number for [`crate::board_memo`] where the generator's bitboards hold every kind,
+    /// so that its cache words are a key for all the pieces on the board.
+    fn memo_owner(&self) -> Option<u64> {
+        (self.kinds.len() <= 64
+            && self.extinction.len() <= crate::board_memo::MAX_TYPES
+            && self.gen.tracks_kinds(self.kinds_where(|_| true)))
+        .then(crate::board_memo::owner)
     }
 
     /// Whether `sq` is attacked by `by` as the safety of pseudo-royal pieces is judged: by a
@@ -1275,7 +1310,8 @@ impl Fairy {
     /// `color`'s pieces of type `ty` in hand.
     fn count_in_hand(&self, pos: &Position, color: Color, ty: u16) -> u32 {
         let hand = &pos.hands[color.index()];
-        if hand.iter().all(|&n| n == 0) {
+        // One comparison of the whole hand (most variants have none): asked at every node.
+        if *hand == [0; 32] {
             return 0;
         }
         (0..self.n_base)
@@ -1340,15 +1376,22 @@ impl Fairy {
             sp.extinction_value,
             self.pseudo_royal && !sp.blast_on_capture,
         ) {
-            let count = |c: Color, ty: u16, kinds: Option<u64>| -> u32 {
-                self.count_of_mask(pos, c, kinds, |k| self.of_type(k, ty))
-                    + self.count_in_hand(pos, c, ty)
+            // The board's counts from the facts (all the types where they are remembered).
+            let counts = self
+                .memo_owner
+                .map(|_| self.board_facts(pos, |f| f.extinction_counts));
+            let count = |c: Color, i: usize, ty: u16, kinds: Option<u64>| -> u32 {
+                let on_board = match &counts {
+                    Some(n) => n[c.index()][i],
+                    None => self.count_of_mask(pos, c, kinds, |k| self.of_type(k, ty)),
+                };
+                on_board + self.count_in_hand(pos, c, ty)
             };
             for c in [stm.opposite(), stm] {
-                for &(ty, kinds) in &self.extinction {
+                for (i, &(ty, kinds)) in self.extinction.iter().enumerate() {
                     let claim = u32::from(sp.extinction_claim && c == stm);
-                    if count(c, ty, kinds) <= sp.extinction_piece_count
-                        && count(c.opposite(), ty, kinds)
+                    if count(c, i, ty, kinds) <= sp.extinction_piece_count
+                        && count(c.opposite(), i, ty, kinds)
                             >= sp.extinction_opponent_piece_count + claim
                     {
                         return Some(self.value_outcome(v, c, "extinction"));
@@ -2629,8 +2672,9 @@ impl VariantRules for Fairy {
     fn royals(&self, pos: &Position, color: Color) -> Option<SquareSet> {
         let mut set = SquareSet::EMPTY;
         if self.pseudo_royal {
-            let theirs = self.pseudo_royals(pos, color.opposite());
-            set = self.pseudo_royals(pos, color);
+            let pair = self.pseudo_royal_pair(pos);
+            let theirs = pair[color.opposite().index()];
+            set = pair[color.index()];
             if self.spec.blast_on_capture && !theirs.is_empty() {
                 let all = set;
                 for sq in all.iter().filter(|&sq| self.touches(sq, &theirs)) {
@@ -2665,6 +2709,7 @@ impl VariantRules for Fairy {
         self.gen = Arc::new(self.extras.generator(model)?);
         self.model = model.clone();
         self.blast = self.blast_on_bitboards();
+        self.memo_owner = self.memo_owner();
         Ok(())
     }
 

@@ -7,6 +7,7 @@
 //! creating it fails with the message (file, line, key, why). See `docs/fairy.md`.
 
 pub mod bikjang;
+pub mod board_memo;
 pub mod cambodian;
 pub mod castling_rules;
 pub mod chasing;

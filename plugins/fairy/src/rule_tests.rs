@@ -383,3 +383,29 @@ fn atomic_kings_may_touch_and_may_not_explode() {
     moves.sort();
     assert_eq!(moves, ["d3c2", "d3c4", "d3d2", "d3d4", "d3e2"]);
 }
+
+#[test]
+fn atomic_quiet_moves_of_pinned_pieces_keep_the_line() {
+    let v = from_ini(PSEUDO, "atom").unwrap();
+    let moves_of = |fen: &str, from: &str| -> Vec<String> {
+        let mut m: Vec<String> = legal(&v, fen)
+            .into_iter()
+            .filter(|m| m.starts_with(from))
+            .collect();
+        m.sort();
+        m
+    };
+    // The rook on e3 is pinned by the rook on e6: it may step along the e-file (and take
+    // on e6, which blows the pinner up), not off it.
+    let fen = "7k/8/4r3/8/8/4R3/8/4K3 w - - 0 1";
+    assert_eq!(moves_of(fen, "e3"), ["e3e2", "e3e4", "e3e5", "e3e6"]);
+    // A knight pinned on a diagonal has no move; unpinned, its six squares.
+    assert!(moves_of("7k/8/8/8/b7/8/2N5/3K4 w - - 0 1", "c2").is_empty());
+    assert_eq!(moves_of("7k/8/8/8/8/8/2N5/3K4 w - - 0 1", "c2").len(), 6);
+    // Kings side by side are never in check: a piece "pinned" to one moves freely.
+    assert_eq!(
+        moves_of("8/8/4r3/8/8/4R3/3k4/4K3 w - - 0 1", "e3").len(),
+        11,
+        "the rook's seven squares on the rank and four on the file"
+    );
+}
