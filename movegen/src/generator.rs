@@ -84,9 +84,7 @@ impl Generator {
     /// facts about the pieces on the board, equal only for the same pieces on the same
     /// squares.
     pub fn board_key<'p>(&self, pos: &'p Position) -> Option<&'p [u64; 16]> {
-        let words = &pos.accel()?.words;
-        let cacheable = dispatch!(self, c => c.cacheable());
-        (cacheable && words[15] == self.tag).then_some(words)
+        dispatch!(self, c => c.cache_words(pos, self.tag))
     }
 
     /// Appends the legal moves of the side to move.

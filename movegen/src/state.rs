@@ -131,6 +131,16 @@ impl<B: Bits> Compiled<B> {
         (a.words[CACHE_WORDS - 1] == tag && layout != Layout::None).then_some((layout, &a.words))
     }
 
+    /// The cache's words of `pos` where they hold this generator's bitboards (`tag`).
+    #[inline]
+    pub(crate) fn cache_words<'p>(
+        &self,
+        pos: &'p Position,
+        tag: u64,
+    ) -> Option<&'p [u64; CACHE_WORDS]> {
+        self.cached(pos, tag).map(|(_, words)| words)
+    }
+
     /// The bitboards of `pos`.
     #[inline]
     pub fn state(&self, pos: &Position, tag: u64) -> State<B> {
