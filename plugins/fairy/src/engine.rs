@@ -2595,6 +2595,10 @@ impl VariantRules for Fairy {
             crate::move_repetition::record(pos, pos.side_to_move, &mv, checked);
         }
         self.apply_move(pos, mv, fx);
+        // Explosions, walls, flips and stones change cells behind the generator's back,
+        // which leaves its bitboards stale: read them once now, not at every question about
+        // the new position (a search's quiescence asks only after captures).
+        self.gen.refresh(pos);
         if self.spec.bikjang_rule {
             crate::bikjang::record(pos, bikjang_before);
         }
