@@ -84,7 +84,13 @@ impl<B: Bits> Ctx<'_, B> {
         {
             return None;
         }
-        self.slider_pins(royals.ours, royals.theirs)
+        // A royal beside one of theirs cannot be attacked (module docs): nothing pins to it.
+        let exposed = royals
+            .ours
+            .squares()
+            .filter(|&r| (self.around(r) & royals.theirs).is_empty())
+            .fold(B::ZERO, |set, r| set | B::bit(r));
+        self.slider_pins(exposed)
     }
 
     /// Whether the pseudo-legal move `m` (neither a drop nor a castle) of the side to move

@@ -672,12 +672,24 @@ impl<'a, B: Bits> Ctx<'a, B> {
         acc
     }
 
+    /// The other side's pieces of capture family `i` that may attack `r` along its lines:
+    /// those of its full kinds wherever they stand, those of the others where their reach
+    /// on an empty board covers `r`.
+    #[inline(always)]
+    fn family_attackers(&self, i: usize, r: usize) -> B {
+        let (c, them) = (self.c, self.them);
+        let mut cand = self.fam[i];
+        for &k in &c.partial_kinds[them][i] {
+            cand |= self.st.pieces(them, k as usize) & c.kinds[them][k as usize].rev_pseudo[r];
+        }
+        cand
+    }
+
     /// The mover's pieces that alone stand between one of `royals` and a slider of the
     /// other side on its line, each with the squares it may move to and still stand between
-    /// (the line up to the slider and the slider's square); `royals` beside one of
-    /// `untouchable` are left out (nothing attacks them, see [`crate::blast`]). `None` with
-    /// more pins than tracked.
-    pub(crate) fn slider_pins(&self, royals: B, untouchable: B) -> Option<Pins<B>> {
+    /// (the line up to the slider and the slider's square). `None` with more pins than
+    /// tracked.
+    pub(crate) fn slider_pins(&self, royals: B) -> Option<Pins<B>> {
         let c = self.c;
         let (us, them) = (self.us, self.them);
         let occ = self.st.occ;
@@ -688,19 +700,12 @@ impl<'a, B: Bits> Ctx<'a, B> {
             n: 0,
         };
         for r in royals.squares() {
-            if !(c.around.get(r).copied().unwrap_or(B::ZERO) & untouchable).is_empty() {
-                continue;
-            }
             let mut f = c.families_by[them] & family::SLIDERS;
             while f != 0 {
                 let i = f.trailing_zeros() as usize;
                 f &= f - 1;
                 let Some(rays) = &c.rays[i] else { continue };
-                let mut cand = self.fam[i];
-                for &k in &c.partial_kinds[them][i] {
-                    cand |=
-                        self.st.pieces(them, k as usize) & c.kinds[them][k as usize].rev_pseudo[r];
-                }
+                let cand = self.family_attackers(i, r);
                 if (rays.reach[r] & cand).is_empty() {
                     continue;
                 }
@@ -785,11 +790,7 @@ impl<'a, B: Bits> Ctx<'a, B> {
                 let i = f.trailing_zeros() as usize;
                 f &= f - 1;
                 let bit = 1u32 << i;
-                let mut cand = self.fam[i];
-                for &k in &c.partial_kinds[them][i] {
-                    cand |=
-                        self.st.pieces(them, k as usize) & c.kinds[them][k as usize].rev_pseudo[r];
-                }
+                let cand = self.family_attackers(i, r);
                 if cand.is_empty() {
                     continue;
                 }

@@ -5,6 +5,7 @@
 use houserules_plugin_api::abi_stable::std_types::RVec;
 use houserules_plugin_api::Move;
 use std::cell::Cell;
+use std::thread::LocalKey;
 
 thread_local! {
     static LIST: Cell<Vec<Move>> = const { Cell::new(Vec::new()) };
@@ -14,20 +15,24 @@ thread_local! {
 /// Runs `f` with an empty move list of this thread's, kept for the next call. A nested call
 /// (a rule that asks for moves while filtering moves) gets a list of its own.
 pub fn with_list<R>(f: impl FnOnce(&mut Vec<Move>) -> R) -> R {
-    LIST.with(|cell| {
-        let mut list = cell.take();
-        list.clear();
-        let r = f(&mut list);
-        cell.set(list);
-        r
-    })
+    reused(&LIST, Vec::clear, f)
 }
 
 /// [`with_list`] for the plugin interface's list type.
 pub fn with_rlist<R>(f: impl FnOnce(&mut RVec<Move>) -> R) -> R {
-    RLIST.with(|cell| {
+    reused(&RLIST, RVec::clear, f)
+}
+
+/// Runs `f` with the list kept in `key`, emptied by `clear`, and keeps it again: taken out
+/// while `f` runs, so that a nested call finds the cell empty and starts a list of its own.
+fn reused<L: Default, R>(
+    key: &'static LocalKey<Cell<L>>,
+    clear: fn(&mut L),
+    f: impl FnOnce(&mut L) -> R,
+) -> R {
+    key.with(|cell| {
         let mut list = cell.take();
-        list.clear();
+        clear(&mut list);
         let r = f(&mut list);
         cell.set(list);
         r
