@@ -8,7 +8,7 @@
 
 use crate::error::HostError;
 use crate::game::Game;
-use crate::notation::{coordinate, san};
+use crate::notation::{coordinate, coordinate_among, san};
 use crate::pgn::{write_record, WrittenMove};
 use crate::pipeline::Pipeline;
 use houserules_plugin_api::{Color, Move, Position, Winner};
@@ -819,7 +819,7 @@ pub fn coordinate_move(
     text: &str,
 ) -> Result<Option<Move>, HostError> {
     for &m in legal {
-        if coordinate(p, pos, m)?.eq_ignore_ascii_case(text) {
+        if coordinate_among(p, pos, m, legal)?.eq_ignore_ascii_case(text) {
             return Ok(Some(m));
         }
         if text.ends_with('+') && fsf_text(p, pos, m)?.is_some_and(|t| t.eq_ignore_ascii_case(text))

@@ -5,7 +5,7 @@
 //! other records are still analyzed and reported).
 
 use clap::{Args, Parser, Subcommand};
-use houserules_host::notation::{coordinate, parse_move, san};
+use houserules_host::notation::{coordinate_among, parse_move, san};
 use houserules_host::{perft, Game, HostError, Pipeline, PluginSearch, PresetSpec, Registry};
 use houserules_plugin_api::{Position, EXTRA_ERROR, EXTRA_SOURCE};
 use records::{AnalyzeArgs, PlayArgs};
@@ -780,7 +780,10 @@ fn moves(game: &Game, json: bool) -> Result<i32, HostError> {
     let status = game.status()?;
     let mut rows: Vec<(String, String)> = Vec::new();
     for &m in &legal {
-        rows.push((san(p, pos, m, &legal)?, coordinate(p, pos, m)?));
+        rows.push((
+            san(p, pos, m, &legal)?,
+            coordinate_among(p, pos, m, &legal)?,
+        ));
     }
     rows.sort();
     let fen = p.write_fen(pos)?;

@@ -6,8 +6,8 @@ use crate::error::HostError;
 use crate::pipeline::Pipeline;
 use abi_stable::std_types::RVec;
 use houserules_plugin_api::{
-    is_san_rival, write_coordinate, write_move_san, Color, Move, MoveEffects, Position, Square,
-    VariantFlags,
+    castle_shadowed, is_san_rival, write_coordinate, write_move_san, Color, Move, MoveEffects,
+    Position, Square, VariantFlags,
 };
 
 fn letter(p: &Pipeline, kind: u8) -> char {
@@ -19,8 +19,26 @@ fn letter(p: &Pipeline, kind: u8) -> char {
 }
 
 /// The coordinate form: `e2e4`, `e7e8q`, drops `P@e4`, castling as king origin and
-/// destination (`e1g1`), two-leg moves `b1a3c4`, specials `from` `to` `:code`.
+/// destination (`e1g1`), or as king takes rook (`e1h1`) where a plain move of the king has
+/// that form ([`castle_shadowed`]: a king that steps two squares or slides), two-leg moves
+/// `b1a3c4`, specials `from` `to` `:code`. For a castle the legal moves are generated to
+/// tell; [`coordinate_among`] takes them where they are at hand.
 pub fn coordinate(p: &Pipeline, pos: &Position, m: Move) -> Result<String, HostError> {
+    if m.is_castle() && !p.info.flags.contains(VariantFlags::CUSTOM_SAN) {
+        let mut legal = RVec::new();
+        p.legal_moves(pos, &mut legal)?;
+        return coordinate_among(p, pos, m, &legal);
+    }
+    coordinate_among(p, pos, m, &[])
+}
+
+/// [`coordinate`] of `m`, one of the legal moves `legal` of `pos` (all of them, for a castle).
+pub fn coordinate_among(
+    p: &Pipeline,
+    pos: &Position,
+    m: Move,
+    legal: &[Move],
+) -> Result<String, HostError> {
     // A variant with its own notation (`CUSTOM_SAN`) also writes its castling moves.
     if m.is_special() || (m.is_castle() && p.info.flags.contains(VariantFlags::CUSTOM_SAN)) {
         if let Some(s) = p.special_coordinate(pos, m)? {
@@ -32,7 +50,12 @@ pub fn coordinate(p: &Pipeline, pos: &Position, m: Move) -> Result<String, HostE
     }
     // Room for the longest common form (`e7e8q`): no growth at every ply.
     let mut s = String::with_capacity(6);
-    write_coordinate(&mut s, &m, &p.info.pieces);
+    if castle_shadowed(&m, legal) {
+        m.from.push_name(&mut s);
+        m.to.push_name(&mut s);
+    } else {
+        write_coordinate(&mut s, &m, &p.info.pieces);
+    }
     if m.is_special() {
         s.push_str(&format!(":{}", m.special));
     }
@@ -123,7 +146,7 @@ pub fn parse_move(
     // promotion `e5e6+`): try the text as it is before reading `+` as a check mark.
     let raw = text.trim();
     for &m in legal {
-        if coordinate(p, pos, m)?.eq_ignore_ascii_case(raw) {
+        if coordinate_among(p, pos, m, legal)?.eq_ignore_ascii_case(raw) {
             return Ok(m);
         }
     }
@@ -142,7 +165,7 @@ pub fn parse_move(
     let t = t.replace("0-0-0", "O-O-O").replace("0-0", "O-O");
     // Coordinate form.
     for &m in legal {
-        let c = coordinate(p, pos, m)?;
+        let c = coordinate_among(p, pos, m, legal)?;
         if c.eq_ignore_ascii_case(&t) {
             return Ok(m);
         }

@@ -5,7 +5,7 @@
 //! the variant or a preset has no legal moves; n-move and n-fold draws do not stop perft.
 
 use crate::error::HostError;
-use crate::notation::coordinate;
+use crate::notation::coordinate_among;
 use crate::pipeline::Pipeline;
 use abi_stable::std_types::RVec;
 use houserules_plugin_api::{Move, MoveEffects, Position};
@@ -157,7 +157,7 @@ pub fn perft(
     let mut per_move = Vec::new();
     if divide {
         for (i, n) in leaf_counts.iter().enumerate() {
-            per_move.push((coordinate(pipeline, pos, root[i])?, *n));
+            per_move.push((coordinate_among(pipeline, pos, root[i], &root)?, *n));
         }
     }
     Ok(PerftResult {

@@ -367,7 +367,8 @@ pub fn is_san_rival(pos: &Position, mv: &Move, other: &Move) -> bool {
 /// origin and destination (`e2e4`), the intermediate square of a two-leg move between them
 /// (`b1a3c4`), a castle as the king's origin and target (`e1g1`), a promotion's letter from
 /// the piece table `pieces` in lower case (`e7e8q`). The one writer of the host and of
-/// variants that describe lines.
+/// variants that describe lines. (A castle whose form is also another legal move's,
+/// [`castle_shadowed`], is written as king takes rook instead: the origin and `m.to`.)
 pub fn write_coordinate(out: &mut String, m: &Move, pieces: &[PieceType]) {
     m.from.push_name(out);
     if m.is_castle() {
@@ -381,6 +382,24 @@ pub fn write_coordinate(out: &mut String, m: &Move, pieces: &[PieceType]) {
     if m.is_promotion() {
         out.push(letter_of(pieces, m.piece).to_ascii_lowercase());
     }
+}
+
+/// Whether the coordinate form of the castle `castle` as king origin and target (`e1g1`) is
+/// also the form of another of the legal moves `legal`: a king that steps two squares (the
+/// god-kings preset) or slides (trans-rights) may go to the castling king's target by a
+/// plain move. Such a castle is written as king takes rook (`e1h1`, the form Chess960 tools
+/// use, which readers accept for every castle), so that each legal move has a form of its own.
+pub fn castle_shadowed(castle: &Move, legal: &[Move]) -> bool {
+    castle.is_castle()
+        && legal.iter().any(|o| {
+            // A move written as its origin and `to` and nothing else.
+            let two_squares = !(o.is_castle()
+                || o.is_drop()
+                || o.is_special()
+                || o.is_promotion()
+                || (o.flags.contains(MoveFlags::MULTI_LEG) && !o.via.is_none()));
+            two_squares && o.from == castle.from && o.to == castle.via
+        })
 }
 
 /// A move written in coordinate form, as read: two square names and an optional promotion
@@ -434,9 +453,10 @@ impl CoordinateMove {
     }
 
     /// The index of the first of the legal moves `legal` that [`write_coordinate`] writes
-    /// as this (castles as king origin and target, promotions with `letter(kind)` in lower
-    /// case); `None` when none is, or when a special move is among them (its form is the
-    /// variant's own, not this one). Drops and three-square moves never are.
+    /// as this (castles as king origin and target, or king takes rook where that form is
+    /// another move's: [`castle_shadowed`]; promotions with `letter(kind)` in lower case);
+    /// `None` when none is, or when a special move is among them (its form is the variant's
+    /// own, not this one). Drops and three-square moves never are.
     pub fn find(&self, legal: &[Move], letter: impl Fn(u8) -> u8) -> Option<usize> {
         let mut found = None;
         for (i, m) in legal.iter().enumerate() {
@@ -447,7 +467,11 @@ impl CoordinateMove {
                 continue;
             }
             let (origin, target, promotion) = if m.is_castle() {
-                (m.from, m.via, None)
+                if castle_shadowed(m, legal) {
+                    (m.from, m.to, None)
+                } else {
+                    (m.from, m.via, None)
+                }
             } else if m.flags.contains(MoveFlags::MULTI_LEG) && !m.via.is_none() {
                 continue;
             } else {
@@ -587,6 +611,32 @@ mod tests {
             out, "e7e8n",
             "the promotion's letter from the table, in lower case"
         );
+    }
+
+    #[test]
+    fn a_castle_whose_king_target_is_a_plain_move_is_found_as_king_takes_rook() {
+        let castle = Move::castle(sq("e1"), sq("h1"), sq("g1"));
+        let step = Move::new(sq("e1"), sq("g1"), MoveFlags::NONE);
+        let other = Move::new(sq("e1"), sq("f1"), MoveFlags::NONE);
+        let letter = |_| b'q';
+        let find = |text: &str, legal: &[Move]| {
+            CoordinateMove::read(text)
+                .and_then(|c| c.find(legal, letter))
+                .map(|i| legal[i])
+        };
+        // Plain chess: the castle is `e1g1`, as ever.
+        let plain = [other, castle];
+        assert!(!castle_shadowed(&castle, &plain));
+        assert_eq!(find("e1g1", &plain), Some(castle));
+        assert_eq!(find("e1h1", &plain), None);
+        // A king that steps two squares (god-kings): `e1g1` is the step, `e1h1` the castle,
+        // whatever the order of the list.
+        for legal in [[castle, step], [step, castle]] {
+            assert!(castle_shadowed(&castle, &legal));
+            assert!(!castle_shadowed(&step, &legal), "only castles are shadowed");
+            assert_eq!(find("e1g1", &legal), Some(step));
+            assert_eq!(find("e1h1", &legal), Some(castle));
+        }
     }
 
     #[test]

@@ -177,6 +177,62 @@ fn fen_round_trip_under_every_preset() {
     }
 }
 
+/// Every legal move has a coordinate form of its own, which reads back to it: along random
+/// games under every preset and tested combination, from the start and from a position where
+/// both sides may castle at once (where a king that steps two squares, god-kings, or slides,
+/// trans-rights, also goes to the castling king's target by a plain move: the castle is then
+/// written as king takes rook).
+#[test]
+fn every_legal_move_has_a_coordinate_form_of_its_own() {
+    let reg = registry();
+    let mut rng = Rng(0x0c00_5d1e);
+    let castling = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1";
+    let mut shadowed = 0;
+    for set in round_trip_sets() {
+        let p = pipeline(&reg, &set);
+        let starts = [p.start_position().unwrap(), p.parse_fen(castling).unwrap()];
+        // `perft --divide` names each root move by that form: one entry each, none lost.
+        let divide = perft(&p, &starts[1], 2, 1, true).unwrap();
+        let keys: std::collections::HashSet<&String> =
+            divide.divide.iter().map(|(k, _)| k).collect();
+        assert_eq!(keys.len(), divide.divide.len(), "{set:?}: divide keys");
+        assert_eq!(
+            divide.divide.iter().map(|(_, n)| n).sum::<u64>(),
+            divide.nodes,
+            "{set:?}: divide sum"
+        );
+        for (game, start) in starts.into_iter().enumerate() {
+            let mut g = Game::new(&p, start);
+            for ply in 0..30 {
+                let legal = g.legal_moves().unwrap();
+                let mut seen: HashMap<String, usize> = HashMap::new();
+                for (i, &m) in legal.iter().enumerate() {
+                    let c = coordinate(&p, &g.position, m).unwrap();
+                    if m.is_castle() && c == format!("{}{}", m.from, m.to) {
+                        shadowed += 1;
+                    }
+                    if let Some(j) = seen.insert(c.clone(), i) {
+                        panic!(
+                            "{set:?} game {game} ply {ply} ({}): `{c}` names {:?} and {:?}",
+                            p.write_fen(&g.position).unwrap(),
+                            legal[j],
+                            m
+                        );
+                    }
+                    let back = parse_move(&p, &g.position, &c, &legal).unwrap();
+                    assert_eq!(back, m, "{set:?}: `{c}` reads back to another move");
+                }
+                if legal.is_empty() || g.status().unwrap().outcome.is_some() {
+                    break;
+                }
+                g.play(legal[rng.below(legal.len())]).unwrap();
+            }
+        }
+    }
+    // The positions with both kinds of move to the same square were met.
+    assert!(shadowed > 0, "no castle was written as king takes rook");
+}
+
 #[test]
 fn issue_examples() {
     let reg = registry();

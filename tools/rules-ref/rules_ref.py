@@ -9,6 +9,8 @@ walking squares one at a time, and legality is "make the move, then look whether
 of the other side lands on one of my royals". Slow and obviously correct is the point.
 
     python3 tools/rules-ref/rules_ref.py record      # writes tests/data/preset-perft.json
+    python3 tools/rules-ref/rules_ref.py record 7    # other random positions (seed 7): run
+                                                     # `cargo test`, then restore the file
     python3 tools/rules-ref/rules_ref.py perft knights-leap-twice wrap-board 3
 
 The recorded file is replayed by `cargo test` (tests/tests/model.rs) without Python.
@@ -588,11 +590,16 @@ class Gen:
         return sum(self.perft(self.make(p, m), d - 1) for m in ms)
 
 
-def coord(m):
+def coord(m, legal=()):
+    """A move's coordinate form: a castle as king origin and target, or as king takes rook
+    where a plain move among `legal` has that form (a king that steps two squares or
+    slides), as houserules writes it."""
     s, t, promo, kind = m
     if kind == "castle":
         kside = t % 8 > s % 8
-        t = sq(6 if kside else 2, s // 8)
+        target = sq(6 if kside else 2, s // 8)
+        if not any(o[3] != "castle" and o[0] == s and o[1] == target and not o[2] for o in legal):
+            t = target
     return name(s) + name(t) + (promo.lower() if promo else "")
 
 
@@ -603,7 +610,7 @@ def random_line(g, p, plies, rng):
         if not ms:
             break
         m = rng.choice(sorted(ms, key=coord))
-        line.append(coord(m))
+        line.append(coord(m, ms))
         p = g.make(p, m)
     return line, p
 
@@ -634,8 +641,8 @@ def cases():
     return out
 
 
-def record(path):
-    rng = random.Random(2016)
+def record(path, seed=2016):
+    rng = random.Random(seed)
     recs = []
     t0 = time.time()
     for ids, d0, n_random, d1 in cases():
@@ -655,7 +662,8 @@ def record(path):
 def main():
     if len(sys.argv) >= 2 and sys.argv[1] == "record":
         here = os.path.dirname(os.path.abspath(__file__))
-        record(os.path.join(here, "..", "..", "tests", "data", "preset-perft.json"))
+        seed = int(sys.argv[2]) if len(sys.argv) >= 3 else 2016
+        record(os.path.join(here, "..", "..", "tests", "data", "preset-perft.json"), seed)
     elif len(sys.argv) >= 3 and sys.argv[1] == "perft":
         ids, d = sys.argv[2:-1], int(sys.argv[-1])
         g = Gen(rules_of(ids))

@@ -16,9 +16,9 @@ use crate::{
 };
 use houserules_plugin_api::abi_stable::std_types::RVec;
 use houserules_plugin_api::{
-    is_san_rival, write_coordinate, write_move_san, Cell, Color, CoordinateMove, DescribedLine,
-    Event, EventKind, GenRequest, Move, MoveEffects, MoveFlags, Position, ReplayedLine,
-    ReplayedPly, SanCandidate, SanToken, Square, SquareSet, VariantRules,
+    castle_shadowed, is_san_rival, write_coordinate, write_move_san, Cell, Color, CoordinateMove,
+    DescribedLine, Event, EventKind, GenRequest, Move, MoveEffects, MoveFlags, Position,
+    ReplayedLine, ReplayedPly, SanCandidate, SanToken, Square, SquareSet, VariantRules,
 };
 
 impl Chess {
@@ -109,7 +109,10 @@ impl Chess {
                             rivals.push(o.from);
                         }
                     }
-                    self.write_names(&pos, mv, &rivals, &mut san, &mut coordinate);
+                    // `list` holds every legal move when `mv` castles.
+                    let shadowed =
+                        mv.is_castle() && list.iter().any(|&o| castle_shadowed(&mv, &[to_api(o)]));
+                    self.write_names(&pos, mv, &rivals, shadowed, &mut san, &mut coordinate);
                     if !mv.is_castle() {
                         let victim_sq = if mv.flags.contains(MoveFlags::EN_PASSANT) {
                             sq16(em.to() ^ 8)
@@ -198,7 +201,8 @@ impl Chess {
                         .filter(|o| is_san_rival(&pos, &mv, o))
                         .map(|o| o.from),
                 );
-                self.write_names(&pos, mv, &rivals, &mut san, &mut coordinate);
+                let shadowed = castle_shadowed(&mv, &moves);
+                self.write_names(&pos, mv, &rivals, shadowed, &mut san, &mut coordinate);
             }
             let mut fx = MoveEffects::new(mover, describe);
             self.apply(&mut pos, mv, &mut fx);
@@ -232,19 +236,27 @@ impl Chess {
 
     /// The SAN (without its check mark) and the coordinate form of `mv` in `pos`, as the
     /// host writes them: `rivals` are the origins of the other legal moves of the same piece
-    /// to the same square.
+    /// to the same square; `shadowed`, that `mv` is a castle whose king target form is also a
+    /// plain king move's (`castle_shadowed`: Chess960's king beside its castling square), so
+    /// that it is written as king takes rook.
     fn write_names(
         &self,
         pos: &Position,
         mv: Move,
         rivals: &[Square],
+        shadowed: bool,
         san: &mut String,
         coordinate: &mut String,
     ) {
         san.clear();
         coordinate.clear();
         write_move_san(san, pos, &mv, &self.pieces, rivals);
-        write_coordinate(coordinate, &mv, &self.pieces);
+        if shadowed {
+            mv.from.push_name(coordinate);
+            mv.to.push_name(coordinate);
+        } else {
+            write_coordinate(coordinate, &mv, &self.pieces);
+        }
     }
 
     /// The legal move of the plain board `b` (position `pos`) that `text` names in
