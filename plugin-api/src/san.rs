@@ -192,7 +192,8 @@ impl SanReader {
         if let Some(long) = t.castle {
             let mut found = None;
             for m in legal {
-                if m.is_castle() && (m.via.file() < m.from.file()) == long {
+                // The side is the rook's (a Chess960 king may stay, or move the other way).
+                if m.is_castle() && (m.to.file() < m.from.file()) == long {
                     if found.is_some() {
                         return None;
                     }
@@ -329,7 +330,9 @@ pub fn write_move_san(
     rivals: &[Square],
 ) {
     if mv.is_castle() {
-        out.push_str(if mv.via.file() > mv.from.file() {
+        // The rook's side names it: a Chess960 king may stay where it is, or move the
+        // other way (from b1 to c1 in O-O-O).
+        out.push_str(if mv.to.file() > mv.from.file() {
             "O-O"
         } else {
             "O-O-O"
@@ -365,14 +368,20 @@ pub fn is_san_rival(pos: &Position, mv: &Move, other: &Move) -> bool {
 
 /// Appends the coordinate form of `m` when it is neither a drop nor a special move:
 /// origin and destination (`e2e4`), the intermediate square of a two-leg move between them
-/// (`b1a3c4`), a castle as the king's origin and target (`e1g1`), a promotion's letter from
+/// (`b1a3c4`), a castle as the king's origin and target (`e1g1`; king takes rook, `g1h1`,
+/// where the king does not move, as in some Chess960 castles), a promotion's letter from
 /// the piece table `pieces` in lower case (`e7e8q`). The one writer of the host and of
 /// variants that describe lines. (A castle whose form is also another legal move's,
 /// [`castle_shadowed`], is written as king takes rook instead: the origin and `m.to`.)
 pub fn write_coordinate(out: &mut String, m: &Move, pieces: &[PieceType]) {
     m.from.push_name(out);
     if m.is_castle() {
-        m.via.push_name(out);
+        // A king that stays (Chess960) is named by the rook it castles with.
+        if m.via == m.from {
+            m.to.push_name(out);
+        } else {
+            m.via.push_name(out);
+        }
         return;
     }
     if m.flags.contains(MoveFlags::MULTI_LEG) && !m.via.is_none() {
@@ -467,7 +476,7 @@ impl CoordinateMove {
                 continue;
             }
             let (origin, target, promotion) = if m.is_castle() {
-                if castle_shadowed(m, legal) {
+                if castle_shadowed(m, legal) || m.via == m.from {
                     (m.from, m.to, None)
                 } else {
                     (m.from, m.via, None)

@@ -10,7 +10,7 @@
 //! * The examples of the issue: the sprint's en passant FEN, the K+B vs K mate under
 //!   bishops-ignore-color, knightmate's `dxc3`.
 
-use houserules_host::notation::{coordinate, parse_move};
+use houserules_host::notation::{coordinate, parse_move, san};
 use houserules_host::{perft, Game, Pipeline, PresetSpec, Registry};
 use houserules_plugin_api::abi_stable::std_types::RVec;
 use houserules_plugin_api::{MoveEffects, Position};
@@ -231,6 +231,58 @@ fn every_legal_move_has_a_coordinate_form_of_its_own() {
     }
     // The positions with both kinds of move to the same square were met.
     assert!(shadowed > 0, "no castle was written as king takes rook");
+}
+
+/// Chess960 castles are named by the rook's side, in SAN and in the coordinate form, also
+/// where the king stays on its square (`O-O` from g1: `g1h1`) or moves towards the other side
+/// (`O-O-O` from b1 to c1, a square the king also reaches by a plain step: `b1a1`). Random
+/// games against python-chess found both (`tools/pgn-check/random_plies.py`).
+#[test]
+fn castles_are_named_by_the_rooks_side() {
+    let reg = registry();
+    let p = pipeline(&reg, &[]);
+    for (fen, want) in [
+        (
+            "4k3/8/8/8/8/8/8/R5KR w KQ - 0 1",
+            [("O-O", "g1h1"), ("O-O-O", "g1c1")],
+        ),
+        (
+            "4k3/8/8/8/8/8/8/RK5R w KQ - 0 1",
+            [("O-O", "b1g1"), ("O-O-O", "b1a1")],
+        ),
+    ] {
+        let pos = p.parse_fen(fen).unwrap();
+        let mut legal = RVec::new();
+        p.legal_moves(&pos, &mut legal).unwrap();
+        let mut castles: Vec<(String, String)> = legal
+            .iter()
+            .filter(|m| m.is_castle())
+            .map(|&m| {
+                (
+                    san(&p, &pos, m, &legal).unwrap(),
+                    coordinate(&p, &pos, m).unwrap(),
+                )
+            })
+            .collect();
+        castles.sort();
+        let want: Vec<(String, String)> = want
+            .iter()
+            .map(|(s, c)| (s.to_string(), c.to_string()))
+            .collect();
+        assert_eq!(castles, want, "{fen}");
+        for (s, c) in &want {
+            // Each name reads back to the castle it names, and the rook ends beside the king.
+            let by_san = parse_move(&p, &pos, s, &legal).unwrap();
+            let by_coordinate = parse_move(&p, &pos, c, &legal).unwrap();
+            assert_eq!(by_san, by_coordinate, "{fen}: {s} and {c}");
+            assert!(by_san.is_castle(), "{fen}: {s}");
+            assert_eq!(
+                by_san.to.file() > by_san.from.file(),
+                s == "O-O",
+                "{fen}: {s}"
+            );
+        }
+    }
 }
 
 #[test]

@@ -302,7 +302,8 @@ impl Chess {
         let mut found = None;
         for &m in list {
             if let Some(long) = t.castle {
-                if !m.is_castle() || (m.king_aware_to() & 7 < m.from() & 7) != long {
+                // The side is the rook's: a Chess960 king may stay, or move the other way.
+                if m.castle_is_kingside() != Some(!long) {
                     continue;
                 }
             } else {
