@@ -23,15 +23,9 @@ import sys
 import tempfile
 
 import chess
-import chess.pgn
 
-TERMINATION = {
-    chess.Termination.CHECKMATE: "checkmate",
-    chess.Termination.STALEMATE: "stalemate",
-    chess.Termination.INSUFFICIENT_MATERIAL: "insufficient-material",
-    chess.Termination.SEVENTYFIVE_MOVES: "n-move-rule",
-    chess.Termination.FIVEFOLD_REPETITION: "n-fold-repetition",
-}
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from compare import TERMINATION  # noqa: E402  (houserules' names of python-chess's endings)
 
 
 def random_game(rng, chess960, max_plies):
