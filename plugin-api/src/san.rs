@@ -463,7 +463,8 @@ impl CoordinateMove {
 
     /// The index of the first of the legal moves `legal` that [`write_coordinate`] writes
     /// as this (castles as king origin and target, or king takes rook where that form is
-    /// another move's: [`castle_shadowed`]; promotions with `letter(kind)` in lower case);
+    /// another move's, [`castle_shadowed`], or the king stays; promotions with `letter(kind)`
+    /// in lower case);
     /// `None` when none is, or when a special move is among them (its form is the variant's
     /// own, not this one). Drops and three-square moves never are.
     pub fn find(&self, legal: &[Move], letter: impl Fn(u8) -> u8) -> Option<usize> {
