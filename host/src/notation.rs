@@ -6,8 +6,8 @@ use crate::error::HostError;
 use crate::pipeline::Pipeline;
 use abi_stable::std_types::RVec;
 use houserules_plugin_api::{
-    castle_shadowed, is_san_rival, write_coordinate, write_move_san, Color, Move, MoveEffects,
-    Position, Square, VariantFlags,
+    is_san_rival, write_coordinate_among, write_move_san, Color, Move, MoveEffects, Position,
+    Square, VariantFlags,
 };
 
 fn letter(p: &Pipeline, kind: u8) -> char {
@@ -20,7 +20,7 @@ fn letter(p: &Pipeline, kind: u8) -> char {
 
 /// The coordinate form: `e2e4`, `e7e8q`, drops `P@e4`, castling as king origin and
 /// destination (`e1g1`), or as king takes rook (`e1h1`) where a plain move of the king has
-/// that form ([`castle_shadowed`]: a king that steps two squares or slides), two-leg moves
+/// that form (`castle_shadowed`: a king that steps two squares or slides), two-leg moves
 /// `b1a3c4`, specials `from` `to` `:code`. For a castle the legal moves are generated to
 /// tell; [`coordinate_among`] takes them where they are at hand.
 pub fn coordinate(p: &Pipeline, pos: &Position, m: Move) -> Result<String, HostError> {
@@ -50,12 +50,7 @@ pub fn coordinate_among(
     }
     // Room for the longest common form (`e7e8q`): no growth at every ply.
     let mut s = String::with_capacity(6);
-    if castle_shadowed(&m, legal) {
-        m.from.push_name(&mut s);
-        m.to.push_name(&mut s);
-    } else {
-        write_coordinate(&mut s, &m, &p.info.pieces);
-    }
+    write_coordinate_among(&mut s, &m, &p.info.pieces, legal);
     if m.is_special() {
         s.push_str(&format!(":{}", m.special));
     }

@@ -246,7 +246,7 @@ pub trait VariantRules: Send + Sync + 'static {
     /// [`crate::VariantFlags::DESCRIBES_LINES`], on a pipeline without presets, when per-ply
     /// output is asked for): its SAN with the check mark ([`crate::write_move_san`] over the
     /// legal moves [`crate::is_san_rival`] picks), its
-    /// coordinate form ([`crate::write_coordinate`]), the FEN after it
+    /// coordinate form ([`crate::write_coordinate_among`]), the FEN after it
     /// ([`VariantRules::write_fen`]) and the events [`VariantRules::apply`] records for it,
     /// each exactly what the host's move-by-move path writes (`houserules check-plugin`
     /// compares them on random games). Build the answer with [`DescribedLine::push`].

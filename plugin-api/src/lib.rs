@@ -126,6 +126,6 @@ pub use outcome::{
     Decision, FenError, LastMove, Outcome, OutcomeContext, PluginError, ResultDecision, Winner,
 };
 pub use san::{
-    castle_shadowed, is_san_rival, write_coordinate, write_move_san, write_san, CoordinateMove,
-    SanCandidate, SanMove, SanReader, SanToken,
+    castle_shadowed, is_san_rival, write_coordinate, write_coordinate_among, write_move_san,
+    write_san, CoordinateMove, SanCandidate, SanMove, SanReader, SanToken,
 };

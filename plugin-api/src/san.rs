@@ -370,18 +370,21 @@ pub fn is_san_rival(pos: &Position, mv: &Move, other: &Move) -> bool {
 /// origin and destination (`e2e4`), the intermediate square of a two-leg move between them
 /// (`b1a3c4`), a castle as the king's origin and target (`e1g1`; king takes rook, `g1h1`,
 /// where the king does not move, as in some Chess960 castles), a promotion's letter from
-/// the piece table `pieces` in lower case (`e7e8q`). The one writer of the host and of
-/// variants that describe lines. (A castle whose form is also another legal move's,
-/// [`castle_shadowed`], is written as king takes rook instead: the origin and `m.to`.)
+/// the piece table `pieces` in lower case (`e7e8q`). Writers that know the legal moves use
+/// [`write_coordinate_among`], which also tells a castle from a plain king move of the same
+/// squares.
 pub fn write_coordinate(out: &mut String, m: &Move, pieces: &[PieceType]) {
+    write_coordinate_among(out, m, pieces, &[]);
+}
+
+/// [`write_coordinate`] of `m`, one of the legal moves `legal` (all of them when `m` is a
+/// castle): a castle whose king-target form is also another of them is written as king takes
+/// rook ([`castle_shadowed`]), so that every legal move has a form of its own. The one writer
+/// of the host and of variants that describe lines.
+pub fn write_coordinate_among(out: &mut String, m: &Move, pieces: &[PieceType], legal: &[Move]) {
     m.from.push_name(out);
     if m.is_castle() {
-        // A king that stays (Chess960) is named by the rook it castles with.
-        if m.via == m.from {
-            m.to.push_name(out);
-        } else {
-            m.via.push_name(out);
-        }
+        castle_second_square(m, legal).push_name(out);
         return;
     }
     if m.flags.contains(MoveFlags::MULTI_LEG) && !m.via.is_none() {
@@ -409,6 +412,18 @@ pub fn castle_shadowed(castle: &Move, legal: &[Move]) -> bool {
                 || (o.flags.contains(MoveFlags::MULTI_LEG) && !o.via.is_none()));
             two_squares && o.from == castle.from && o.to == castle.via
         })
+}
+
+/// The square a castle's coordinate form names after the king's origin: the king's target
+/// (`e1g1`), or the rook's (king takes rook, `e1h1`) where the king does not move (some
+/// Chess960 castles) or where the target form is another of the legal moves `legal`
+/// ([`castle_shadowed`]).
+fn castle_second_square(castle: &Move, legal: &[Move]) -> Square {
+    if castle.via == castle.from || castle_shadowed(castle, legal) {
+        castle.to
+    } else {
+        castle.via
+    }
 }
 
 /// A move written in coordinate form, as read: two square names and an optional promotion
@@ -461,7 +476,7 @@ impl CoordinateMove {
         })
     }
 
-    /// The index of the first of the legal moves `legal` that [`write_coordinate`] writes
+    /// The index of the first of the legal moves `legal` that [`write_coordinate_among`] writes
     /// as this (castles as king origin and target, or king takes rook where that form is
     /// another move's, [`castle_shadowed`], or the king stays; promotions with `letter(kind)`
     /// in lower case);
@@ -477,11 +492,7 @@ impl CoordinateMove {
                 continue;
             }
             let (origin, target, promotion) = if m.is_castle() {
-                if castle_shadowed(m, legal) || m.via == m.from {
-                    (m.from, m.to, None)
-                } else {
-                    (m.from, m.via, None)
-                }
+                (m.from, castle_second_square(m, legal), None)
             } else if m.flags.contains(MoveFlags::MULTI_LEG) && !m.via.is_none() {
                 continue;
             } else {

@@ -16,7 +16,7 @@ use crate::{
 };
 use houserules_plugin_api::abi_stable::std_types::RVec;
 use houserules_plugin_api::{
-    castle_shadowed, is_san_rival, write_coordinate, write_move_san, Cell, Color, CoordinateMove,
+    is_san_rival, write_coordinate_among, write_move_san, Cell, Color, CoordinateMove,
     DescribedLine, Event, EventKind, GenRequest, Move, MoveEffects, MoveFlags, Position,
     ReplayedLine, ReplayedPly, SanCandidate, SanToken, Square, SquareSet, VariantRules,
 };
@@ -109,10 +109,14 @@ impl Chess {
                             rivals.push(o.from);
                         }
                     }
-                    // `list` holds every legal move when `mv` castles.
-                    let shadowed =
-                        mv.is_castle() && list.iter().any(|&o| castle_shadowed(&mv, &[to_api(o)]));
-                    self.write_names(&pos, mv, &rivals, shadowed, &mut san, &mut coordinate);
+                    // A castle's form depends on the other legal moves (`list` holds them all
+                    // then); no other move's does.
+                    let legal: Vec<Move> = if mv.is_castle() {
+                        list.iter().map(|&o| to_api(o)).collect()
+                    } else {
+                        Vec::new()
+                    };
+                    self.write_names(&pos, mv, &rivals, &legal, &mut san, &mut coordinate);
                     if !mv.is_castle() {
                         let victim_sq = if mv.flags.contains(MoveFlags::EN_PASSANT) {
                             sq16(em.to() ^ 8)
@@ -201,8 +205,7 @@ impl Chess {
                         .filter(|o| is_san_rival(&pos, &mv, o))
                         .map(|o| o.from),
                 );
-                let shadowed = castle_shadowed(&mv, &moves);
-                self.write_names(&pos, mv, &rivals, shadowed, &mut san, &mut coordinate);
+                self.write_names(&pos, mv, &rivals, &moves, &mut san, &mut coordinate);
             }
             let mut fx = MoveEffects::new(mover, describe);
             self.apply(&mut pos, mv, &mut fx);
@@ -236,27 +239,22 @@ impl Chess {
 
     /// The SAN (without its check mark) and the coordinate form of `mv` in `pos`, as the
     /// host writes them: `rivals` are the origins of the other legal moves of the same piece
-    /// to the same square; `shadowed`, that `mv` is a castle whose king target form is also a
-    /// plain king move's (`castle_shadowed`: Chess960's king beside its castling square), so
-    /// that it is written as king takes rook.
+    /// to the same square; `legal`, the legal moves a castle's form depends on (all of them
+    /// when `mv` castles: Chess960's king beside its castling square is written king takes
+    /// rook).
     fn write_names(
         &self,
         pos: &Position,
         mv: Move,
         rivals: &[Square],
-        shadowed: bool,
+        legal: &[Move],
         san: &mut String,
         coordinate: &mut String,
     ) {
         san.clear();
         coordinate.clear();
         write_move_san(san, pos, &mv, &self.pieces, rivals);
-        if shadowed {
-            mv.from.push_name(coordinate);
-            mv.to.push_name(coordinate);
-        } else {
-            write_coordinate(coordinate, &mv, &self.pieces);
-        }
+        write_coordinate_among(coordinate, &mv, &self.pieces, legal);
     }
 
     /// The legal move of the plain board `b` (position `pos`) that `text` names in
