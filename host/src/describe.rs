@@ -576,6 +576,15 @@ fn variant_rules(info: &VariantInfo) -> Vec<String> {
     if info.flags.contains(VariantFlags::OWN_REPETITION) {
         r.push("the variant rules on repetition itself".to_string());
     }
+    if info
+        .flags
+        .contains(VariantFlags::REPETITION_SINCE_CLOCK_RESET)
+    {
+        r.push(
+            "a repetition counts only the positions since the halfmove clock was last reset"
+                .to_string(),
+        );
+    }
     r
 }
 

@@ -9,7 +9,10 @@
 //! a capture after which fewer pieces are on the board and in the hands than before (the
 //! captured piece is gone for good; with drops it went to a hand and nothing is cleared). Other irreversible moves (a pawn push, a castling right
 //! lost) are not used: what is irreversible is the variant's knowledge, not the host's, and
-//! a count kept too long costs memory, never a wrong answer.
+//! a count kept too long costs memory, never a wrong answer. A variant whose repetition rules
+//! look back only to the clock's last reset (`REPETITION_SINCE_CLOCK_RESET`, Fairy-Stockfish's
+//! rule) has the counts cleared after every move that leaves the halfmove clock at 0: there
+//! that is the rule, not a saving.
 
 use crate::error::HostError;
 use crate::history::{self, HistoryFacts, MarkedPly};
@@ -50,6 +53,9 @@ pub struct Game<'p> {
     track_checks: bool,
     /// Whether the counts may be cleared after a move that loses material (no presets).
     may_clear: bool,
+    /// Whether the counts start again after every move that leaves the halfmove clock at 0
+    /// (the variant's rule, [`VariantFlags::REPETITION_SINCE_CLOCK_RESET`]).
+    since_clock_reset: bool,
     /// Whether the variant marks its moves (API 1.5): the history keeps the marks.
     marks_moves: bool,
 }
@@ -292,6 +298,10 @@ impl<'p> Game<'p> {
             track_checks: pipeline.info.flags.contains(VariantFlags::OWN_REPETITION)
                 || pipeline.results_need_check(),
             may_clear: pipeline.presets.is_empty(),
+            since_clock_reset: pipeline
+                .info
+                .flags
+                .contains(VariantFlags::REPETITION_SINCE_CLOCK_RESET),
             marks_moves: pipeline.marks_moves(),
         }
     }
@@ -333,22 +343,25 @@ impl<'p> Game<'p> {
         };
         self.moves.push(Some(m));
         let h = self.position.repetition_hash();
+        let mut restart = self.since_clock_reset && self.position.halfmove_clock == 0;
         if self.may_clear && m.is_capture() {
             let now = material(&self.position);
-            if now < self.repetition.material {
-                self.repetition.material = now;
-                self.repetition.restart(h, marked, Some(check));
-                return Ok(fx.events.into_vec());
-            }
+            restart |= now < self.repetition.material;
             self.repetition.material = now;
         }
-        self.repetition.record(h, mover, check, marked);
+        if restart {
+            self.repetition.restart(h, marked, Some(check));
+        } else {
+            self.repetition.record(h, mover, check, marked);
+        }
         Ok(fx.events.into_vec())
     }
 
     /// Takes the plies a variant replayed itself ([`Pipeline::replay_line`]) as played: the
     /// same history as playing them one by one, except that the repetition counts are not
-    /// cleared inside the line (kept longer: memory, never an answer). Refused (`false`, the
+    /// cleared inside the line for lost material (kept longer: memory, never an answer);
+    /// where the variant's rule restarts them at the clock's reset, they restart at the last
+    /// one in the line (each ply resets the clock or adds one to it). Refused (`false`, the
     /// game unchanged) when the game keeps per-move facts a line does not carry (move marks)
     /// or the line's keys are not this host's repetition hashes (a plugin built with another
     /// one).
@@ -362,12 +375,20 @@ impl<'p> Game<'p> {
         if last.key != line.position.repetition_hash() {
             return false;
         }
-        self.moves.reserve(line.plies.len());
-        self.repetition.reserve(line.plies.len());
-        for ply in &line.plies {
+        let n = line.plies.len();
+        let clock = line.position.halfmove_clock as usize;
+        // The ply after which the clock was last 0, if in the line.
+        let reset = (self.since_clock_reset && clock < n).then(|| n - 1 - clock);
+        self.moves.reserve(n);
+        self.repetition.reserve(n);
+        for (i, ply) in line.plies.iter().enumerate() {
             self.moves.push(Some(ply.mv));
             let check = self.track_checks && ply.mark != 0;
-            self.repetition.record(ply.key, ply.mover, check, None);
+            if reset == Some(i) {
+                self.repetition.restart(ply.key, None, Some(check));
+            } else {
+                self.repetition.record(ply.key, ply.mover, check, None);
+            }
         }
         self.repetition.material = material(&line.position);
         self.position = line.position;
@@ -589,5 +610,53 @@ mod tests {
         assert_eq!(r.checks_since(4), ([1, 0], 4, Some(false)));
         // The last 3 plies start at the position after ply 5, White's check.
         assert_eq!(r.checks_since(3), ([0, 0], 3, Some(true)));
+    }
+
+    /// Plays `line` (SAN) in `game`, move by move or in one replayed line.
+    fn play_line(game: &mut Game<'_>, line: &[&str], whole: bool) {
+        if whole {
+            let replayed = game
+                .pipeline
+                .replay_line(&game.position, line)
+                .unwrap()
+                .unwrap();
+            assert_eq!(replayed.plies.len(), line.len());
+            assert!(game.extend_replayed(replayed));
+            return;
+        }
+        for text in line {
+            let legal = game.legal_moves().unwrap();
+            let m =
+                crate::notation::parse_move(game.pipeline, &game.position, text, &legal).unwrap();
+            game.play(m).unwrap();
+        }
+    }
+
+    #[test]
+    fn counts_restart_where_the_clock_does_move_by_move_and_in_a_replayed_line() {
+        // Chess (whose replay_line the host uses) with the counts restarting at the clock's
+        // resets: the positions kept are those since the last one, d5 (ply 4), whichever
+        // way the line is played; the knights' cycle after it repeats the position twice.
+        let mut reg = crate::Registry::default();
+        reg.add_builtin(houserules_plugin_api::root_module::<
+            houserules_chess::ChessPlugin,
+        >())
+        .unwrap();
+        let p = Pipeline::build(&reg, "chess", None, &[]).unwrap();
+        let line = [
+            "Nf3", "Nf6", "Ng1", "d5", "Nf3", "Nc6", "Ng1", "Nb8", "Nf3", "Nc6", "Ng1", "Nb8",
+        ];
+        for whole in [false, true] {
+            for since_clock_reset in [false, true] {
+                let mut game = Game::new(&p, p.start_position().unwrap());
+                game.since_clock_reset = since_clock_reset;
+                play_line(&mut game, &line, whole);
+                assert_eq!(game.position.halfmove_clock, 8);
+                assert_eq!(game.repetitions(), 3, "whole {whole}");
+                let kept = game.repetition.occurrences.borrow().keys.len();
+                let want = if since_clock_reset { 9 } else { 13 };
+                assert_eq!(kept, want, "whole {whole}, since reset {since_clock_reset}");
+            }
+        }
     }
 }

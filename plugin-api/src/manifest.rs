@@ -13,7 +13,10 @@ use abi_stable::{
 /// does not know (hook bits, stages, variant flags) makes the host refuse that preset or
 /// variant by name. A plugin built against an older minor is refused when a boundary type has
 /// grown since (abi_stable's layout check): rebuild it against the host's API.
-pub const API_VERSION: ApiVersion = ApiVersion { major: 1, minor: 9 };
+pub const API_VERSION: ApiVersion = ApiVersion {
+    major: 1,
+    minor: 10,
+};
 
 /// A plugin API version.
 #[repr(C)]
@@ -177,9 +180,16 @@ impl VariantFlags {
     /// output then crosses the library boundary once per line too. Declare it with
     /// [`VariantFlags::REPLAYS_LINES`].
     pub const DESCRIBES_LINES: VariantFlags = VariantFlags(512);
+    /// The variant's repetition rules look back only to the last reset of the halfmove clock
+    /// (API 1.10; Fairy-Stockfish's rule): a position from before it does not count, even
+    /// where it can occur again (a pass by a pawn resets the clock and moves nothing). The
+    /// host then starts its repetition counts, and the cycle facts of
+    /// [`crate::OutcomeContext`], again after every move that leaves the clock at 0.
+    /// Without it a position counts however long ago it occurred (FIDE's rule).
+    pub const REPETITION_SINCE_CLOCK_RESET: VariantFlags = VariantFlags(1024);
 
     /// Every flag this version of the API defines (a variant with others needs a newer host).
-    pub const KNOWN: VariantFlags = VariantFlags(1023);
+    pub const KNOWN: VariantFlags = VariantFlags(2047);
 
     /// Whether all bits of `o` are set.
     pub const fn contains(self, o: VariantFlags) -> bool {

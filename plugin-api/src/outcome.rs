@@ -82,7 +82,9 @@ pub struct OutcomeContext {
     /// moves away (connect-N, extinction ...), not dead-position draws.
     pub counting: bool,
     /// How many times the current position has occurred in the game, this time included
-    /// (0 when the host keeps no history, as in perft).
+    /// (0 when the host keeps no history, as in perft); for a variant that declares
+    /// [`crate::VariantFlags::REPETITION_SINCE_CLOCK_RESET`], since the halfmove clock was
+    /// last reset (and `checks_in_cycle` and the marks over that stretch too).
     pub repetitions: u32,
     /// For a repeated position: whether every move of White (index 0) and of Black (index 1)
     /// since its first occurrence gave check (perpetual-check rules).

@@ -67,6 +67,9 @@ pub(crate) struct PipelineGame<'p> {
     marks_moves: bool,
     track_checks: bool,
     own_repetition: bool,
+    /// Whether only the positions since the clock's last reset count (the variant's rule,
+    /// [`VariantFlags::REPETITION_SINCE_CLOCK_RESET`]).
+    since_clock_reset: bool,
 }
 
 impl<'p> PipelineGame<'p> {
@@ -146,11 +149,47 @@ impl<'p> PipelineGame<'p> {
             marks_moves,
             track_checks,
             own_repetition: pipeline.info.flags.contains(VariantFlags::OWN_REPETITION),
+            since_clock_reset: pipeline
+                .info
+                .flags
+                .contains(VariantFlags::REPETITION_SINCE_CLOCK_RESET),
         })
     }
 
+    /// The first of the positions that count for repetition (position `k` is the one after
+    /// `k` plies of `plies`, position 0 the start): the clock's window where the variant's
+    /// rule says so, else all.
+    fn counted_from(&self) -> usize {
+        let n = self.plies.len();
+        if self.since_clock_reset {
+            n - (self.pos.halfmove_clock as usize).min(n)
+        } else {
+            0
+        }
+    }
+
     fn repetitions(&self) -> u32 {
-        self.seen.get(&self.hash).copied().unwrap_or(1)
+        let all = self.seen.get(&self.hash).copied().unwrap_or(1);
+        let from = self.counted_from();
+        if all < 2 || from == 0 {
+            return all;
+        }
+        // Position `k >= 1` is `plies[k - 1]`'s.
+        self.plies[from - 1..]
+            .iter()
+            .filter(|p| p.hash == self.hash)
+            .count() as u32
+    }
+
+    /// The current position's first occurrence among the positions that count, if it is
+    /// repeated.
+    fn first_occurrence(&self) -> Option<usize> {
+        let n = self.plies.len();
+        let from = self.counted_from();
+        if from == 0 && n > 0 && self.start_hash == self.hash {
+            return Some(0);
+        }
+        (from.max(1)..n).find(|&k| self.plies[k - 1].hash == self.hash)
     }
 
     /// Whether the current position occurred before on the search path (not only in the
@@ -167,17 +206,7 @@ impl<'p> PipelineGame<'p> {
         if !self.track_checks {
             return [false; 2];
         }
-        let n = self.plies.len();
-        let mut first = None;
-        for i in (0..n.saturating_sub(1)).rev() {
-            if self.plies[i].hash == self.hash {
-                first = Some(i + 1);
-            }
-        }
-        if self.start_hash == self.hash && n > 0 {
-            first = Some(0);
-        }
-        let Some(first) = first else {
+        let Some(first) = self.first_occurrence() else {
             return [false; 2];
         };
         let mut moved = [false; 2];
@@ -228,16 +257,8 @@ impl<'p> PipelineGame<'p> {
         if !self.marks_moves || self.repetitions() < 2 {
             return [false; 2];
         }
-        let n = self.plies.len();
-        let first = if self.start_hash == self.hash {
-            Some(0)
-        } else {
-            (0..n.saturating_sub(1))
-                .find(|&i| self.plies[i].hash == self.hash)
-                .map(|i| i + 1)
-        };
         // `plies[i]` led to position `i + 1`; the first position has no move.
-        match first {
+        match self.first_occurrence() {
             Some(first) => {
                 history::marked_in_cycle(self.marked[first.saturating_sub(1)..].iter().rev())
             }

@@ -2462,6 +2462,11 @@ impl Fairy {
 impl VariantRules for Fairy {
     fn info(&self) -> VariantInfo {
         let mut flags = VariantFlags::CUSTOM_SAN.0 | VariantFlags::OWN_REPETITION.0;
+        // Fairy-Stockfish looks back over the plies since the clock's reset, or over the
+        // whole game where captured pieces go to hand.
+        if !self.spec.captures_to_hand {
+            flags |= VariantFlags::REPETITION_SINCE_CLOCK_RESET.0;
+        }
         if self.spec.piece_drops {
             flags |= VariantFlags::DROPS.0;
         }
