@@ -155,7 +155,10 @@ def fsf_answer(variant, fen, moves, rng, cur=None, san_sample=(3, 4)):
     legal = sf.legal_moves(variant, cur, [])
     result = None
     if not legal:
-        result = value_to_result(sf.game_result(variant, cur, []), stm)
+        # From the moves, not the FEN alone: the result can depend on the move that led
+        # here (a mating shogi pawn drop loses, `shogiPawnDropMateIllegal`), which a FEN
+        # does not carry.
+        result = value_to_result(sf.game_result(variant, fen, moves), stm)
     else:
         imm, v = sf.is_immediate_game_end(variant, cur, [])
         if not imm:
