@@ -352,12 +352,20 @@ fn passed_layout_checks_are_remembered_per_file() {
 
 /// plugin-api as a standalone crate that says it is version `major.minor`.
 fn api_of_version(dir: &Path, major: u16, minor: u16) -> PathBuf {
-    let v = houserules_plugin_api::API_VERSION;
+    // The constant's statement as written (rustfmt breaks it over lines when it is long).
+    let path = workspace_root().join("plugin-api/src/manifest.rs");
+    let text = std::fs::read_to_string(path).unwrap();
+    let start = text
+        .find("pub const API_VERSION: ApiVersion =")
+        .expect("API_VERSION defined");
+    let end = start + text[start..].find(';').expect("statement ends");
     patched_api(
         dir,
         "manifest.rs",
-        &format!("ApiVersion {{ major: {}, minor: {} }}", v.major, v.minor),
-        &format!("ApiVersion {{ major: {major}, minor: {minor} }}"),
+        &text[start..=end],
+        &format!(
+            "pub const API_VERSION: ApiVersion = ApiVersion {{ major: {major}, minor: {minor} }};"
+        ),
     )
 }
 
