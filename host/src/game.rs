@@ -298,10 +298,7 @@ impl<'p> Game<'p> {
             track_checks: pipeline.info.flags.contains(VariantFlags::OWN_REPETITION)
                 || pipeline.results_need_check(),
             may_clear: pipeline.presets.is_empty(),
-            since_clock_reset: pipeline
-                .info
-                .flags
-                .contains(VariantFlags::REPETITION_SINCE_CLOCK_RESET),
+            since_clock_reset: pipeline.repetition_since_clock_reset(),
             marks_moves: pipeline.marks_moves(),
         }
     }

@@ -1307,6 +1307,14 @@ impl Pipeline {
         self.info.flags.contains(VariantFlags::MOVE_MARKS)
     }
 
+    /// Whether repetition counts only the positions since the halfmove clock's last reset
+    /// (the variant's rule, [`VariantFlags::REPETITION_SINCE_CLOCK_RESET`]).
+    pub fn repetition_since_clock_reset(&self) -> bool {
+        self.info
+            .flags
+            .contains(VariantFlags::REPETITION_SINCE_CLOCK_RESET)
+    }
+
     /// The squares the variant marks with `mv`, `before` → `after` (API 1.5; empty unless it
     /// declares [`VariantFlags::MOVE_MARKS`]).
     pub fn move_mark(

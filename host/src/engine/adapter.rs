@@ -149,10 +149,7 @@ impl<'p> PipelineGame<'p> {
             marks_moves,
             track_checks,
             own_repetition: pipeline.info.flags.contains(VariantFlags::OWN_REPETITION),
-            since_clock_reset: pipeline
-                .info
-                .flags
-                .contains(VariantFlags::REPETITION_SINCE_CLOCK_RESET),
+            since_clock_reset: pipeline.repetition_since_clock_reset(),
         })
     }
 
@@ -160,12 +157,16 @@ impl<'p> PipelineGame<'p> {
     /// `k` plies of `plies`, position 0 the start): the clock's window where the variant's
     /// rule says so, else all.
     fn counted_from(&self) -> usize {
-        let n = self.plies.len();
         if self.since_clock_reset {
-            n - (self.pos.halfmove_clock as usize).min(n)
+            self.plies.len() - self.clock_window()
         } else {
             0
         }
+    }
+
+    /// The plies since the clock's last reset (at most the plies recorded).
+    fn clock_window(&self) -> usize {
+        (self.pos.halfmove_clock as usize).min(self.plies.len())
     }
 
     fn repetitions(&self) -> u32 {
@@ -233,7 +234,7 @@ impl<'p> PipelineGame<'p> {
         };
         if self.track_checks {
             let n = self.plies.len();
-            let w = (self.pos.halfmove_clock as usize).min(n);
+            let w = self.clock_window();
             let now = self.plies.last().map_or([0; 2], |p| p.checks);
             let then = if w < n {
                 self.plies[n - w - 1].checks
