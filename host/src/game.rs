@@ -295,8 +295,7 @@ impl<'p> Game<'p> {
             position: start.clone(),
             start,
             moves: Vec::new(),
-            track_checks: pipeline.info.flags.contains(VariantFlags::OWN_REPETITION)
-                || pipeline.results_need_check(),
+            track_checks: pipeline.reads_check_history(),
             may_clear: pipeline.presets.is_empty(),
             since_clock_reset: pipeline.repetition_since_clock_reset(),
             marks_moves: pipeline.marks_moves(),

@@ -1307,6 +1307,12 @@ impl Pipeline {
         self.info.flags.contains(VariantFlags::MOVE_MARKS)
     }
 
+    /// Whether a rule reads the per-ply check facts of a game's history: the variant's own
+    /// repetition rules (perpetual check) or a result that needs check facts.
+    pub fn reads_check_history(&self) -> bool {
+        self.info.flags.contains(VariantFlags::OWN_REPETITION) || self.results_need_check()
+    }
+
     /// Whether repetition counts only the positions since the halfmove clock's last reset
     /// (the variant's rule, [`VariantFlags::REPETITION_SINCE_CLOCK_RESET`]).
     pub fn repetition_since_clock_reset(&self) -> bool {

@@ -79,8 +79,7 @@ impl<'p> PipelineGame<'p> {
         eval: &'p Evaluation,
         game: &Game<'_>,
     ) -> Result<PipelineGame<'p>, HostError> {
-        let track_checks = pipeline.info.flags.contains(VariantFlags::OWN_REPETITION)
-            || pipeline.results_need_check();
+        let track_checks = pipeline.reads_check_history();
         let mut pos = game.start.clone();
         let start_hash = pos.repetition_hash();
         let mut seen = HashMap::new();
