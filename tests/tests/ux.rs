@@ -610,16 +610,23 @@ fn the_game_on_standard_input_takes_commands() {
 /// A terminal session in tmux: keys in, screen out.
 struct Tmux {
     name: String,
+    /// The server's socket, in the test's own directory so that nothing is left behind.
+    socket: std::path::PathBuf,
 }
 
 impl Tmux {
     fn start(cmd: &str, dir: &Path) -> Option<Tmux> {
         // Tests run in parallel threads of one process, and one test may open a second
-        // session while the first is closing: the name is unique per session.
+        // session while the first is closing. Each session has its own server (`-S`): on a
+        // shared server, a new session could reach a server that is exiting because its
+        // last session just closed ("server exited unexpectedly").
         static SESSIONS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
         let n = SESSIONS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let name = format!("houserules-test-{}-{n}", std::process::id());
+        let socket = dir.join(format!("tmux-{n}.sock"));
         let ok = Command::new("tmux")
+            .arg("-S")
+            .arg(&socket)
             .args([
                 "new-session",
                 "-d",
@@ -636,10 +643,12 @@ impl Tmux {
             .status()
             .ok()?
             .success();
-        ok.then_some(Tmux { name })
+        ok.then_some(Tmux { name, socket })
     }
     fn screen(&self) -> String {
         let out = Command::new("tmux")
+            .arg("-S")
+            .arg(&self.socket)
             .args(["capture-pane", "-p", "-t", &self.name])
             .output()
             .unwrap();
@@ -648,6 +657,8 @@ impl Tmux {
     /// The screen with its colour attributes as escape sequences.
     fn screen_with_colour(&self) -> String {
         let out = Command::new("tmux")
+            .arg("-S")
+            .arg(&self.socket)
             .args(["capture-pane", "-p", "-e", "-t", &self.name])
             .output()
             .unwrap();
@@ -655,10 +666,14 @@ impl Tmux {
     }
     fn keys(&self, text: &str) {
         Command::new("tmux")
+            .arg("-S")
+            .arg(&self.socket)
             .args(["send-keys", "-t", &self.name, "-l", text])
             .status()
             .unwrap();
         Command::new("tmux")
+            .arg("-S")
+            .arg(&self.socket)
             .args(["send-keys", "-t", &self.name, "Enter"])
             .status()
             .unwrap();
@@ -683,7 +698,9 @@ impl Tmux {
 impl Drop for Tmux {
     fn drop(&mut self) {
         let _ = Command::new("tmux")
-            .args(["kill-session", "-t", &self.name])
+            .arg("-S")
+            .arg(&self.socket)
+            .arg("kill-server")
             .status();
     }
 }
