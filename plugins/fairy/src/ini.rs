@@ -65,7 +65,13 @@ pub fn parse(file: &str, text: &str) -> (Vec<Section>, Vec<FileError>) {
             continue;
         }
         if line.starts_with('[') {
-            let Some(inner) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) else {
+            // As in Fairy-Stockfish, the header ends at its first `]` and the rest of the line
+            // is not read: `[minichess:chess]  # a comment` is a header.
+            let Some(inner) = line
+                .strip_prefix('[')
+                .and_then(|l| l.split_once(']'))
+                .map(|(inner, _rest)| inner)
+            else {
                 errors.push(FileError {
                     loc,
                     why: format!("section header `{line}` is not closed by `]`"),
@@ -124,6 +130,19 @@ pub fn parse(file: &str, text: &str) -> (Vec<Section>, Vec<FileError>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn text_after_a_section_header_is_not_read() {
+        let text = "[mini:chess]      # inherit the built-in chess\nmaxRank = 6\n[b] ; c\n";
+        let (s, e) = parse("f.ini", text);
+        assert!(e.is_empty(), "{e:?}");
+        assert_eq!(s.len(), 2);
+        assert_eq!(s[0].name, "mini");
+        assert_eq!(s[0].parent.as_deref(), Some("chess"));
+        assert_eq!(s[0].entries[0].key, "maxRank");
+        assert_eq!(s[1].name, "b");
+        assert!(s.iter().all(|s| s.error.is_none()));
+    }
 
     #[test]
     fn sections_comments_and_locations() {
