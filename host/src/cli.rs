@@ -176,7 +176,8 @@ enum Command {
     /// Play UCI engines against each other with houserules as the arbiter (like
     /// cutechess-cli, for any rule set): score, W/D/L, Elo difference; games to --pgn.
     Match(protocols::MatchArgs),
-    /// Measure perft speed (nodes per second) on standard positions.
+    /// Measure perft speed (nodes per second) on standard positions, or with --search the
+    /// engine's search speed on five chess positions.
     Bench {
         #[command(flatten)]
         rules: Rules,
