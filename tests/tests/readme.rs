@@ -201,7 +201,10 @@ fn every_line_of_the_readme_tour_runs() {
             "`{line}` printed nothing"
         );
         if let Some((_, _, shows)) = session {
-            assert!(stdout.contains(shows), "`{line}` shows `{shows}`:\n{stdout}");
+            assert!(
+                stdout.contains(shows),
+                "`{line}` shows `{shows}`:\n{stdout}"
+            );
         }
         ran += 1;
     }
@@ -230,7 +233,14 @@ fn the_tour_reader_splits_words_like_a_shell() {
     let (w, stdin) = words(r#"houserules match --engine "houserules uci" --games 20"#);
     assert_eq!(
         w,
-        ["houserules", "match", "--engine", "houserules uci", "--games", "20"]
+        [
+            "houserules",
+            "match",
+            "--engine",
+            "houserules uci",
+            "--games",
+            "20"
+        ]
     );
     assert_eq!(stdin, None);
 }
