@@ -65,13 +65,10 @@ pub fn parse(file: &str, text: &str) -> (Vec<Section>, Vec<FileError>) {
             continue;
         }
         if line.starts_with('[') {
-            // As in Fairy-Stockfish, the header ends at its first `]` and the rest of the line
-            // is not read: `[minichess:chess]  # a comment` is a header.
-            let Some(inner) = line
-                .strip_prefix('[')
-                .and_then(|l| l.split_once(']'))
-                .map(|(inner, _rest)| inner)
-            else {
+            // As in Fairy-Stockfish, the header ends at its first `]`: `[minichess:chess]  #
+            // a comment` is a header. Fairy-Stockfish reads nothing after it; other text than a
+            // comment there is reported rather than ignored.
+            let Some((inner, rest)) = line.strip_prefix('[').and_then(|l| l.split_once(']')) else {
                 errors.push(FileError {
                     loc,
                     why: format!("section header `{line}` is not closed by `]`"),
@@ -83,6 +80,12 @@ pub fn parse(file: &str, text: &str) -> (Vec<Section>, Vec<FileError>) {
                 None => (inner.trim(), None),
             };
             let mut error = None;
+            let rest = rest.trim();
+            if !rest.is_empty() && !rest.starts_with('#') && !rest.starts_with(';') {
+                error = Some(format!(
+                    "{loc}: `{rest}` after the section header is not a comment (`#` or `;`)"
+                ));
+            }
             if name.is_empty()
                 || !name
                     .chars()
@@ -142,6 +145,14 @@ mod tests {
         assert_eq!(s[0].entries[0].key, "maxRank");
         assert_eq!(s[1].name, "b");
         assert!(s.iter().all(|s| s.error.is_none()));
+        // Other text there is reported, not ignored.
+        let (s, _) = parse("f.ini", "[mini:chess] maxRank = 6\n");
+        assert_eq!(s[0].name, "mini");
+        let error = s[0].error.as_deref().unwrap_or("");
+        assert!(
+            error.starts_with("f.ini:1: `maxRank = 6` after the section header"),
+            "{error}"
+        );
     }
 
     #[test]
