@@ -539,6 +539,20 @@ const CHESS_ALIASES: [&str; 9] = [
     "960",
 ];
 
+/// Variant names other programs write whose letters alone (see [`name_letters`]) are not
+/// the id of the Fairy-Stockfish variant: lichess and python-chess write `Three-check`.
+const NAME_ALIASES: [(&str, &str); 2] = [("threecheck", "3check"), ("fivecheck", "5check")];
+
+/// A variant name as compared with the loaded ids: lower case, letters and digits only, so
+/// that lichess's `King of the Hill` and `Racing Kings` name `kingofthehill` and
+/// `racingkings`.
+fn name_letters(name: &str) -> String {
+    name.chars()
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_lowercase())
+        .collect()
+}
+
 struct Rules {
     pipeline: Pipeline,
     /// Plain SAN over the piece table.
@@ -607,7 +621,20 @@ impl<'r> Analyzer<'r> {
         {
             return "chess".to_string();
         }
-        t.to_string()
+        // Names other programs write: the same letters as one loaded id (and only one).
+        let letters = name_letters(t);
+        let letters = NAME_ALIASES
+            .iter()
+            .find(|(name, _)| *name == letters)
+            .map_or(letters.clone(), |(_, id)| id.to_string());
+        let mut same = self
+            .variant_ids
+            .iter()
+            .filter(|v| name_letters(v) == letters);
+        match (same.next(), same.next()) {
+            (Some(id), None) if !letters.is_empty() => id.clone(),
+            _ => t.to_string(),
+        }
     }
 
     /// Analyzes one record.

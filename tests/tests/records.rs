@@ -117,30 +117,77 @@ fn annotated_record_plies_events_and_variations() {
 #[test]
 fn lichess_record_with_clocks_and_variations_is_read() {
     // A crazyhouse game from lichess (python-chess's test data): the reader takes its
-    // comments, clock commands, glyphs and variations without a syntax error. Its Variant tag
-    // names Fairy-Stockfish's built-in `crazyhouse` (fairy plugin, docs/fairy.md): while the
-    // plugin cannot build it (castling), that is the record's only error; once it can, the
-    // game replays in full.
+    // comments, clock commands, glyphs and variations without a syntax error, and its
+    // Variant tag names Fairy-Stockfish's built-in `crazyhouse` (fairy plugin,
+    // docs/fairy.md), which replays the game in full.
     let (games, code) = jsonl(&[
         "analyze",
         "--jsonl",
         data("lichess-crazyhouse.pgn").to_str().unwrap(),
     ]);
     assert_eq!(games.len(), 1);
-    let errors = games[0]["errors"].as_array().unwrap();
-    if errors.is_empty() {
-        assert_eq!(code, Some(0));
-        assert_eq!(games[0]["variant"], "crazyhouse");
-        assert_eq!(games[0]["ply_count"], 48);
-    } else {
-        assert_eq!(code, Some(1));
-        assert_eq!(errors.len(), 1, "{errors:?}");
-        let message = errors[0]["message"].as_str().unwrap();
-        assert!(
-            message.contains("variant `crazyhouse` cannot be built"),
-            "{message}"
-        );
+    assert_eq!(games[0]["errors"], serde_json::json!([]), "{}", games[0]);
+    assert_eq!(code, Some(0));
+    assert_eq!(games[0]["variant"], "crazyhouse");
+    assert_eq!(games[0]["ply_count"], 48);
+}
+
+#[test]
+fn variant_names_of_lichess_and_python_chess_name_the_fairy_variants() {
+    // lichess and python-chess write `King of the Hill`, `Three-check`, `Racing Kings`: the
+    // same letters as Fairy-Stockfish's ids (`kingofthehill`, `racingkings`), or its
+    // digit (`3check`).
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("lichess.pgn");
+    let games = [
+        (
+            "King of the Hill",
+            "1-0",
+            "1. e3 e6 2. Ke2 Ke7 3. Kd3 Kd6 4. Ke4",
+        ),
+        (
+            "Three-check",
+            "1-0",
+            "1. e4 e5 2. Bc4 Nc6 3. Bxf7+ Kxf7 4. Qh5+ g6 5. Qxg6+",
+        ),
+        ("Racing Kings", "*", "1. Kh3 Ka3"),
+        ("Antichess", "*", "1. e3 b5 2. Bxb5"),
+        ("Chess960", "*", "1. e4 e5"),
+        ("No Such Game", "*", "1. e4"),
+    ];
+    let text: String = games
+        .iter()
+        .map(|(v, r, m)| format!("[Variant \"{v}\"]\n[Result \"{r}\"]\n\n{m} {r}\n\n"))
+        .collect();
+    std::fs::write(&pgn, text).unwrap();
+    let (reports, code) = jsonl(&["analyze", "--jsonl", "--no-plies", pgn.to_str().unwrap()]);
+    assert_eq!(code, Some(1), "the last record's variant is unknown");
+    let ids: Vec<&str> = reports
+        .iter()
+        .map(|g| g["variant"].as_str().unwrap_or("-"))
+        .collect();
+    assert_eq!(
+        ids,
+        [
+            "kingofthehill",
+            "3check",
+            "racingkings",
+            "antichess",
+            "chess",
+            "-"
+        ]
+    );
+    for g in &reports[..5] {
+        assert_eq!(g["errors"], serde_json::json!([]), "{g}");
     }
+    // The games that end do so by their variant's rule.
+    assert_eq!(reports[0]["result"]["computed"], "1-0");
+    assert_eq!(reports[1]["result"]["computed"], "1-0");
+    let unknown = reports[5]["errors"][0]["message"].as_str().unwrap();
+    assert!(
+        unknown.contains("unknown variant `No Such Game`"),
+        "{unknown}"
+    );
 }
 
 #[test]
