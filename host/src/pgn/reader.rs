@@ -1249,11 +1249,32 @@ impl Builder {
     }
 }
 
-/// `bytes` as a string, invalid UTF-8 replaced (ASCII, most tags, is tested first).
+/// `bytes` as a string: UTF-8, or else Windows-1252, the encoding of older PGN archives
+/// (ChessBase and SCID exports write `J\xfcrgen`): a text that is not UTF-8 is read byte by
+/// byte as that code page, so no name is lost to replacement characters. (ASCII, most tags,
+/// is tested first.)
 fn lossy(bytes: &[u8]) -> String {
-    match ascii_str(bytes) {
-        Some(t) => t.to_owned(),
-        None => String::from_utf8_lossy(bytes).into_owned(),
+    if let Some(t) = ascii_str(bytes) {
+        return t.to_owned();
+    }
+    match std::str::from_utf8(bytes) {
+        Ok(t) => t.to_owned(),
+        Err(_) => bytes.iter().map(|&b| windows_1252(b)).collect(),
+    }
+}
+
+/// One byte of Windows-1252 as a character: Latin-1, but for 0x80-0x9F, where it has
+/// typographic signs (the five bytes it leaves undefined stay the control characters of the
+/// same number, as the WHATWG decoder has them).
+fn windows_1252(b: u8) -> char {
+    const HIGH: [u16; 32] = [
+        0x20AC, 0x81, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160,
+        0x2039, 0x0152, 0x8D, 0x017D, 0x8F, 0x90, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013,
+        0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x9D, 0x017E, 0x0178,
+    ];
+    match b {
+        0x80..=0x9F => char::from_u32(u32::from(HIGH[usize::from(b - 0x80)])).unwrap_or('\u{FFFD}'),
+        _ => char::from(b),
     }
 }
 
@@ -1482,6 +1503,21 @@ pub fn read_all(text: &str) -> Vec<Record> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn texts_that_are_not_utf8_are_read_as_windows_1252() {
+        assert_eq!(super::lossy(b"J\xfcrgen"), "J\u{fc}rgen");
+        assert_eq!(
+            super::lossy(b"\x93Qg7\x94 \x80 \x81"),
+            "\u{201c}Qg7\u{201d} \u{20ac} \u{81}"
+        );
+        // UTF-8 stands as it is.
+        assert_eq!(super::lossy("J\u{fc}rgen".as_bytes()), "J\u{fc}rgen");
+        let pgn = b"[Event \"x\"]\n[White \"Hj\xf6rvar\"]\n\n1. e4 *\n";
+        let mut r = super::Reader::new(&pgn[..]);
+        let rec = r.next_record().unwrap().unwrap();
+        assert_eq!(rec.tag("White").unwrap().value, "Hj\u{f6}rvar");
+    }
+
     use super::*;
 
     fn texts(r: &Record, line: &[MoveToken]) -> Vec<String> {
