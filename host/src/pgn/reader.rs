@@ -764,6 +764,11 @@ impl Builder {
                     // is no result, no number and no glyph: it is a move, whole.
                     let start = i;
                     i = token_end(line, i + 1);
+                    // `exd6 e.p.`: the en passant mark older records write after the move
+                    // (the PGN standard leaves it out; python-chess reads past it too).
+                    if &line[start..i] == b"e.p." && self.stage == Stage::Moves {
+                        continue;
+                    }
                     self.begin(line_no, Stage::Moves);
                     self.push_move(line, text, start, i, line_no, cols);
                 }
@@ -1503,6 +1508,16 @@ pub fn read_all(text: &str) -> Vec<Record> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn an_en_passant_mark_after_a_move_is_read_past() {
+        let pgn = b"[Event \"x\"]\n\n1. e4 a6 2. e5 d5 3. exd6 e.p. Kd7 *\n";
+        let mut r = super::Reader::new(&pgn[..]);
+        let rec = r.next_record().unwrap().unwrap();
+        let moves: Vec<&str> = rec.moves.iter().map(|m| m.text(&rec)).collect();
+        assert_eq!(moves, ["e4", "a6", "e5", "d5", "exd6", "Kd7"]);
+        assert!(rec.errors.is_empty(), "{:?}", rec.errors);
+    }
+
     #[test]
     fn texts_that_are_not_utf8_are_read_as_windows_1252() {
         assert_eq!(super::lossy(b"J\xfcrgen"), "J\u{fc}rgen");
