@@ -380,12 +380,41 @@ pub fn find_move(game: &Game<'_>, text: &str) -> Result<Move, String> {
     }
 }
 
+/// How castles are written in moves sent to the GUI.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum CastleForm {
+    /// The king's origin and target (`e1g1`), as the coordinate form has them (king takes
+    /// rook only where that form is another move's).
+    #[default]
+    KingTarget,
+    /// King takes rook (`e1h1`): what GUIs expect once they set `UCI_Chess960`.
+    KingTakesRook,
+}
+
+/// A castle as king takes rook, or the coordinate form of any other move; a variant with its
+/// own notation (`CUSTOM_SAN`) writes its castles itself.
+fn king_takes_rook(p: &Pipeline, pos: &Position, m: Move) -> Result<String, HostError> {
+    if m.is_castle()
+        && !p
+            .info
+            .flags
+            .contains(houserules_plugin_api::VariantFlags::CUSTOM_SAN)
+    {
+        return Ok(format!("{}{}", m.from, m.to));
+    }
+    coordinate(p, pos, m)
+}
+
 /// A search's moves in coordinate form, from `pos` on (stops at a move it cannot write).
-pub fn line_text(p: &Pipeline, pos: &Position, moves: &[Move]) -> Vec<String> {
+pub fn line_text(p: &Pipeline, pos: &Position, moves: &[Move], castles: CastleForm) -> Vec<String> {
     let mut pos = pos.clone();
     let mut out = Vec::new();
     for &m in moves {
-        let Ok(text) = coordinate(p, &pos, m) else {
+        let text = match castles {
+            CastleForm::KingTakesRook if m.is_castle() => king_takes_rook(p, &pos, m),
+            _ => coordinate(p, &pos, m),
+        };
+        let Ok(text) = text else {
             break;
         };
         let mut fx = houserules_plugin_api::MoveEffects::new(pos.side_to_move, false);
@@ -406,7 +435,7 @@ pub fn score_text(s: Score) -> String {
 }
 
 /// One `info` line.
-pub fn info_line(p: &Pipeline, pos: &Position, i: &SearchInfo) -> String {
+pub fn info_line(p: &Pipeline, pos: &Position, i: &SearchInfo, castles: CastleForm) -> String {
     let mut s = format!(
         "info depth {} seldepth {} score {} nodes {} nps {} time {}",
         i.depth,
@@ -416,7 +445,7 @@ pub fn info_line(p: &Pipeline, pos: &Position, i: &SearchInfo) -> String {
         i.nps,
         i.time.as_millis()
     );
-    let pv = line_text(p, pos, &i.pv);
+    let pv = line_text(p, pos, &i.pv, castles);
     if !pv.is_empty() {
         s.push_str(" pv ");
         s.push_str(&pv.join(" "));
@@ -505,6 +534,8 @@ pub struct EngineOptions {
     pub threads: usize,
     /// Hash table size, MiB.
     pub hash_mb: usize,
+    /// How castles are written (`UCI_Chess960`).
+    pub castles: CastleForm,
 }
 
 impl Default for EngineOptions {
@@ -513,6 +544,7 @@ impl Default for EngineOptions {
         EngineOptions {
             threads: d.threads.max(1),
             hash_mb: d.hash_mb.max(1),
+            castles: CastleForm::KingTarget,
         }
     }
 }
@@ -646,6 +678,7 @@ impl UciSession {
                         "option name Hash type spin default {} min 1 max {MAX_HASH_MB}",
                         d.hash_mb
                     ));
+                    out.line("option name UCI_Chess960 type check default false");
                     out.line("uciok");
                 }
                 "isready" => out.line("readyok"),
@@ -697,7 +730,7 @@ impl UciSession {
                                 ));
                             }
                             if let Some(depth) = go.perft {
-                                self.perft(p, pos, depth, engine_options.threads);
+                                self.perft(p, pos, depth, engine_options);
                             } else {
                                 self.go(p, pos, &go, &line, &mut engine, engine_options);
                             }
@@ -775,20 +808,43 @@ impl UciSession {
                 engine.hash_mb = spin(name, value, MAX_HASH_MB)?;
                 Ok(OptionEffect::Engine)
             }
+            // Castles as king takes rook, the form of Chess960 GUIs (read in either form).
+            "uci_chess960" => {
+                engine.castles = match empty_value(value).to_ascii_lowercase().as_str() {
+                    "true" => CastleForm::KingTakesRook,
+                    "false" => CastleForm::KingTarget,
+                    v => return Err(format!("UCI_Chess960: `{v}` is not true or false")),
+                };
+                Ok(OptionEffect::None)
+            }
             // Options GUIs send to every engine.
-            "ponder" | "uci_analysemode" | "multipv" | "uci_chess960" => Ok(OptionEffect::None),
+            "ponder" | "uci_analysemode" | "multipv" => Ok(OptionEffect::None),
             _ => Err(format!("unknown option `{name}`")),
         }
     }
 
-    fn perft(&self, p: &Pipeline, pos: &SetPosition, depth: u32, threads: usize) {
+    fn perft(&self, p: &Pipeline, pos: &SetPosition, depth: u32, options: &EngineOptions) {
         let out = &self.out;
-        let result = pos
-            .game(p)
-            .and_then(|g| crate::perft::perft(p, &g.position, depth.min(256), threads, true));
+        let result = pos.game(p).and_then(|g| {
+            let r = crate::perft::perft(p, &g.position, depth.min(256), options.threads, true)?;
+            // The root castles in the form the GUI asked for.
+            let mut castles = Vec::new();
+            if options.castles == CastleForm::KingTakesRook {
+                let legal = g.legal_moves()?;
+                for &m in legal.iter().filter(|m| m.is_castle()) {
+                    let written = crate::notation::coordinate_among(p, &g.position, m, &legal)?;
+                    castles.push((written, king_takes_rook(p, &g.position, m)?));
+                }
+            }
+            Ok((r, castles))
+        });
         match result {
-            Ok(r) => {
+            Ok((r, castles)) => {
                 for (m, n) in &r.divide {
+                    let m = castles
+                        .iter()
+                        .find(|(written, _)| written == m)
+                        .map_or(m, |(_, kt)| kt);
                     out.line(&format!("{m}: {n}"));
                 }
                 out.line("");
@@ -850,7 +906,7 @@ impl UciSession {
         let root = game.position.clone();
         self.input.arm(line);
         let result = eng.search(&game, &limits, &self.input.stop, &mut |i: &SearchInfo| {
-            out.line(&info_line(p, &root, i));
+            out.line(&info_line(p, &root, i, options.castles));
         });
         // Under `go infinite` the answer waits for `stop` (UCI), even when the search ended.
         if go.infinite {
@@ -860,7 +916,7 @@ impl UciSession {
         }
         self.input.disarm();
         match result {
-            Ok(r) => out.line(&bestmove_line(p, &root, &r)),
+            Ok(r) => out.line(&bestmove_line(p, &root, &r, options.castles)),
             Err(e) => {
                 out.line(&format!("info string search: {e}"));
                 out.line("bestmove 0000");
@@ -870,12 +926,17 @@ impl UciSession {
 }
 
 /// `bestmove M [ponder N]`, `bestmove 0000` without a move.
-pub fn bestmove_line(p: &Pipeline, root: &Position, r: &SearchResult) -> String {
+pub fn bestmove_line(
+    p: &Pipeline,
+    root: &Position,
+    r: &SearchResult,
+    castles: CastleForm,
+) -> String {
     let Some(best) = r.best else {
         return "bestmove 0000".into();
     };
     let moves: Vec<Move> = std::iter::once(best).chain(r.ponder).collect();
-    let text = line_text(p, root, &moves);
+    let text = line_text(p, root, &moves, castles);
     match text.as_slice() {
         [] => "bestmove 0000".into(),
         [b] => format!("bestmove {b}"),

@@ -568,7 +568,7 @@ pub fn thinking_line(p: &Pipeline, root: &Position, i: &SearchInfo) -> String {
         score,
         i.time.as_millis() / 10,
         i.nodes,
-        crate::uci::line_text(p, root, &i.pv).join(" ")
+        crate::uci::line_text(p, root, &i.pv, crate::uci::CastleForm::KingTarget).join(" ")
     )
 }
 

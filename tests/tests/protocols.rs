@@ -127,6 +127,56 @@ fn assert_valid_game(tags: &str, moves: &[String]) {
 }
 
 #[test]
+fn uci_chess960_writes_castles_as_king_takes_rook() {
+    // Chess960 GUIs set UCI_Chess960 and then expect a castle as king takes rook (`e1h1`);
+    // moves are read in either form.
+    let mut s = Session::start(&["uci"]);
+    s.send("uci");
+    let lines = s.until("uciok");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "option name UCI_Chess960 type check default false"),
+        "{lines:?}"
+    );
+    let fen = "position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+    let castles = |s: &mut Session| {
+        s.send(fen);
+        s.send("go perft 1");
+        let mut moves: Vec<String> = s
+            .until("Nodes searched")
+            .iter()
+            .filter_map(|l| l.strip_suffix(": 1"))
+            .filter(|m| ["e1g1", "e1c1", "e1h1", "e1a1"].contains(m))
+            .map(str::to_string)
+            .collect();
+        moves.sort();
+        moves
+    };
+    assert_eq!(castles(&mut s), ["e1c1", "e1g1"]);
+    s.send("setoption name UCI_Chess960 value true");
+    assert_eq!(castles(&mut s), ["e1a1", "e1h1"]);
+    // The search's best move is written so too: castling mates here (the rook on f1 checks
+    // along the first rank, the knights guard a2 and b2; no king move uncovers the rook).
+    let mate = "position fen 8/8/8/8/1NN5/8/PP1PPP2/k3K2R w K - 0 1";
+    s.send(mate);
+    s.send("go depth 3");
+    assert_eq!(s.line("bestmove"), "bestmove e1h1");
+    s.send("setoption name UCI_Chess960 value false");
+    s.send(mate);
+    s.send("go depth 3");
+    assert_eq!(s.line("bestmove"), "bestmove e1g1");
+    s.send("setoption name UCI_Chess960 value maybe");
+    let answer = s.line("info string");
+    assert!(answer.contains("not true or false"), "{answer}");
+    // Both forms are read.
+    s.send("setoption name UCI_Chess960 value false");
+    s.send(&format!("{fen} moves e1h1"));
+    s.send("d");
+    assert_eq!(s.line("Fen:"), "Fen: r3k2r/8/8/8/8/8/8/R4RK1 b kq - 1 1");
+}
+
+#[test]
 fn uci_session_answers_every_command() {
     let mut s = Session::start(&["uci"]);
     s.send("uci");
