@@ -389,6 +389,9 @@ pub enum CastleForm {
     KingTarget,
     /// King takes rook (`e1h1`): what GUIs expect once they set `UCI_Chess960`.
     KingTakesRook,
+    /// `O-O` and `O-O-O`, by the side the rook stands on: CECP's form for Fischer random
+    /// chess.
+    Symbols,
 }
 
 /// A castle as king takes rook, or the coordinate form of any other move; a variant with its
@@ -412,6 +415,11 @@ pub fn line_text(p: &Pipeline, pos: &Position, moves: &[Move], castles: CastleFo
     for &m in moves {
         let text = match castles {
             CastleForm::KingTakesRook if m.is_castle() => king_takes_rook(p, &pos, m),
+            CastleForm::Symbols if m.is_castle() => Ok(if m.to.file() > m.from.file() {
+                "O-O".to_string()
+            } else {
+                "O-O-O".to_string()
+            }),
             _ => coordinate(p, &pos, m),
         };
         let Ok(text) = text else {

@@ -182,6 +182,7 @@ pub fn run(
         time: TimeState::default(),
         pending_setboard: None,
         announced: false,
+        fischer_random: false,
     };
     loop {
         let pipeline = match rules.pipeline() {
@@ -215,6 +216,8 @@ struct Session {
     pending_setboard: Option<String>,
     /// Whether the `setup` of the current rules was sent.
     announced: bool,
+    /// `variant fischerandom`: chess from the GUI's `setboard`, castles written `O-O`.
+    fischer_random: bool,
 }
 
 impl Session {
@@ -262,11 +265,12 @@ impl Session {
                 "post" => self.post = true,
                 "quit" | "exit" => return Flow::Quit,
                 "protover" => {
-                    let vars: Vec<String> = rules
-                        .variant_ids()
-                        .iter()
-                        .map(|v| xboard_name(v).to_string())
-                        .collect();
+                    let ids = rules.variant_ids();
+                    let mut vars: Vec<String> =
+                        ids.iter().map(|v| xboard_name(v).to_string()).collect();
+                    if ids.iter().any(|v| v == "chess") {
+                        vars.insert(1, "fischerandom".to_string());
+                    }
                     out.line(&format!(
                         "feature myname=\"{}\" variants=\"{}\" setboard=1 usermove=1 ping=1 sigint=0 sigterm=0 time=1 colors=0 draw=0 reuse=1 analyze=0 san=0 name=0 done=1",
                         crate::uci::ENGINE_NAME,
@@ -276,6 +280,7 @@ impl Session {
                 "ping" => out.line(&format!("pong {arg}")),
                 "new" => {
                     self.force = false;
+                    self.fischer_random = false;
                     self.engine_side = Some(Color::Black);
                     self.time.depth = None;
                     let was = rules.choice.variant.clone();
@@ -297,7 +302,9 @@ impl Session {
                     game_over = false;
                 }
                 "variant" => {
-                    let id = if arg == "normal" {
+                    // Chess960 is chess whose start the GUI sends by `setboard`.
+                    self.fischer_random = arg == "fischerandom";
+                    let id = if arg == "normal" || arg == "fischerandom" {
                         "chess".to_string()
                     } else {
                         arg.clone()
@@ -394,10 +401,11 @@ impl Session {
                         out.line(&format!("Illegal move (no rules in force): {arg}"));
                         continue;
                     };
+                    let text = squares_from_xboard(&arg, pos.start.ranks());
                     let played = pos
                         .game(p)
                         .map_err(|e| e.to_string())
-                        .and_then(|g| find_move(&g, &arg).map(|m| (m, g.position.side_to_move)));
+                        .and_then(|g| find_move(&g, &text).map(|m| (m, g.position.side_to_move)));
                     match played {
                         Err(e) => {
                             out.line(&format!("Illegal move ({e}): {arg}"));
@@ -496,9 +504,10 @@ impl Session {
         let root = game.position.clone();
         self.input.arm(line);
         let post = self.post;
+        let fischer_random = self.fischer_random;
         let result = eng.search(&game, &limits, &self.input.stop, &mut |i: &SearchInfo| {
             if post {
-                out.line(&thinking_line(p, &root, i));
+                out.line(&thinking_line(p, &root, i, fischer_random));
             }
         });
         self.input.disarm();
@@ -512,7 +521,7 @@ impl Session {
         let Some(best) = r.best else {
             return self.report_end(p, pos).unwrap_or(false);
         };
-        match coordinate(p, &root, best) {
+        match self.move_text(p, &root, best) {
             Ok(text) => out.line(&format!("move {text}")),
             Err(e) => {
                 out.line(&format!("telluser houserules: {e}"));
@@ -555,8 +564,86 @@ impl Session {
     }
 }
 
+/// XBoard numbers the ranks of a board of ten from 0 (`a0`-`i9`: one digit each, the form
+/// of its xiangqi and janggi, and of Fairy-Stockfish's CECP); houserules from 1. The squares
+/// of a move in coordinate form (`h2e2`, `P@e4`, `b1a3c4`; a special's `:code` is left as it
+/// is) in XBoard's numbering, for a board of `ranks` ranks.
+pub fn squares_to_xboard(text: &str, ranks: u8) -> String {
+    renumber(text, ranks, -1)
+}
+
+/// [`squares_to_xboard`] the other way: a move XBoard sent, in houserules' numbering.
+pub fn squares_from_xboard(text: &str, ranks: u8) -> String {
+    renumber(text, ranks, 1)
+}
+
+fn renumber(text: &str, ranks: u8, by: i64) -> String {
+    if ranks != 10 {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.char_indices().peekable();
+    while let Some((_, c)) = chars.next() {
+        if c == ':' {
+            // A special move's code: not a square.
+            out.push(c);
+            out.extend(chars.map(|(_, c)| c));
+            break;
+        }
+        out.push(c);
+        if !c.is_ascii_lowercase() {
+            continue;
+        }
+        let mut digits = String::new();
+        while let Some(&(_, d)) = chars.peek() {
+            if !d.is_ascii_digit() {
+                break;
+            }
+            digits.push(d);
+            chars.next();
+        }
+        match digits.parse::<i64>() {
+            Ok(n) if n + by >= 0 => out.push_str(&(n + by).to_string()),
+            _ => out.push_str(&digits),
+        }
+    }
+    out
+}
+
+/// How castles are written: `O-O` / `O-O-O` in Fischer random chess (the form CECP gives
+/// for it), else as any move.
+fn castles(fischer_random: bool) -> crate::uci::CastleForm {
+    if fischer_random {
+        crate::uci::CastleForm::Symbols
+    } else {
+        crate::uci::CastleForm::KingTarget
+    }
+}
+
+impl Session {
+    /// A move as this session writes it to the GUI: XBoard's rank numbers, and the castles
+    /// of Fischer random chess as [`castles`] says.
+    fn move_text(
+        &self,
+        p: &Pipeline,
+        pos: &Position,
+        m: houserules_plugin_api::Move,
+    ) -> Result<String, HostError> {
+        let line = crate::uci::line_text(p, pos, &[m], castles(self.fischer_random));
+        match line.first() {
+            Some(text) => Ok(squares_to_xboard(text, pos.ranks())),
+            None => coordinate(p, pos, m),
+        }
+    }
+}
+
 /// CECP thinking output: `depth score time(cs) nodes pv`, mate scores as 100000 + N.
-pub fn thinking_line(p: &Pipeline, root: &Position, i: &SearchInfo) -> String {
+pub fn thinking_line(
+    p: &Pipeline,
+    root: &Position,
+    i: &SearchInfo,
+    fischer_random: bool,
+) -> String {
     let score = match i.score {
         Score::Cp(n) => n,
         Score::Mate(n) if n > 0 => 100_000 + n,
@@ -568,7 +655,11 @@ pub fn thinking_line(p: &Pipeline, root: &Position, i: &SearchInfo) -> String {
         score,
         i.time.as_millis() / 10,
         i.nodes,
-        crate::uci::line_text(p, root, &i.pv, crate::uci::CastleForm::KingTarget).join(" ")
+        crate::uci::line_text(p, root, &i.pv, castles(fischer_random))
+            .iter()
+            .map(|m| squares_to_xboard(m, root.ranks()))
+            .collect::<Vec<_>>()
+            .join(" ")
     )
 }
 

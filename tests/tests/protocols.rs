@@ -449,6 +449,55 @@ fn xboard_session() {
     );
 }
 
+#[test]
+fn xboard_numbers_ten_ranks_from_zero_and_castles_fischer_random_as_o_o() {
+    let mut s = Session::start(&["xboard"]);
+    s.send("xboard");
+    s.send("protover 2");
+    let f = s.line("feature");
+    assert!(f.contains("variants=\"normal,fischerandom,"), "{f}");
+    // Xiangqi as XBoard writes it: ranks 0-9, so the central cannon is `h2e2` (houserules'
+    // `h3e3`), and the engine answers in the same numbering.
+    s.send("variant xiangqi");
+    s.send("force");
+    s.send("usermove h2e2");
+    s.send("ping 1");
+    let lines = s.until("pong 1");
+    assert!(!lines.iter().any(|l| l.starts_with("Illegal")), "{lines:?}");
+    s.send("sd 1");
+    s.send("go");
+    let reply = s.line("move ");
+    let reply = reply.strip_prefix("move ").unwrap();
+    let ours = houserules_host::xboard::squares_from_xboard(reply, 10);
+    assert_valid_game("[Variant \"xiangqi\"]", &["h3e3".into(), ours]);
+    // Fischer random: the start comes by setboard, a castle is `O-O` both ways.
+    s.send("new");
+    s.send("variant fischerandom");
+    s.send("setboard 8/8/8/8/1NN5/8/PP1PPP2/k3K2R w K - 0 1");
+    s.send("sd 3");
+    s.send("go");
+    assert_eq!(s.line("move "), "move O-O");
+    s.send("new");
+    s.send("variant fischerandom");
+    s.send("force");
+    s.send("setboard r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    s.send("usermove O-O-O");
+    s.send("ping 2");
+    let lines = s.until("pong 2");
+    assert!(!lines.iter().any(|l| l.starts_with("Illegal")), "{lines:?}");
+}
+
+#[test]
+fn xboard_rank_numbers_convert_both_ways() {
+    use houserules_host::xboard::{squares_from_xboard, squares_to_xboard};
+    assert_eq!(squares_from_xboard("h2e2", 10), "h3e3");
+    assert_eq!(squares_to_xboard("a10a1", 10), "a9a0");
+    assert_eq!(squares_from_xboard("P@e0", 10), "P@e1");
+    // A special move's code stays; other boards keep their numbers.
+    assert_eq!(squares_to_xboard("e2e3:12", 10), "e1e2:12");
+    assert_eq!(squares_to_xboard("e2e4", 8), "e2e4");
+}
+
 fn python_chess_present() -> bool {
     let ok = Command::new("python3")
         .args(["-c", "import chess.engine"])
