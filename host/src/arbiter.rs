@@ -207,6 +207,8 @@ pub struct UciEngine {
     lines: Receiver<String>,
     /// Option names it declared.
     options: Vec<String>,
+    /// Whether it was told `UCI_Chess960` for the current game.
+    chess960: bool,
 }
 
 /// How an engine lost a game other than by the rules.
@@ -267,6 +269,7 @@ impl UciEngine {
             stdin,
             lines: rx,
             options: Vec::new(),
+            chess960: false,
         };
         e.send("uci").map_err(|r| fail(r.to_string()))?;
         let deadline = Instant::now() + HANDSHAKE;
@@ -318,6 +321,17 @@ impl UciEngine {
 
     fn has_option(&self, name: &str) -> bool {
         self.options.iter().any(|o| o.eq_ignore_ascii_case(name))
+    }
+
+    /// Tells an engine that offers `UCI_Chess960` whether this game is one (only when that
+    /// changes); an engine without the option keeps the plain form.
+    fn set_chess960(&mut self, on: bool) -> Result<(), Forfeit> {
+        if !self.has_option("UCI_Chess960") || self.chess960 == on {
+            return Ok(());
+        }
+        self.set_option("UCI_Chess960", if on { "true" } else { "false" })?;
+        self.chess960 = on;
+        Ok(())
     }
 
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), Forfeit> {
@@ -529,7 +543,7 @@ pub fn play_game(
 ) -> GameResult {
     let sides = [white, black];
     let mut game = Game::new(p, opening.start.clone());
-    let mut texts: Vec<String> = Vec::new();
+    let mut texts = EngineTexts::default();
     let mut written: Vec<WrittenMove> = Vec::new();
     for &m in &opening.moves {
         if let Err(e) = record_move(p, &mut game, m, &mut texts, &mut written) {
@@ -548,10 +562,17 @@ pub fn play_game(
         left: [base; 2],
         moves_made: [0; 2],
     };
+    // A start whose castling king or rooks stand elsewhere than in the variant's own start
+    // (Chess960): engines that offer `UCI_Chess960` are told so, and get castles as king
+    // takes rook; the others get the plain form, which they read for ordinary starts.
+    let chess960 = castles_from_other_squares(p, &opening.start);
     for &i in &sides {
         if let Ok(e) = engines[i].as_mut() {
             // An engine that fails here is found out at its first move.
-            let _ = e.send("ucinewgame").and_then(|()| e.sync(HANDSHAKE));
+            let _ = e
+                .set_chess960(chess960)
+                .and_then(|()| e.send("ucinewgame"))
+                .and_then(|()| e.sync(HANDSHAKE));
         }
     }
     let (result, termination, forfeited) = loop {
@@ -590,10 +611,15 @@ pub fn play_game(
                 Err(e) => break ("*".into(), format!("rules error: {e}"), None),
             }
         };
-        let position = if texts.is_empty() {
+        let moves = if engine.chess960 {
+            &texts.chess960
+        } else {
+            &texts.plain
+        };
+        let position = if moves.is_empty() {
             position
         } else {
-            format!("{position} moves {}", texts.join(" "))
+            format!("{position} moves {}", moves.join(" "))
         };
         let (go, allowed) = match settings.time {
             TimeControl::MoveTime(t) => (format!("go movetime {}", t.as_millis()), t),
@@ -675,17 +701,31 @@ pub fn play_game(
     }
 }
 
-/// Plays `m`, noting its coordinate form (for the engines) and its SAN (for the record).
+/// The moves of a game as sent to engines: the coordinate form, and the same with castles
+/// as king takes rook for engines told `UCI_Chess960`.
+#[derive(Default)]
+struct EngineTexts {
+    plain: Vec<String>,
+    chess960: Vec<String>,
+}
+
+/// Plays `m`, noting its forms for the engines and its SAN (for the record).
 fn record_move(
     p: &Pipeline,
     game: &mut Game<'_>,
     m: Move,
-    texts: &mut Vec<String>,
+    texts: &mut EngineTexts,
     written: &mut Vec<WrittenMove>,
 ) -> Result<(), HostError> {
     let legal = game.legal_moves()?;
     let pos = &game.position;
-    texts.push(engine_text(p, pos, m)?);
+    let text = engine_text(p, pos, m)?;
+    texts.chess960.push(if m.is_castle() {
+        format!("{}{}", m.from, m.to)
+    } else {
+        text.clone()
+    });
+    texts.plain.push(text);
     written.push(WrittenMove {
         white: pos.side_to_move == Color::White,
         fullmove: pos.fullmove_number as u32,
@@ -807,6 +847,28 @@ pub fn engine_text(p: &Pipeline, pos: &Position, m: Move) -> Result<String, Host
         Some(t) => Ok(t),
         None => coordinate(p, pos, m),
     }
+}
+
+/// Whether a castling right of `start` belongs to a king or rook that stands elsewhere than
+/// in the variant's own start position (a Chess960 start): such castles are written king
+/// takes rook for engines that offer `UCI_Chess960`.
+pub fn castles_from_other_squares(p: &Pipeline, start: &Position) -> bool {
+    let Ok(home) = p.start_position() else {
+        return false;
+    };
+    let kings = |pos: &Position, color: Color| -> Vec<houserules_plugin_api::Square> {
+        pos.pieces_of(color)
+            .filter(|&(_, k)| p.info.pieces.get(k as usize).is_some_and(|t| t.royal))
+            .map(|(sq, _)| sq)
+            .collect()
+    };
+    start.castling.iter().enumerate().any(|(slot, &rook)| {
+        if rook.is_none() {
+            return false;
+        }
+        let color = if slot < 2 { Color::White } else { Color::Black };
+        rook != home.castling[slot] || kings(start, color) != kings(&home, color)
+    })
 }
 
 /// The legal move an engine's move text names, in the coordinate form (castling also as

@@ -558,6 +558,67 @@ print("games", games)
 }
 
 #[test]
+fn match_tells_engines_of_chess960_starts() {
+    // One engine's input logged on its way in: told UCI_Chess960 for the Chess960 opening,
+    // and told it no longer is for the standard one that follows; the games are valid.
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("in.log");
+    let logged = format!("tee -a {} | {} uci", log.display(), binary().display());
+    let plain = format!("{} uci", binary().display());
+    let openings = dir.path().join("openings.txt");
+    std::fs::write(
+        &openings,
+        "bqnb1rkr/pppppppp/8/8/8/8/PPPPPPPP/BQNB1RKR w HFhf - 0 1
+\
+         rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n",
+    )
+    .unwrap();
+    let pgn = dir.path().join("m.pgn");
+    let out = houserules([
+        "match",
+        "--engine",
+        &logged,
+        "--engine",
+        &plain,
+        "--openings",
+        openings.to_str().unwrap(),
+        "--games",
+        "4",
+        "--movetime",
+        "20",
+        "--max-plies",
+        "40",
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    let input = std::fs::read_to_string(&log).unwrap();
+    let told: Vec<&str> = input
+        .lines()
+        .filter(|l| l.starts_with("setoption name UCI_Chess960"))
+        .collect();
+    assert_eq!(
+        told,
+        [
+            "setoption name UCI_Chess960 value true",
+            "setoption name UCI_Chess960 value false"
+        ],
+        "{input}"
+    );
+    let games = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(games.matches("[Event \"houserules match\"]").count(), 4);
+    assert!(!games.contains("illegal move"), "{games}");
+    let out = houserules(["analyze", pgn.to_str().unwrap()]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
+
+#[test]
 fn match_forfeits_misbehaving_engines_and_goes_on() {
     let dir = tempfile::tempdir().unwrap();
     // Engines that speak UCI but play an illegal move, die, or never answer.
