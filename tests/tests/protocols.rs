@@ -386,12 +386,25 @@ fn the_engine_does_not_mate_with_a_pawn_drop_where_that_loses() {
     );
 }
 
-#[test]
-fn xboard_session() {
+/// An XBoard session after `xboard` and `protover 2`, with its `feature` line.
+fn xboard_started() -> (Session, String) {
     let mut s = Session::start(&["xboard"]);
     s.send("xboard");
     s.send("protover 2");
     let f = s.line("feature");
+    (s, f)
+}
+
+/// Pings the engine and checks that nothing sent before was refused as an illegal move.
+fn assert_accepted(s: &mut Session, ping: u32) {
+    s.send(&format!("ping {ping}"));
+    let lines = s.until(&format!("pong {ping}"));
+    assert!(!lines.iter().any(|l| l.starts_with("Illegal")), "{lines:?}");
+}
+
+#[test]
+fn xboard_session() {
+    let (mut s, f) = xboard_started();
     for part in [
         "variants=\"normal,",
         "mixedchess_v5",
@@ -451,19 +464,14 @@ fn xboard_session() {
 
 #[test]
 fn xboard_numbers_ten_ranks_from_zero_and_castles_fischer_random_as_o_o() {
-    let mut s = Session::start(&["xboard"]);
-    s.send("xboard");
-    s.send("protover 2");
-    let f = s.line("feature");
+    let (mut s, f) = xboard_started();
     assert!(f.contains("variants=\"normal,fischerandom,"), "{f}");
     // Xiangqi as XBoard writes it: ranks 0-9, so the central cannon is `h2e2` (houserules'
     // `h3e3`), and the engine answers in the same numbering.
     s.send("variant xiangqi");
     s.send("force");
     s.send("usermove h2e2");
-    s.send("ping 1");
-    let lines = s.until("pong 1");
-    assert!(!lines.iter().any(|l| l.starts_with("Illegal")), "{lines:?}");
+    assert_accepted(&mut s, 1);
     s.send("sd 1");
     s.send("go");
     let reply = s.line("move ");
@@ -482,9 +490,7 @@ fn xboard_numbers_ten_ranks_from_zero_and_castles_fischer_random_as_o_o() {
     s.send("force");
     s.send("setboard r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
     s.send("usermove O-O-O");
-    s.send("ping 2");
-    let lines = s.until("pong 2");
-    assert!(!lines.iter().any(|l| l.starts_with("Illegal")), "{lines:?}");
+    assert_accepted(&mut s, 2);
 }
 
 #[test]
