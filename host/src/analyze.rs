@@ -623,10 +623,10 @@ impl<'r> Analyzer<'r> {
         }
         // Names other programs write: the same letters as one loaded id (and only one).
         let letters = name_letters(t);
-        let letters = NAME_ALIASES
-            .iter()
-            .find(|(name, _)| *name == letters)
-            .map_or(letters.clone(), |(_, id)| id.to_string());
+        let letters = match NAME_ALIASES.iter().find(|(name, _)| *name == letters) {
+            Some((_, id)) => id.to_string(),
+            None => letters,
+        };
         let mut same = self
             .variant_ids
             .iter()

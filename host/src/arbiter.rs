@@ -721,7 +721,7 @@ fn record_move(
     let pos = &game.position;
     let text = engine_text(p, pos, m)?;
     texts.chess960.push(if m.is_castle() {
-        format!("{}{}", m.from, m.to)
+        crate::notation::king_takes_rook(&m)
     } else {
         text.clone()
     });

@@ -32,6 +32,11 @@ pub fn coordinate(p: &Pipeline, pos: &Position, m: Move) -> Result<String, HostE
     coordinate_among(p, pos, m, &[])
 }
 
+/// A castle as king takes rook (`e1h1`): the form of Chess960 tools (UCI's `UCI_Chess960`).
+pub fn king_takes_rook(castle: &Move) -> String {
+    format!("{}{}", castle.from, castle.to)
+}
+
 /// [`coordinate`] of `m`, one of the legal moves `legal` of `pos` (all of them, for a castle).
 pub fn coordinate_among(
     p: &Pipeline,

@@ -19,6 +19,8 @@ pub struct PerftResult {
     pub nodes: u64,
     /// Per root move (coordinate form), in the order of the root moves, when asked for.
     pub divide: Vec<(String, u64)>,
+    /// The root moves of `divide`, in its order (for writers of another form).
+    pub divide_moves: Vec<Move>,
 }
 
 struct Counter<'a> {
@@ -83,6 +85,7 @@ pub fn perft(
         return Ok(PerftResult {
             nodes: 1,
             divide: Vec::new(),
+            divide_moves: Vec::new(),
         });
     }
     if !divide && (threads <= 1 || depth <= 2) {
@@ -90,12 +93,14 @@ pub fn perft(
         return Ok(PerftResult {
             nodes,
             divide: Vec::new(),
+            divide_moves: Vec::new(),
         });
     }
     if check_results && pipeline.outcome(pos, true, true)?.is_some() {
         return Ok(PerftResult {
             nodes: 0,
             divide: Vec::new(),
+            divide_moves: Vec::new(),
         });
     }
     let mut root = RVec::new();
@@ -155,13 +160,16 @@ pub fn perft(
     }
     let nodes = leaf_counts.iter().sum();
     let mut per_move = Vec::new();
+    let mut divide_moves = Vec::new();
     if divide {
         for (i, n) in leaf_counts.iter().enumerate() {
             per_move.push((coordinate_among(pipeline, pos, root[i], &root)?, *n));
         }
+        divide_moves = root.to_vec();
     }
     Ok(PerftResult {
         nodes,
         divide: per_move,
+        divide_moves,
     })
 }

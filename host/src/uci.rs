@@ -394,18 +394,30 @@ pub enum CastleForm {
     Symbols,
 }
 
-/// A castle as king takes rook, or the coordinate form of any other move; a variant with its
-/// own notation (`CUSTOM_SAN`) writes its castles itself.
-fn king_takes_rook(p: &Pipeline, pos: &Position, m: Move) -> Result<String, HostError> {
-    if m.is_castle()
-        && !p
-            .info
-            .flags
-            .contains(houserules_plugin_api::VariantFlags::CUSTOM_SAN)
-    {
-        return Ok(format!("{}{}", m.from, m.to));
+/// One move as sent to the GUI: the coordinate form, a castle as `castles` says (a variant
+/// with its own notation, `CUSTOM_SAN`, writes its castles itself).
+pub fn move_text(
+    p: &Pipeline,
+    pos: &Position,
+    m: Move,
+    castles: CastleForm,
+) -> Result<String, HostError> {
+    let own_castles = p
+        .info
+        .flags
+        .contains(houserules_plugin_api::VariantFlags::CUSTOM_SAN);
+    if !m.is_castle() || own_castles {
+        return coordinate(p, pos, m);
     }
-    coordinate(p, pos, m)
+    match castles {
+        CastleForm::KingTarget => coordinate(p, pos, m),
+        CastleForm::KingTakesRook => Ok(crate::notation::king_takes_rook(&m)),
+        CastleForm::Symbols => {
+            let mut text = String::new();
+            houserules_plugin_api::san::write_move_san(&mut text, pos, &m, &p.info.pieces, &[]);
+            Ok(text)
+        }
+    }
 }
 
 /// A search's moves in coordinate form, from `pos` on (stops at a move it cannot write).
@@ -413,16 +425,7 @@ pub fn line_text(p: &Pipeline, pos: &Position, moves: &[Move], castles: CastleFo
     let mut pos = pos.clone();
     let mut out = Vec::new();
     for &m in moves {
-        let text = match castles {
-            CastleForm::KingTakesRook if m.is_castle() => king_takes_rook(p, &pos, m),
-            CastleForm::Symbols if m.is_castle() => Ok(if m.to.file() > m.from.file() {
-                "O-O".to_string()
-            } else {
-                "O-O-O".to_string()
-            }),
-            _ => coordinate(p, &pos, m),
-        };
-        let Ok(text) = text else {
+        let Ok(text) = move_text(p, &pos, m, castles) else {
             break;
         };
         let mut fx = houserules_plugin_api::MoveEffects::new(pos.side_to_move, false);
@@ -836,24 +839,21 @@ impl UciSession {
         let result = pos.game(p).and_then(|g| {
             let r = crate::perft::perft(p, &g.position, depth.min(256), options.threads, true)?;
             // The root castles in the form the GUI asked for.
-            let mut castles = Vec::new();
-            if options.castles == CastleForm::KingTakesRook {
-                let legal = g.legal_moves()?;
-                for &m in legal.iter().filter(|m| m.is_castle()) {
-                    let written = crate::notation::coordinate_among(p, &g.position, m, &legal)?;
-                    castles.push((written, king_takes_rook(p, &g.position, m)?));
-                }
+            let mut lines = Vec::with_capacity(r.divide.len());
+            for ((written, n), &m) in r.divide.iter().zip(&r.divide_moves) {
+                let text = if m.is_castle() && options.castles != CastleForm::KingTarget {
+                    move_text(p, &g.position, m, options.castles)?
+                } else {
+                    written.clone()
+                };
+                lines.push(format!("{text}: {n}"));
             }
-            Ok((r, castles))
+            Ok((r, lines))
         });
         match result {
-            Ok((r, castles)) => {
-                for (m, n) in &r.divide {
-                    let m = castles
-                        .iter()
-                        .find(|(written, _)| written == m)
-                        .map_or(m, |(_, kt)| kt);
-                    out.line(&format!("{m}: {n}"));
+            Ok((r, lines)) => {
+                for line in &lines {
+                    out.line(line);
                 }
                 out.line("");
                 out.line(&format!("Nodes searched: {}", r.nodes));

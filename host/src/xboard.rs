@@ -13,7 +13,6 @@ use crate::engine::{Clock, Engine, Limits, Score, SearchInfo};
 use crate::error::HostError;
 use crate::game::Game;
 use crate::loader::PluginSearch;
-use crate::notation::coordinate;
 use crate::pipeline::Pipeline;
 use crate::uci::{
     find_move, EngineOptions, Input, InputLine, Output, Rules, RulesChoice, SetPosition,
@@ -629,11 +628,8 @@ impl Session {
         pos: &Position,
         m: houserules_plugin_api::Move,
     ) -> Result<String, HostError> {
-        let line = crate::uci::line_text(p, pos, &[m], castles(self.fischer_random));
-        match line.first() {
-            Some(text) => Ok(squares_to_xboard(text, pos.ranks())),
-            None => coordinate(p, pos, m),
-        }
+        let text = crate::uci::move_text(p, pos, m, castles(self.fischer_random))?;
+        Ok(squares_to_xboard(&text, pos.ranks()))
     }
 }
 

@@ -135,9 +135,22 @@ pub fn houserules_with_stdin(
     input: &str,
     env: &[(&str, &str)],
 ) -> (String, String, Option<i32>) {
+    houserules_in(None, args, input, env)
+}
+
+/// [`houserules_with_stdin`] in the directory `dir` (this process's own when `None`).
+pub fn houserules_in<S: AsRef<std::ffi::OsStr>>(
+    dir: Option<&Path>,
+    args: &[S],
+    input: &str,
+    env: &[(&str, &str)],
+) -> (String, String, Option<i32>) {
     use std::io::Write;
     use std::process::Stdio;
     let mut cmd = Command::new(built_artifacts().join("houserules"));
+    if let Some(dir) = dir {
+        cmd.current_dir(dir);
+    }
     cmd.args(args)
         .env_remove("HOUSERULES_PLUGIN_PATH")
         .stdin(Stdio::piped())

@@ -4,10 +4,8 @@
 //! reason and with what it runs instead; a command added to the docs is run from then on, and
 //! a listed command that is no longer in the docs fails the test, so the lists cannot go stale.
 
-use houserules_tests::{built_artifacts, workspace_root};
-use std::io::Write;
+use houserules_tests::{houserules_in, workspace_root};
 use std::path::Path;
-use std::process::{Command, Stdio};
 
 /// Commands not run here at all, and why (each is tested elsewhere).
 const NOT_RUN: &[(&str, &str)] = &[
@@ -237,25 +235,9 @@ fn run(dir: &Path, command: &str) {
         (None, Some(f)) => std::fs::read_to_string(dir.join(f)).unwrap(),
         (None, None) => String::new(),
     };
-    let mut child = Command::new(built_artifacts().join("houserules"))
-        .args(&args)
-        .current_dir(dir)
-        .env_remove("HOUSERULES_PLUGIN_PATH")
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("houserules runs");
-    let mut pipe = child.stdin.take().unwrap();
-    // A command that does not read its input may have ended already.
-    let _ = pipe.write_all(input.as_bytes());
-    drop(pipe);
-    let out = child.wait_with_output().unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let (stdout, stderr, code) = houserules_in(Some(dir), &args, &input, &[("NO_COLOR", "1")]);
     assert_eq!(
-        out.status.code(),
+        code,
         Some(0),
         "`{command}` (run as {args:?}) failed:\n{stdout}\n{stderr}"
     );

@@ -1508,6 +1508,8 @@ pub fn read_all(text: &str) -> Vec<Record> {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     #[test]
     fn an_en_passant_mark_after_a_move_is_read_past() {
         let pgn = b"[Event \"x\"]\n\n1. e4 a6 2. e5 d5 3. exd6 e.p. Kd7 *\n";
@@ -1532,8 +1534,6 @@ mod tests {
         let rec = r.next_record().unwrap().unwrap();
         assert_eq!(rec.tag("White").unwrap().value, "Hj\u{f6}rvar");
     }
-
-    use super::*;
 
     fn texts(r: &Record, line: &[MoveToken]) -> Vec<String> {
         line.iter().map(|m| m.text(r).to_string()).collect()
