@@ -1,7 +1,8 @@
 //! # houserules-fuzz
 //!
 //! One fuzz target per parser of houserules — FEN for each variant family, SAN and
-//! coordinate moves, PGN records, `variants.ini`, custom modifier JSON — and a seeded
+//! coordinate moves, PGN records, `variants.ini`, custom modifier JSON, whole UCI and XBoard
+//! sessions ([`protocols`]) — and a seeded
 //! mutator that runs them on the stable toolchain, without coverage instrumentation:
 //!
 //! ```sh
@@ -21,6 +22,7 @@
 //!
 //! [`HostError::PluginPanic`]: houserules_host::HostError::PluginPanic
 
+pub mod protocols;
 pub mod targets;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -361,8 +363,10 @@ pub fn run(target: &Target, ctx: &mut targets::Context, inputs: u64, seed: u64) 
         };
         dog.begin(target.name, &input);
         let t0 = Instant::now();
+        let panics = PANICS.load(Ordering::SeqCst);
         let outcome = catch_unwind(AssertUnwindSafe(|| (target.run)(ctx, &input)));
         let took = t0.elapsed();
+        let elsewhere = outcome.is_ok() && PANICS.load(Ordering::SeqCst) != panics;
         dog.end();
         report.inputs += 1;
         if took > report.slowest {
@@ -385,6 +389,12 @@ pub fn run(target: &Target, ctx: &mut targets::Context, inputs: u64, seed: u64) 
             Ok(Err(what)) => Some(what),
             Err(p) => Some(format!("panic: {}", panic_text(&*p))),
         };
+        let problem = problem.or_else(|| {
+            elsewhere.then(|| {
+                let last = LAST_PANIC.lock().map(|l| l.clone()).unwrap_or_default();
+                format!("panic in another thread: {last}")
+            })
+        });
         let problem = problem
             .or_else(|| (took > SLOW).then(|| format!("slow: {took:?} for {} bytes", input.len())));
         if let Some(what) = problem {
@@ -459,5 +469,17 @@ impl std::fmt::Display for Report {
 /// Quiets the default panic message while fuzzing (panics are findings, reported by the
 /// harness); the previous hook is returned to be put back.
 pub fn quiet_panics() {
-    std::panic::set_hook(Box::new(|_| {}));
+    std::panic::set_hook(Box::new(|info| {
+        PANICS.fetch_add(1, Ordering::SeqCst);
+        if let Ok(mut last) = LAST_PANIC.lock() {
+            *last = info.to_string();
+        }
+    }));
 }
+
+/// Panics seen by the hook [`quiet_panics`] sets, in any thread: a panic in a thread the
+/// input's code started (a protocol session's reader or search threads) is not caught by the
+/// harness's `catch_unwind`, but is counted here.
+static PANICS: AtomicU64 = AtomicU64::new(0);
+/// The last panic's message.
+static LAST_PANIC: Mutex<String> = Mutex::new(String::new());

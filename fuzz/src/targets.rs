@@ -13,11 +13,14 @@ use houserules_plugin_api::{
 };
 use houserules_presets_v1::PresetsV1;
 use houserules_rookmania::RookManiaPlugin;
+use std::sync::Arc;
 
 /// What the targets share: the plugins loaded in-process, and pipelines built once.
 pub struct Context {
     /// The registry (chess, rookmania, fairy, presets-v1, modifiers, in-process).
     pub registry: &'static Registry,
+    /// The same registry, as the protocol sessions take it.
+    pub shared: Arc<Registry>,
     pipelines: Vec<(&'static str, Pipeline)>,
     /// Positions of the move targets, per pipeline name.
     positions: Vec<(&'static str, Vec<Position>)>,
@@ -36,7 +39,9 @@ impl Context {
         ] {
             reg.add_builtin(m).expect("a bundled plugin loads");
         }
-        let registry: &'static Registry = Box::leak(Box::new(reg));
+        let shared = Arc::new(reg);
+        // Never dropped: the pipelines of the targets borrow it for the whole run.
+        let registry: &'static Registry = Box::leak(Box::new(shared.clone()));
         let build = |variant: &str, presets: &[&str]| {
             let specs: Vec<PresetSpec> = presets.iter().map(|p| p.parse().unwrap()).collect();
             Pipeline::build(registry, variant, None, &specs).expect("pipeline")
@@ -88,6 +93,7 @@ impl Context {
         }
         Context {
             registry,
+            shared,
             pipelines,
             positions,
         }
@@ -548,6 +554,74 @@ const JSON_DICT: &[&str] = &[
     "\\u0000",
 ];
 
+const UCI_DICT: &[&str] = &[
+    "uci\n",
+    "isready\n",
+    "ucinewgame\n",
+    "position startpos moves ",
+    "position fen ",
+    " moves ",
+    "go depth 1\n",
+    "go nodes 50\n",
+    "go movetime 5\n",
+    "go wtime 100 btime 100 winc 0 binc 0\n",
+    "go infinite\n",
+    "go perft 1\n",
+    "stop\n",
+    "setoption name UCI_Variant value ",
+    "setoption name Presets value ",
+    "setoption name Layout value ",
+    "setoption name Modifiers value ",
+    "setoption name UCI_Chess960 value true\n",
+    "chess",
+    "mixedchess_v5",
+    "tictacrook_v1",
+    "rookmania",
+    "crazyhouse",
+    "xiangqi",
+    "shogi",
+    "piece-hp",
+    "double-move",
+    "P@e4",
+    "e1g1",
+    "e7e8q",
+    "0000",
+    "d\n",
+    "quit\n",
+];
+
+const XBOARD_DICT: &[&str] = &[
+    "xboard\n",
+    "protover 2\n",
+    "new\n",
+    "force\n",
+    "go\n",
+    "usermove ",
+    "setboard ",
+    "variant ",
+    "ping 1\n",
+    "time 100\n",
+    "otim 100\n",
+    "level 40 5 0\n",
+    "st 1\n",
+    "sd 1\n",
+    "undo\n",
+    "remove\n",
+    "result 1-0 {x}\n",
+    "post\n",
+    "nopost\n",
+    "?\n",
+    "normal",
+    "fischerandom",
+    "mixedchess_v5",
+    "crazyhouse",
+    "xiangqi",
+    "e2e4",
+    "h2e2",
+    "P@e4",
+    "quit\n",
+];
+
 /// Every target.
 pub const TARGETS: &[Target] = &[
     Target {
@@ -621,5 +695,17 @@ pub const TARGETS: &[Target] = &[
         max_len: 4096,
         dictionary: JSON_DICT,
         run: modifier,
+    },
+    Target {
+        name: "uci",
+        max_len: 2048,
+        dictionary: UCI_DICT,
+        run: crate::protocols::uci,
+    },
+    Target {
+        name: "xboard",
+        max_len: 2048,
+        dictionary: XBOARD_DICT,
+        run: crate::protocols::xboard,
     },
 ];

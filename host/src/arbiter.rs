@@ -12,7 +12,7 @@ use crate::notation::{coordinate, coordinate_among, san};
 use crate::pgn::{write_record, WrittenMove};
 use crate::pipeline::Pipeline;
 use houserules_plugin_api::{Color, Move, Position, Winner};
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
@@ -255,8 +255,8 @@ impl UciEngine {
         };
         let (tx, rx) = mpsc::channel();
         std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
+            let mut stdout = BufReader::new(stdout);
+            while let Some(line) = crate::text_lines::next_line(&mut stdout) {
                 if tx.send(line).is_err() {
                     break;
                 }

@@ -30,6 +30,7 @@ pub mod play;
 pub mod report_json;
 #[cfg(unix)]
 pub mod supervisor;
+pub mod text_lines;
 mod tokens;
 pub mod uci;
 pub mod xboard;

@@ -565,11 +565,10 @@ impl<'p> Session<'p, '_> {
             let prompt = self.prompt_line(in_check);
             let _ = write!(self.out, "{prompt}");
             let _ = self.out.flush();
-            let mut line = String::new();
-            if input.read_line(&mut line).unwrap_or(0) == 0 {
+            let Some(line) = crate::text_lines::next_line(input) else {
                 let _ = writeln!(self.out);
                 return Ok(Decision::Stop("end of input"));
-            }
+            };
             if self.setup.echo {
                 let _ = writeln!(self.out, "{}", line.trim_end());
             }
@@ -629,11 +628,10 @@ impl<'p> Session<'p, '_> {
                                 side_name(other)
                             );
                             let _ = self.out.flush();
-                            let mut answer = String::new();
-                            if input.read_line(&mut answer).unwrap_or(0) == 0 {
+                            let Some(answer) = crate::text_lines::next_line(input) else {
                                 let _ = writeln!(self.out);
                                 return Ok(Decision::Stop("end of input"));
-                            }
+                            };
                             if self.setup.echo {
                                 let _ = writeln!(self.out, "{}", answer.trim_end());
                             }

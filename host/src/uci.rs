@@ -80,12 +80,10 @@ impl Input {
         let (stop2, read2, searching2) = (stop.clone(), stops_read.clone(), searching.clone());
         std::thread::spawn(move || {
             let mut reader = reader;
-            let mut buf = String::new();
             loop {
-                buf.clear();
-                let text = match reader.read_line(&mut buf) {
-                    Ok(0) | Err(_) => "quit".to_string(),
-                    Ok(_) => buf.trim().to_string(),
+                let text = match crate::text_lines::next_line(&mut reader) {
+                    None => "quit".to_string(),
+                    Some(line) => line.trim().to_string(),
                 };
                 let before = read2.load(Ordering::SeqCst);
                 if stops(&text) {
@@ -194,8 +192,9 @@ pub fn empty_value(text: &str) -> &str {
 /// The rules of a session: the plugins (loaded once, with the modifier files known at the
 /// start) and the choice the options made.
 pub struct Rules {
-    /// The loaded plugins.
-    pub registry: Registry,
+    /// The loaded plugins (shared: a session may run on plugins already loaded, as the fuzz
+    /// targets of the protocols do).
+    pub registry: Arc<Registry>,
     /// What was asked for.
     pub choice: RulesChoice,
 }
@@ -205,7 +204,12 @@ impl Rules {
     pub fn new(search: PluginSearch, choice: RulesChoice) -> Result<Rules, HostError> {
         set_modifier_path(&choice.modifier_files);
         let registry = Registry::discover(&search)?;
-        Ok(Rules { registry, choice })
+        Ok(Rules::on(Arc::new(registry), choice))
+    }
+
+    /// Rules over plugins already loaded.
+    pub fn on(registry: Arc<Registry>, choice: RulesChoice) -> Rules {
+        Rules { registry, choice }
     }
 
     /// The ids of every loaded variant, sorted, `chess` first.
@@ -485,12 +489,31 @@ pub struct GoCommand {
     pub infinite: bool,
     /// Words not understood (reported, not fatal).
     pub ignored: Vec<String>,
+    /// Words whose value was missing or unreadable, each with why (reported; the word is
+    /// left out).
+    pub unreadable: Vec<String>,
 }
 
-/// Reads the arguments of `go`.
-pub fn parse_go(args: &str) -> Result<GoCommand, String> {
+/// The words of `go` that take a value.
+const GO_VALUE_WORDS: &[&str] = &[
+    "perft",
+    "depth",
+    "nodes",
+    "movetime",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+];
+
+/// Reads the arguments of `go`. Never fails: a GUI waits for the `bestmove` of every `go`,
+/// so a word with a missing or unreadable value is left out and reported in
+/// [`GoCommand::unreadable`], and the search runs on the rest (as Stockfish reads `go`). A
+/// value is never taken from the next keyword: `go nodes infinite` is an infinite search.
+pub fn parse_go(args: &str) -> GoCommand {
     let mut g = GoCommand::default();
-    let mut w = args.split_whitespace();
+    let mut w = args.split_whitespace().peekable();
     fn num<T: std::str::FromStr>(key: &str, v: Option<&str>) -> Result<T, String> {
         let v = v.ok_or_else(|| format!("go {key}: a number is missing"))?;
         v.parse()
@@ -501,22 +524,32 @@ pub fn parse_go(args: &str) -> Result<GoCommand, String> {
         let n: i64 = num(key, v)?;
         Ok(Duration::from_millis(n.max(0) as u64))
     }
+    let keyword = |v: &&str| GO_VALUE_WORDS.contains(v) || *v == "infinite";
     while let Some(k) = w.next() {
-        match k {
-            "perft" => g.perft = Some(num(k, w.next())?),
-            "depth" => g.depth = Some(num(k, w.next())?),
-            "nodes" => g.nodes = Some(num(k, w.next())?),
-            "movetime" => g.movetime = Some(ms(k, w.next())?),
-            "wtime" => g.time[0] = Some(ms(k, w.next())?),
-            "btime" => g.time[1] = Some(ms(k, w.next())?),
-            "winc" => g.inc[0] = Some(ms(k, w.next())?),
-            "binc" => g.inc[1] = Some(ms(k, w.next())?),
-            "movestogo" => g.movestogo = Some(num(k, w.next())?),
-            "infinite" => g.infinite = true,
-            other => g.ignored.push(other.to_string()),
+        if !GO_VALUE_WORDS.contains(&k) {
+            match k {
+                "infinite" => g.infinite = true,
+                other => g.ignored.push(other.to_string()),
+            }
+            continue;
+        }
+        let v = w.next_if(|v| !keyword(v));
+        let read = match k {
+            "perft" => num(k, v).map(|n| g.perft = Some(n)),
+            "depth" => num(k, v).map(|n| g.depth = Some(n)),
+            "nodes" => num(k, v).map(|n| g.nodes = Some(n)),
+            "movetime" => ms(k, v).map(|t| g.movetime = Some(t)),
+            "wtime" => ms(k, v).map(|t| g.time[0] = Some(t)),
+            "btime" => ms(k, v).map(|t| g.time[1] = Some(t)),
+            "winc" => ms(k, v).map(|t| g.inc[0] = Some(t)),
+            "binc" => ms(k, v).map(|t| g.inc[1] = Some(t)),
+            _ => num(k, v).map(|n| g.movestogo = Some(n)),
+        };
+        if let Err(e) = read {
+            g.unreadable.push(e);
         }
     }
-    Ok(g)
+    g
 }
 
 impl GoCommand {
@@ -598,8 +631,14 @@ pub fn run(
     input: Box<dyn BufRead + Send>,
     output: Box<dyn Write + Send>,
 ) -> Result<(), HostError> {
+    serve(Rules::new(search, choice)?, input, output);
+    Ok(())
+}
+
+/// Runs a UCI session over loaded plugins; returns when `quit` arrives or the input ends.
+/// Nothing a GUI sends ends it otherwise: errors are `info string` lines.
+pub fn serve(mut rules: Rules, input: Box<dyn BufRead + Send>, output: Box<dyn Write + Send>) {
     let out = Output::new(output);
-    let mut rules = Rules::new(search, choice)?;
     let input = Input::spawn(input, out.clone(), stops_uci, answer_uci);
     let mut engine_options = EngineOptions::default();
     let mut session = UciSession {
@@ -619,7 +658,7 @@ pub fn run(
         };
         let next = session.serve(&mut rules, pipeline.as_ref(), &mut engine_options);
         match next {
-            Next::Quit => return Ok(()),
+            Next::Quit => return,
             Next::Rebuild => {}
         }
     }
@@ -663,7 +702,8 @@ impl UciSession {
         loop {
             let line = self.input.next();
             let text = line.text.as_str();
-            let (cmd, args) = text.split_once(' ').unwrap_or((text, ""));
+            // UCI allows any white space between tokens (a tab after `go`, say).
+            let (cmd, args) = text.split_once(char::is_whitespace).unwrap_or((text, ""));
             let args = args.trim();
             match cmd {
                 "" => {}
@@ -726,26 +766,28 @@ impl UciSession {
                     },
                 },
                 "go" => {
+                    let go = parse_go(args);
                     let (Some(p), Some(pos)) = (pipeline, position.as_ref()) else {
                         out.line("info string no position: the rules are not usable");
-                        out.line("bestmove 0000");
+                        // A search is answered (a GUI waits for it), a perft is not.
+                        if go.perft.is_none() {
+                            out.line("bestmove 0000");
+                        }
                         continue;
                     };
-                    match parse_go(args) {
-                        Err(e) => out.line(&format!("info string {e}")),
-                        Ok(go) => {
-                            if !go.ignored.is_empty() {
-                                out.line(&format!(
-                                    "info string go: ignored `{}`",
-                                    go.ignored.join(" ")
-                                ));
-                            }
-                            if let Some(depth) = go.perft {
-                                self.perft(p, pos, depth, engine_options);
-                            } else {
-                                self.go(p, pos, &go, &line, &mut engine, engine_options);
-                            }
-                        }
+                    if !go.ignored.is_empty() {
+                        out.line(&format!(
+                            "info string go: ignored `{}`",
+                            go.ignored.join(" ")
+                        ));
+                    }
+                    for e in &go.unreadable {
+                        out.line(&format!("info string {e} (left out)"));
+                    }
+                    if let Some(depth) = go.perft {
+                        self.perft(p, pos, depth, engine_options);
+                    } else {
+                        self.go(p, pos, &go, &line, &mut engine, engine_options);
                     }
                 }
                 "stop" | "ponderhit" => {}
@@ -971,18 +1013,28 @@ fn spin(name: &str, value: &str, max: usize) -> Result<usize, String> {
 
 /// Reads `name NAME [value VALUE]` (names and values may contain spaces).
 pub fn parse_setoption(args: &str) -> Result<(String, String), String> {
-    let rest = args
-        .strip_prefix("name ")
-        .ok_or_else(|| "setoption: expected `setoption name NAME [value VALUE]`".to_string())?;
-    let (name, value) = match rest.find(" value") {
-        Some(i) => (&rest[..i], rest[i + " value".len()..].trim()),
-        None => (rest, ""),
-    };
-    let name = name.trim();
+    let usage = || "setoption: expected `setoption name NAME [value VALUE]`".to_string();
+    // Tokens with their offsets: any white space may separate them, and the value is the
+    // rest of the line as written (a file name may hold spaces).
+    let mut tokens = args
+        .split_whitespace()
+        .map(|w| (w.as_ptr() as usize - args.as_ptr() as usize, w));
+    if tokens.next().map(|(_, w)| w) != Some("name") {
+        return Err(usage());
+    }
+    let mut name: Vec<&str> = Vec::new();
+    let mut value = "";
+    for (at, w) in tokens {
+        if w == "value" {
+            value = args[at + w.len()..].trim();
+            break;
+        }
+        name.push(w);
+    }
     if name.is_empty() {
         return Err("setoption: the option name is missing".into());
     }
-    Ok((name.to_string(), value.to_string()))
+    Ok((name.join(" "), value.to_string()))
 }
 
 #[cfg(test)]
@@ -991,7 +1043,7 @@ mod tests {
 
     #[test]
     fn go_arguments() {
-        let g = parse_go("wtime 1000 btime -5 winc 10 movestogo 20 depth 3").unwrap();
+        let g = parse_go("wtime 1000 btime -5 winc 10 movestogo 20 depth 3");
         assert_eq!(
             g.time,
             [Some(Duration::from_millis(1000)), Some(Duration::ZERO)]
@@ -1004,10 +1056,20 @@ mod tests {
             l.clock.map(|c| c.remaining),
             Some(Duration::from_millis(1000))
         );
-        assert!(parse_go("depth x").unwrap_err().contains("`x`"));
-        assert!(parse_go("nodes").unwrap_err().contains("missing"));
-        assert_eq!(parse_go("perft 3").unwrap().perft, Some(3));
-        assert_eq!(parse_go("ponder depth 2").unwrap().ignored, ["ponder"]);
+        // A bad value is left out, the rest kept: every `go` gets its `bestmove`.
+        let g = parse_go("depth x movetime 50");
+        assert_eq!(
+            (g.depth, g.movetime),
+            (None, Some(Duration::from_millis(50)))
+        );
+        assert!(g.unreadable[0].contains("`x`"), "{:?}", g.unreadable);
+        assert!(parse_go("nodes").unreadable[0].contains("missing"));
+        // A keyword is never taken as a value.
+        let g = parse_go("nodes infinite");
+        assert!(g.infinite && g.nodes.is_none() && g.unreadable[0].contains("missing"));
+        assert_eq!(parse_go("depth 99999999999").depth, None);
+        assert_eq!(parse_go("perft 3").perft, Some(3));
+        assert_eq!(parse_go("ponder depth 2").ignored, ["ponder"]);
     }
 
     #[test]
@@ -1021,6 +1083,16 @@ mod tests {
             ("Clear Hash".into(), String::new())
         );
         assert!(parse_setoption("Hash value 3").is_err());
+        // Any white space between tokens; the value as written.
+        assert_eq!(
+            parse_setoption("name\tModifiers  value  /tmp/my rules.json ").unwrap(),
+            ("Modifiers".into(), "/tmp/my rules.json".into())
+        );
+        assert_eq!(
+            parse_setoption("name Move  Overhead value 10").unwrap(),
+            ("Move Overhead".into(), "10".into())
+        );
+        assert!(parse_setoption("name value 3").is_err());
     }
 
     #[test]

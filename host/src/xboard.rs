@@ -168,8 +168,14 @@ pub fn run(
     input: Box<dyn BufRead + Send>,
     output: Box<dyn Write + Send>,
 ) -> Result<(), HostError> {
+    serve(Rules::new(search, choice)?, input, output);
+    Ok(())
+}
+
+/// Runs an XBoard session over loaded plugins; returns when `quit` arrives or the input
+/// ends. Nothing a GUI sends ends it otherwise: errors are `Error`/`tellusererror` lines.
+pub fn serve(mut rules: Rules, input: Box<dyn BufRead + Send>, output: Box<dyn Write + Send>) {
     let out = Output::new(output);
-    let mut rules = Rules::new(search, choice)?;
     let input = Input::spawn(input, out.clone(), stops_xboard, answer_xboard);
     let mut s = Session {
         out: out.clone(),
@@ -192,7 +198,7 @@ pub fn run(
             }
         };
         match s.serve(&mut rules, pipeline.as_ref()) {
-            Flow::Quit => return Ok(()),
+            Flow::Quit => return,
             Flow::Rebuild => {}
         }
     }

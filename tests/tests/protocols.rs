@@ -49,6 +49,11 @@ impl Session {
         }
     }
 
+    fn send_bytes(&mut self, bytes: &[u8]) {
+        self.stdin.write_all(bytes).unwrap();
+        self.stdin.flush().unwrap();
+    }
+
     fn send(&mut self, line: &str) {
         writeln!(self.stdin, "{line}").unwrap();
         self.stdin.flush().unwrap();
@@ -244,7 +249,6 @@ fn uci_session_answers_every_command() {
         ("position fen not/a/fen w - - 0 1", "bad FEN"),
         ("position startpos moves e2e5", "e2e5"),
         ("position somewhere", "expected `startpos` or `fen`"),
-        ("go depth x", "`x` is not a valid number"),
         ("frobnicate", "unknown command `frobnicate`"),
         (
             "setoption name UCI_Variant value nochess",
@@ -269,6 +273,32 @@ fn uci_session_answers_every_command() {
     s.send("setoption name Modifiers value <empty>");
     s.send("isready");
     s.line("readyok");
+
+    // A `go` with a bad depth still searches, on its movetime: a GUI waits for the move.
+    s.send("go depth x movetime 20");
+    let out = s.until("bestmove");
+    assert!(
+        out.iter()
+            .any(|l| l.contains("go depth: `x` is not a valid number (left out)")),
+        "{out:?}"
+    );
+    assert_ne!(out.last().unwrap(), "bestmove 0000");
+
+    // Tabs between tokens, and a line that is not UTF-8 (answered, not the end).
+    s.send_bytes(b"setoption name UCI_Variant value J\xfcrgen\n");
+    assert!(s
+        .line("info string")
+        .contains("unknown variant `J\u{fffd}rgen`"));
+    s.send("go\tdepth 1");
+    assert_ne!(s.line("bestmove"), "bestmove 0000");
+    s.send("setoption\tname\tUCI_Chess960 value true");
+    s.send("isready");
+    let ready = s.until("readyok");
+    assert!(
+        !ready.iter().any(|l| l.starts_with("info string")),
+        "{ready:?}"
+    );
+    s.send("setoption name UCI_Chess960 value false");
 
     // The position is unchanged by a bad `position`: still the start.
     s.send("d");
