@@ -1,9 +1,10 @@
 //! # houserules-fuzz
 //!
 //! One fuzz target per parser of houserules — FEN for each variant family, SAN and
-//! coordinate moves, PGN records, `variants.ini`, custom modifier JSON, whole UCI and XBoard
-//! sessions ([`protocols`]) — and a seeded
-//! mutator that runs them on the stable toolchain, without coverage instrumentation:
+//! coordinate moves, PGN records, `variants.ini`, custom modifier JSON — and per session
+//! that reads what people and programs type (UCI, XBoard, a game of `play`: [`sessions`]),
+//! and a seeded mutator that runs them on the stable toolchain, without coverage
+//! instrumentation:
 //!
 //! ```sh
 //! cargo test -p houserules-fuzz                      # the short seeded pass CI runs
@@ -22,7 +23,7 @@
 //!
 //! [`HostError::PluginPanic`]: houserules_host::HostError::PluginPanic
 
-pub mod protocols;
+pub mod sessions;
 pub mod targets;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};

@@ -3,6 +3,7 @@
 use crate::{Target, Verdict};
 use houserules_chess::ChessPlugin;
 use houserules_fairy::FairyPlugin;
+use houserules_host::analyze::{Analyzer, Options};
 use houserules_host::notation::{coordinate, parse_move, san};
 use houserules_host::pgn::{write_record, Limits, Reader, Record, WrittenMove};
 use houserules_host::{HostError, Pipeline, PresetSpec, Registry};
@@ -22,6 +23,10 @@ pub struct Context {
     /// The same registry, as the protocol sessions take it.
     pub shared: Arc<Registry>,
     pipelines: Vec<(&'static str, Pipeline)>,
+    /// An analyzer of records (its rules cache kept between inputs).
+    pub analyzer: Analyzer<'static>,
+    /// Pipelines built on demand ([`Context::pipeline_for`]), by variant and presets.
+    built: Vec<(String, Pipeline)>,
     /// Positions of the move targets, per pipeline name.
     positions: Vec<(&'static str, Vec<Position>)>,
 }
@@ -95,8 +100,37 @@ impl Context {
             registry,
             shared,
             pipelines,
+            built: Vec::new(),
+            analyzer: Analyzer::new(registry, Options::default()),
             positions,
         }
+    }
+
+    /// The pipeline of a variant and presets, built on first use and kept.
+    pub fn pipeline_for(
+        &mut self,
+        variant: &str,
+        specs: &[PresetSpec],
+    ) -> Result<&Pipeline, String> {
+        let key = format!(
+            "{variant}+{}",
+            specs
+                .iter()
+                .map(|s| s.to_string())
+                .collect::<Vec<_>>()
+                .join("+")
+        );
+        if !self.built.iter().any(|(k, _)| *k == key) {
+            let p = Pipeline::build(self.registry, variant, None, specs)
+                .map_err(|e| format!("the rules {key}: {e}"))?;
+            self.built.push((key.clone(), p));
+        }
+        Ok(&self
+            .built
+            .iter()
+            .find(|(k, _)| *k == key)
+            .expect("built above")
+            .1)
     }
 
     fn pipeline(&self, name: &str) -> &Pipeline {
@@ -622,6 +656,32 @@ const XBOARD_DICT: &[&str] = &[
     "quit\n",
 ];
 
+const PLAY_DICT: &[&str] = &[
+    "e4\n",
+    "e2e4\n",
+    "Nf3\n",
+    "O-O\n",
+    "0-0-0\n",
+    "exd5\n",
+    "e8=Q\n",
+    "P@e4\n",
+    "undo\n",
+    "takeback\n",
+    "draw\n",
+    "yes\n",
+    "no\n",
+    "resign\n",
+    "moves\n",
+    "fen\n",
+    "flip\n",
+    "board\n",
+    "help\n",
+    "quit\n",
+    "1. e4 e5\n",
+    "Qxf7#\n",
+    "x\n",
+];
+
 /// Every target.
 pub const TARGETS: &[Target] = &[
     Target {
@@ -700,12 +760,18 @@ pub const TARGETS: &[Target] = &[
         name: "uci",
         max_len: 2048,
         dictionary: UCI_DICT,
-        run: crate::protocols::uci,
+        run: crate::sessions::uci,
     },
     Target {
         name: "xboard",
         max_len: 2048,
         dictionary: XBOARD_DICT,
-        run: crate::protocols::xboard,
+        run: crate::sessions::xboard,
+    },
+    Target {
+        name: "play",
+        max_len: 2048,
+        dictionary: PLAY_DICT,
+        run: crate::sessions::play,
     },
 ];

@@ -1,6 +1,8 @@
-//! Fuzz targets of the engine protocols: a whole UCI or XBoard session over the input's
-//! lines, run in-process on the loaded plugins (`houserules_host::uci::serve`,
-//! `houserules_host::xboard::serve`), as a GUI or a match runner would send them.
+//! Fuzz targets of the sessions that read what people and programs type: a whole UCI or
+//! XBoard session over the input's lines, run in-process on the loaded plugins
+//! (`houserules_host::uci::serve`, `houserules_host::xboard::serve`), as a GUI or a match
+//! runner would send them; and a game of `houserules play` between two people typing
+//! ([`play`]).
 //!
 //! What a session must do whatever it is sent: end only at `quit` or the end of the input,
 //! never panic (in any of its threads), answer every `go` (UCI) with exactly one `bestmove`
@@ -16,8 +18,11 @@
 
 use crate::targets::Context;
 use crate::Verdict;
+use houserules_host::pgn::Reader;
+use houserules_host::play::{self as terminal, Setup};
 use houserules_host::uci::{self, parse_go, Rules, RulesChoice};
 use houserules_host::xboard;
+use houserules_host::PresetSpec;
 use std::io::{Cursor, Write};
 use std::sync::{Arc, Mutex};
 
@@ -209,4 +214,83 @@ pub fn xboard(ctx: &mut Context, data: &[u8]) -> Result<Verdict, String> {
             Verdict::Accepted
         },
     )
+}
+
+/// The rule sets a `play` input may pick (its first byte, modulo their number): a variant
+/// and its presets.
+const PLAY_RULES: &[(&str, &[&str])] = &[
+    ("chess", &[]),
+    ("chess", &["piece-hp"]),
+    ("rookmania", &[]),
+    ("mixedchess_v5", &[]),
+    ("tictacrook_v1", &[]),
+    ("chess", &["knights-leap-twice"]),
+    ("chess", &["queen-splits", "wrap-board"]),
+];
+
+/// A game of `play` between two people typing the input's lines (its first byte picks the
+/// rules from [`PLAY_RULES`] and whether the board is drawn after each move). Whatever they
+/// type, the game ends without an error, and its record reads back: `analyze` finds it
+/// valid, with every move played, and with the rules' result where the rules ended it.
+pub fn play(ctx: &mut Context, data: &[u8]) -> Result<Verdict, String> {
+    let Some((&first, typed)) = data.split_first() else {
+        return Ok(Verdict::Rejected);
+    };
+    let (variant, presets) = PLAY_RULES[first as usize % PLAY_RULES.len()];
+    let specs: Vec<PresetSpec> = presets
+        .iter()
+        .map(|p| p.parse().map_err(|e| format!("preset {p}: {e:?}")))
+        .collect::<Result<_, _>>()?;
+    let p = ctx.pipeline_for(variant, &specs)?;
+    let start = p.start_position().map_err(|e| format!("start: {e}"))?;
+    let setup = Setup {
+        show: first & 0x80 != 0,
+        max_plies: 300,
+        date: Some("2026.12.06".into()),
+        ..Setup::default()
+    };
+    let mut input: &[u8] = typed;
+    let mut out: Vec<u8> = Vec::new();
+    let played = terminal::play(p, start, &setup, &mut input, &mut out)
+        .map_err(|e| format!("play ended in an error: {e}"))?;
+    let text = terminal::record(p, &specs, false, &played, &setup, 1, false)
+        .map_err(|e| format!("record: {e}"))?;
+    let mut reader = Reader::new(text.as_bytes());
+    let record = reader
+        .next_record()
+        .map_err(|e| format!("reading the record back: {e}"))?
+        .ok_or("the record reads back as no game")?;
+    let report = ctx.analyzer.analyze(&record, 1, "play");
+    if !report.valid() || report.ply_count as usize != played.moves.len() {
+        return Err(format!(
+            "the record of a game played is not valid ({} plies played, {} read back): {:?}\n{text}",
+            played.moves.len(),
+            report.ply_count,
+            report.errors
+        ));
+    }
+    // Where the rules ended the game (not a person, the input or the ply limit), analyze
+    // computes the same result.
+    let by_people = [
+        "resigns",
+        "draw agreed",
+        "draw claimed",
+        "quit",
+        "end of input",
+        "ply limit",
+        "end of moves",
+    ];
+    if !by_people.iter().any(|w| played.termination.contains(w))
+        && report.result.computed != played.result
+    {
+        return Err(format!(
+            "play ended {} ({}), analyze computes {}\n{text}",
+            played.result, played.termination, report.result.computed
+        ));
+    }
+    Ok(if played.moves.is_empty() {
+        Verdict::Rejected
+    } else {
+        Verdict::Accepted
+    })
 }
