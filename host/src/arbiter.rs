@@ -166,7 +166,11 @@ pub fn read_openings(p: &Pipeline, name: &str, text: &str) -> Result<Vec<Opening
             if l.is_empty() || l.starts_with('#') {
                 continue;
             }
-            let start = p.game_start(l).map_err(|e| at(name, i as u32 + 1, e))?;
+            let start = match epd_as_fen(l) {
+                Some(fen) => p.game_start(&fen),
+                None => p.game_start(l),
+            }
+            .map_err(|e| at(name, i as u32 + 1, e))?;
             out.push(Opening {
                 start,
                 is_layout_start: false,
@@ -178,6 +182,49 @@ pub fn read_openings(p: &Pipeline, name: &str, text: &str) -> Result<Vec<Opening
         return Err(MatchError::Usage(format!("{name}: no opening in it")));
     }
     Ok(out)
+}
+
+/// The FEN of an EPD line, as the opening books of engine matches are written: the four
+/// position fields, then operations (`opcode operand...;`, operands may be quoted), of which
+/// `hmvc` and `fmvn` give the clocks (0 and 1 without them). `None` when the line is not one
+/// (its fifth word is not an opcode: a FEN's clocks are numbers).
+fn epd_as_fen(line: &str) -> Option<String> {
+    let mut rest = line.trim();
+    let mut fields = Vec::with_capacity(4);
+    for _ in 0..4 {
+        let (field, after) = rest.split_once(char::is_whitespace)?;
+        fields.push(field);
+        rest = after.trim_start();
+    }
+    let opcode = |w: &str| {
+        w.starts_with(|c: char| c.is_ascii_alphabetic())
+            && w.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    };
+    if !rest.split_whitespace().next().is_some_and(opcode) {
+        return None;
+    }
+    let (mut hmvc, mut fmvn) = ("0".to_string(), "1".to_string());
+    // Operations end at a `;` outside quotes.
+    let mut operation = String::new();
+    let mut quoted = false;
+    for c in rest.chars().chain(std::iter::once(';')) {
+        match c {
+            '"' => quoted = !quoted,
+            ';' if !quoted => {
+                let mut words = operation.split_whitespace();
+                match (words.next(), words.next()) {
+                    (Some("hmvc"), Some(n)) => hmvc = n.to_string(),
+                    (Some("fmvn"), Some(n)) => fmvn = n.to_string(),
+                    _ => {}
+                }
+                operation.clear();
+                continue;
+            }
+            _ => {}
+        }
+        operation.push(c);
+    }
+    Some(format!("{} {hmvc} {fmvn}", fields.join(" ")))
 }
 
 fn at(name: &str, line: u32, e: HostError) -> MatchError {
@@ -1008,6 +1055,31 @@ pub fn run_match(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn epd_lines_of_opening_books() {
+        let start = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -";
+        assert_eq!(epd_as_fen(start), None, "four fields are a FEN");
+        assert_eq!(
+            epd_as_fen(&format!("{start} 0 1")),
+            None,
+            "clocks are a FEN's"
+        );
+        assert_eq!(
+            epd_as_fen(&format!("{start} id \"e4; the king's pawn\"; c0 \"x\";")).as_deref(),
+            Some(format!("{start} 0 1").as_str()),
+            "a `;` inside quotes is the operand's"
+        );
+        assert_eq!(
+            epd_as_fen(&format!("{start} hmvc 3; fmvn 12;")).as_deref(),
+            Some(format!("{start} 3 12").as_str())
+        );
+        assert_eq!(
+            epd_as_fen(&format!("{start}   bm e5")).as_deref(),
+            Some(format!("{start} 0 1").as_str()),
+            "the last `;` may be missing, spaces may be many"
+        );
+    }
 
     #[test]
     fn time_controls() {
