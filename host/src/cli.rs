@@ -1083,7 +1083,8 @@ mod records {
         #[arg(long)]
         fen: Option<String>,
         /// White's player: human, random, engine or engine:LIMITS (e.g. engine:movetime=500,
-        /// engine:depth=6, engine:nodes=20000; default: human, or nobody after --moves).
+        /// engine:depth=6, engine:nodes=20000; engine:level=N plays weaker, 0 to 20; default:
+        /// human, or nobody after --moves).
         #[arg(long)]
         white: Option<Player>,
         /// Black's player: as --white.

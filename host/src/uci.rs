@@ -580,6 +580,8 @@ pub struct EngineOptions {
     pub hash_mb: usize,
     /// How castles are written (`UCI_Chess960`).
     pub castles: CastleForm,
+    /// Playing strength, 0 to 20 (`Skill Level`; [`crate::engine::skill`]).
+    pub level: u8,
 }
 
 impl Default for EngineOptions {
@@ -589,6 +591,7 @@ impl Default for EngineOptions {
             threads: d.threads.max(1),
             hash_mb: d.hash_mb.max(1),
             castles: CastleForm::KingTarget,
+            level: crate::engine::skill::FULL,
         }
     }
 }
@@ -645,6 +648,7 @@ pub fn serve(mut rules: Rules, input: Box<dyn BufRead + Send>, output: Box<dyn W
         out: out.clone(),
         input,
         position_text: None,
+        rng: crate::play::Rng::new(0x5EED),
     };
     loop {
         let pipeline = match rules.pipeline() {
@@ -669,6 +673,8 @@ struct UciSession {
     input: Input,
     /// The last `position` arguments (replayed after the rules change only if still valid).
     position_text: Option<String>,
+    /// The choices of a `Skill Level` below full (seeded: a session replays alike).
+    rng: crate::play::Rng,
 }
 
 impl UciSession {
@@ -730,6 +736,10 @@ impl UciSession {
                         d.hash_mb
                     ));
                     out.line("option name UCI_Chess960 type check default false");
+                    out.line(&format!(
+                        "option name Skill Level type spin default {0} min 0 max {0}",
+                        crate::engine::skill::FULL
+                    ));
                     out.line("uciok");
                 }
                 "isready" => out.line("readyok"),
@@ -861,6 +871,11 @@ impl UciSession {
                 engine.hash_mb = spin(name, value, MAX_HASH_MB)?;
                 Ok(OptionEffect::Engine)
             }
+            "skill level" => {
+                let max = crate::engine::skill::FULL as usize;
+                engine.level = spin_from(name, value, 0, max)? as u8;
+                Ok(OptionEffect::None)
+            }
             // Castles as king takes rook, the form of Chess960 GUIs (read in either form).
             "uci_chess960" => {
                 engine.castles = match empty_value(value).to_ascii_lowercase().as_str() {
@@ -906,7 +921,7 @@ impl UciSession {
     }
 
     fn go<'p>(
-        &self,
+        &mut self,
         p: &'p Pipeline,
         pos: &SetPosition,
         go: &GoCommand,
@@ -955,9 +970,30 @@ impl UciSession {
         let limits = go.limits(game.position.side_to_move);
         let root = game.position.clone();
         self.input.arm(line);
-        let result = eng.search(&game, &limits, &self.input.stop, &mut |i: &SearchInfo| {
-            out.line(&info_line(p, &root, i, options.castles));
-        });
+        let result = if options.level < crate::engine::skill::FULL && !go.infinite {
+            // Below full strength: the move the level chooses, with its score (one line).
+            let r = eng.choose_at_level(
+                &game,
+                &limits,
+                options.level,
+                &mut self.rng,
+                &self.input.stop,
+            );
+            if let Ok(r) = &r {
+                out.line(&format!(
+                    "info depth {} score {} nodes {} pv {}",
+                    r.depth,
+                    score_text(r.score),
+                    r.nodes,
+                    line_text(p, &root, &r.pv, options.castles).join(" ")
+                ));
+            }
+            r
+        } else {
+            eng.search(&game, &limits, &self.input.stop, &mut |i: &SearchInfo| {
+                out.line(&info_line(p, &root, i, options.castles));
+            })
+        };
         // Under `go infinite` the answer waits for `stop` (UCI), even when the search ended.
         if go.infinite {
             while !self.input.stop.load(Ordering::SeqCst) {
@@ -1001,12 +1037,16 @@ enum OptionEffect {
 }
 
 fn spin(name: &str, value: &str, max: usize) -> Result<usize, String> {
+    spin_from(name, value, 1, max)
+}
+
+fn spin_from(name: &str, value: &str, min: usize, max: usize) -> Result<usize, String> {
     let n: usize = value
         .trim()
         .parse()
         .map_err(|_| format!("option {name}: `{value}` is not a number"))?;
-    if n == 0 || n > max {
-        return Err(format!("option {name}: {n} is out of range 1..{max}"));
+    if n < min || n > max {
+        return Err(format!("option {name}: {n} is out of range {min}..{max}"));
     }
     Ok(n)
 }

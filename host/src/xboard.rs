@@ -188,6 +188,7 @@ pub fn serve(mut rules: Rules, input: Box<dyn BufRead + Send>, output: Box<dyn W
         pending_setboard: None,
         announced: false,
         fischer_random: false,
+        rng: crate::play::Rng::new(0x5EED),
     };
     loop {
         let pipeline = match rules.pipeline() {
@@ -219,6 +220,8 @@ struct Session {
     time: TimeState,
     /// A `setboard` to apply after the rules are rebuilt.
     pending_setboard: Option<String>,
+    /// The choices of a `Skill Level` below full (seeded: a session replays alike).
+    rng: crate::play::Rng,
     /// Whether the `setup` of the current rules was sent.
     announced: bool,
     /// `variant fischerandom`: chess from the GUI's `setboard`, castles written `O-O`.
@@ -277,12 +280,29 @@ impl Session {
                         vars.insert(1, "fischerandom".to_string());
                     }
                     out.line(&format!(
-                        "feature myname=\"{}\" variants=\"{}\" setboard=1 usermove=1 ping=1 sigint=0 sigterm=0 time=1 colors=0 draw=0 reuse=1 analyze=0 san=0 name=0 done=1",
+                        "feature myname=\"{}\" variants=\"{}\" setboard=1 usermove=1 ping=1 sigint=0 sigterm=0 time=1 colors=0 draw=0 reuse=1 analyze=0 san=0 name=0",
                         crate::uci::ENGINE_NAME,
                         vars.join(",")
                     ));
+                    out.line(&format!(
+                        "feature option=\"Skill Level -spin {0} 0 {0}\"",
+                        crate::engine::skill::FULL
+                    ));
+                    out.line("feature done=1");
                 }
                 "ping" => out.line(&format!("pong {arg}")),
+                // `option NAME=VALUE`, for the options of `feature option`.
+                "option" => match arg.split_once('=') {
+                    Some((name, value)) if name.trim().eq_ignore_ascii_case("skill level") => {
+                        match value.trim().parse::<u8>() {
+                            Ok(n) if n <= crate::engine::skill::FULL => {
+                                self.engine_options.level = n;
+                            }
+                            _ => out.line(&format!("Error (bad option value): {text}")),
+                        }
+                    }
+                    _ => out.line(&format!("Error (unknown option): {text}")),
+                },
                 "new" => {
                     self.force = false;
                     self.fischer_random = false;
@@ -476,7 +496,7 @@ impl Session {
     /// Searches for the side to move when it is the engine's, plays and sends the move.
     /// Returns whether the game is over.
     fn think_and_move<'p>(
-        &self,
+        &mut self,
         p: &'p Pipeline,
         pos: &mut SetPosition,
         line: &InputLine,
@@ -510,11 +530,16 @@ impl Session {
         self.input.arm(line);
         let post = self.post;
         let fischer_random = self.fischer_random;
-        let result = eng.search(&game, &limits, &self.input.stop, &mut |i: &SearchInfo| {
-            if post {
-                out.line(&thinking_line(p, &root, i, fischer_random));
-            }
-        });
+        let level = self.engine_options.level;
+        let result = if level < crate::engine::skill::FULL {
+            eng.choose_at_level(&game, &limits, level, &mut self.rng, &self.input.stop)
+        } else {
+            eng.search(&game, &limits, &self.input.stop, &mut |i: &SearchInfo| {
+                if post {
+                    out.line(&thinking_line(p, &root, i, fischer_random));
+                }
+            })
+        };
         self.input.disarm();
         let r = match result {
             Ok(r) => r,

@@ -250,3 +250,53 @@ fn rook_mania_asks_the_engine_to_prune_from_four_plies_left() {
         None
     );
 }
+
+/// The level's choice in `fen`, by a fresh engine with the generator at `seed`.
+fn at_level(p: &Pipeline, fen: &str, limits: &str, level: u8, seed: u64) -> (SearchResult, String) {
+    let start = p.game_start(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+    let game = Game::new(p, start.clone());
+    let mut engine = Engine::new(p, EngineConfig::default()).unwrap();
+    let limits: Limits = limits.parse().unwrap();
+    let mut rng = houserules_host::play::Rng::new(seed);
+    let r = engine
+        .choose_at_level(&game, &limits, level, &mut rng, &AtomicBool::new(false))
+        .unwrap_or_else(|e| panic!("{fen}: {e}"));
+    let best = coordinate(p, &start, r.best.expect("a move")).unwrap();
+    (r, best)
+}
+
+#[test]
+fn every_level_mates_in_one_and_low_levels_vary() {
+    let p = pipeline("chess", &[]);
+    for level in [0, 7, 19] {
+        for seed in 0..5 {
+            let (r, best) = at_level(
+                &p,
+                "6k1/5ppp/8/8/8/8/8/4R1K1 w - - 0 1",
+                "depth=6",
+                level,
+                seed,
+            );
+            assert_eq!(best, "e1e8", "level {level}, seed {seed}");
+            assert_eq!(r.score, Score::Mate(1));
+        }
+    }
+    // In the start position level 0 plays more than one move over a few seeds.
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let played: std::collections::BTreeSet<String> = (0..12)
+        .map(|seed| at_level(&p, start, "depth=6", 0, seed).1)
+        .collect();
+    assert!(played.len() > 1, "{played:?}");
+}
+
+#[test]
+fn levels_score_multi_move_turns_from_the_mover() {
+    // Double move: the first half of Rh1-e1-e8# leaves White to move; the level scores it
+    // from White's side and plays it (a mate is never given up for a push).
+    let p = pipeline("chess", &["double-move"]);
+    for seed in 0..4 {
+        let (r, best) = at_level(&p, "6k1/5ppp/8/8/8/8/8/K6R w - - 0 1", "depth=6", 10, seed);
+        assert!(matches!(r.score, Score::Mate(n) if n > 0), "{r:?}");
+        assert!(best.starts_with("h1"), "{best}");
+    }
+}

@@ -30,7 +30,7 @@
 //! `SWEEP_SHOW_DRAWS=1` prints the end position of every game that reached the ply limit,
 //! `SWEEP_FROM=k` starts at game k: the games of a sweep are the same whoever plays them).
 
-use houserules_host::engine::{Engine, EngineConfig, Limits};
+use houserules_host::engine::{skill, Engine, EngineConfig, Limits};
 use houserules_host::play::Rng;
 use houserules_host::{Game, Pipeline, PresetSpec, Registry};
 use houserules_plugin_api::{Color, Winner};
@@ -129,6 +129,8 @@ fn rule_sets(variant_list: Variants) -> Vec<RuleSet> {
 enum Side<'p> {
     Random(Rng),
     Engine(Box<Engine<'p>>, Limits),
+    /// The engine at a skill level below full: its choice draws on the generator.
+    Level(Box<Engine<'p>>, Limits, u8, Rng),
 }
 
 /// A finished game: the result for White (1, 0.5, 0) and why.
@@ -192,6 +194,14 @@ fn play_game<'p>(
                 );
                 m
             }
+            Side::Level(engine, limits, level, rng) => {
+                let r = engine
+                    .choose_at_level(&game, limits, *level, rng, &stop)
+                    .unwrap_or_else(|e| panic!("{} ply {ply}: {e}", p.variant_id()));
+                let m = r.best.expect("a move when one is legal");
+                assert!(legal.contains(&m), "level {level}: an illegal move {m:?}");
+                m
+            }
         };
         game.play(m).expect("a legal move plays");
     }
@@ -217,6 +227,17 @@ fn engine<'p>(p: &'p Pipeline, limits: &str) -> Side<'p> {
     )
     .expect("engine");
     Side::Engine(Box::new(e), limits.parse().expect("limits"))
+}
+
+fn at_level<'p>(p: &'p Pipeline, limits: &str, level: u8, seed: u64) -> Side<'p> {
+    let Side::Engine(e, limits) = engine(p, limits) else {
+        unreachable!("engine() makes an engine")
+    };
+    if level >= skill::FULL {
+        Side::Engine(e, limits)
+    } else {
+        Side::Level(e, limits, level, Rng::new(seed))
+    }
 }
 
 /// Score of the first player over `games` games, colours alternating.
@@ -330,6 +351,54 @@ fn engine_beats_random() {
         }
     }
     assert!(failures.is_empty(), "below 95%: {failures:?}");
+}
+
+/// The skill levels as a ladder: each rung against the one below (and level 0 against the
+/// random mover), 40 games each in chess (`SWEEP_GAMES`), the first four plies random, the
+/// engine's limits `SWEEP_LIMITS` (default depth=6: level 20 searches 6 plies, the levels
+/// their own depth below that). Prints the table; asserts that each rung scores over 50%.
+#[test]
+#[ignore]
+fn skill_levels_climb() {
+    let n = games(40);
+    let limits = std::env::var("SWEEP_LIMITS").unwrap_or_else(|_| "depth=6".to_string());
+    let p = Pipeline::build(reg(), "chess", None, &[]).expect("chess");
+    let rungs: [(Option<u8>, u8); 5] = [
+        (None, 0),
+        (Some(0), 5),
+        (Some(5), 10),
+        (Some(10), 15),
+        (Some(15), 20),
+    ];
+    println!("| stronger | weaker | games | stronger's score | results |");
+    println!("|---|---|---|---|---|");
+    let mut failures = Vec::new();
+    for (weaker, stronger) in rungs {
+        let (score, reasons) = match_score(
+            &p,
+            n,
+            300,
+            4,
+            &|seed| at_level(&p, &limits, stronger, seed),
+            &|seed| match weaker {
+                None => Side::Random(Rng::new(seed)),
+                Some(l) => at_level(&p, &limits, l, seed),
+            },
+        );
+        let weaker_name = weaker.map_or("random mover".to_string(), |l| format!("level {l}"));
+        println!(
+            "| level {stronger} | {weaker_name} | {n} | {:.1}% | {} |",
+            score * 100.0,
+            tally(&reasons)
+        );
+        if score <= 0.5 {
+            failures.push(format!(
+                "level {stronger} against {weaker_name}: {:.1}%",
+                score * 100.0
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "rungs not climbed: {failures:?}");
 }
 
 #[test]

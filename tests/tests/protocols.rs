@@ -193,7 +193,14 @@ fn uci_session_answers_every_command() {
     for v in ["chess", "mixedchess_v5", "rookmania", "tictacrook_v1"] {
         assert!(variant.contains(&format!(" var {v}")), "{variant}");
     }
-    for o in ["Presets", "Modifiers", "Layout", "Threads", "Hash"] {
+    for o in [
+        "Presets",
+        "Modifiers",
+        "Layout",
+        "Threads",
+        "Hash",
+        "Skill Level",
+    ] {
         assert!(
             lines
                 .iter()
@@ -256,6 +263,7 @@ fn uci_session_answers_every_command() {
         ),
         ("setoption name Presets value :x", "preset"),
         ("setoption name Hash value -3", "Hash"),
+        ("setoption name Skill Level value 21", "out of range 0..20"),
         ("setoption name NoSuchOption value 1", "unknown option"),
         (
             "setoption name Modifiers value nothing-here",
@@ -307,6 +315,25 @@ fn uci_session_answers_every_command() {
         fen,
         "Fen: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
     );
+
+    // Below full strength: one line for the level's choice, then a legal move.
+    s.send("setoption name Skill Level value 3");
+    s.send("position startpos moves e2e4");
+    s.send("go depth 8");
+    let out = s.until("bestmove");
+    assert!(
+        out.iter().any(|l| l.starts_with("info depth 2 score ")),
+        "{out:?}"
+    );
+    let best = out
+        .last()
+        .unwrap()
+        .split_whitespace()
+        .nth(1)
+        .unwrap()
+        .to_string();
+    assert_valid_game("", &["e2e4".into(), best]);
+    s.send("setoption name Skill Level value 20");
 
     // No legal move: bestmove 0000.
     s.send("position fen rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3");
@@ -421,7 +448,8 @@ fn xboard_started() -> (Session, String) {
     let mut s = Session::start(&["xboard"]);
     s.send("xboard");
     s.send("protover 2");
-    let f = s.line("feature");
+    // The features, over as many lines as the engine sends, up to `done=1`.
+    let f = s.until("feature done=1").join(" ");
     (s, f)
 }
 
@@ -443,10 +471,24 @@ fn xboard_session() {
         "ping=1",
         "sigint=0",
         "myname=\"houserules",
+        "option=\"Skill Level -spin 20 0 20\"",
         "done=1",
     ] {
         assert!(f.contains(part), "{part}: {f}");
     }
+    // A weaker engine: still a legal reply; a bad value is refused.
+    s.send("option Skill Level=0");
+    s.send("option Skill Level=21");
+    assert!(s.line("Error").contains("Skill Level=21"));
+    s.send("new");
+    s.send("sd 3");
+    s.send("usermove d2d4");
+    let m = s.line("move ");
+    assert_valid_game(
+        "",
+        &["d2d4".into(), m.strip_prefix("move ").unwrap().to_string()],
+    );
+    s.send("option Skill Level=20");
     s.send("new");
     s.send("sd 2");
     s.send("usermove e2e4");

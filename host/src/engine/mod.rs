@@ -30,6 +30,7 @@ mod adapter;
 pub mod bench;
 pub mod eval;
 pub mod player;
+pub mod skill;
 
 use crate::error::HostError;
 use crate::game::Game;

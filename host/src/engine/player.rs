@@ -1,6 +1,6 @@
 //! The engine as a `play` player: `engine`, `engine:movetime=500`, `engine:depth=6,threads=2`.
 
-use super::{Engine, EngineConfig, Limits, Score, SearchInfo};
+use super::{skill, Engine, EngineConfig, Limits, Score, SearchInfo};
 use crate::error::HostError;
 use crate::game::Game;
 use crate::notation::san;
@@ -20,6 +20,8 @@ pub struct EngineSpec {
     /// Its first this-many moves are random (seeded), so that a corpus of engine games does
     /// not repeat one game; `None`: 0 in a single game, 1 when `play --games` makes many.
     pub random: Option<u32>,
+    /// Playing strength, 0 to 20 ([`super::skill`]); 20 (full strength) by default.
+    pub level: u8,
 }
 
 /// The limits of a plain `engine`.
@@ -28,8 +30,8 @@ pub const DEFAULT_LIMITS: &str = "movetime=1000";
 impl std::str::FromStr for EngineSpec {
     type Err = String;
 
-    /// `engine` or `engine:FIELDS`: the fields of [`Limits`] plus `threads=N`, `hash=MB` and
-    /// `random=N`.
+    /// `engine` or `engine:FIELDS`: the fields of [`Limits`] plus `threads=N`, `hash=MB`,
+    /// `random=N` and `level=N` (0 to 20).
     fn from_str(s: &str) -> Result<EngineSpec, String> {
         let fields = match s.split_once(':') {
             None if s == "engine" => "",
@@ -38,6 +40,7 @@ impl std::str::FromStr for EngineSpec {
         };
         let mut config = EngineConfig::default();
         let mut random = None;
+        let mut level = skill::FULL;
         let mut rest = Vec::new();
         for field in fields.split(',').map(str::trim).filter(|f| !f.is_empty()) {
             let number = |v: &str, min: u64, max: u64| -> Result<u64, String> {
@@ -52,6 +55,7 @@ impl std::str::FromStr for EngineSpec {
                 Some(("threads", v)) => config.threads = number(v, 1, 64)? as usize,
                 Some(("hash", v)) => config.hash_mb = number(v, 1, 65536)? as usize,
                 Some(("random", v)) => random = Some(number(v, 0, 1000)? as u32),
+                Some(("level", v)) => level = number(v, 0, skill::FULL as u64)? as u8,
                 _ => rest.push(field),
             }
         }
@@ -67,6 +71,7 @@ impl std::str::FromStr for EngineSpec {
             limits,
             config,
             random,
+            level,
         })
     }
 }
@@ -80,6 +85,9 @@ impl std::fmt::Display for EngineSpec {
         if let Some(r) = self.random {
             write!(f, ",random={r}")?;
         }
+        if self.level != skill::FULL {
+            write!(f, ",level={}", self.level)?;
+        }
         Ok(())
     }
 }
@@ -88,6 +96,7 @@ impl std::fmt::Display for EngineSpec {
 pub struct EnginePlayer<'p> {
     engine: Engine<'p>,
     limits: Limits,
+    level: u8,
     random_moves: u32,
     rng: Rng,
     moves_made: u32,
@@ -105,6 +114,7 @@ impl<'p> EnginePlayer<'p> {
         Ok(EnginePlayer {
             engine: Engine::new(pipeline, spec.config)?,
             limits: spec.limits,
+            level: spec.level,
             random_moves: spec.random.unwrap_or(corpus as u32),
             rng: Rng::new(seed),
             moves_made: 0,
@@ -165,6 +175,28 @@ impl AutoPlayer for EnginePlayer<'_> {
             return Ok(legal[self.rng.below(legal.len())]);
         }
         let stop = AtomicBool::new(false);
+        if self.level < skill::FULL {
+            let r = self.engine.choose_at_level(
+                game,
+                &self.limits,
+                self.level,
+                &mut self.rng,
+                &stop,
+            )?;
+            self.last_score = Some(r.score);
+            if let Some(o) = out {
+                let _ = writeln!(
+                    o,
+                    "  level {} ({} plies): {} {}",
+                    self.level,
+                    r.depth,
+                    pv_text(game, &r.pv),
+                    r.score
+                );
+                let _ = o.flush();
+            }
+            return Ok(r.best.filter(|m| legal.contains(m)).unwrap_or(legal[0]));
+        }
         let mut out = out;
         let r = self.engine.search(game, &self.limits, &stop, &mut |info| {
             if let Some(o) = out.as_mut() {
