@@ -104,6 +104,22 @@ impl Drop for Session {
 }
 
 /// Checks a game given as coordinate moves with `analyze`: every move legal under the rules.
+/// The move of the last line read, a `bestmove` line.
+fn best_move(out: &[String]) -> String {
+    let last = out.last().expect("a bestmove line");
+    last.split_whitespace()
+        .nth(1)
+        .expect("bestmove M")
+        .to_string()
+}
+
+fn assert_no_line(lines: &[String], prefix: &str) {
+    assert!(
+        !lines.iter().any(|l| l.starts_with(prefix)),
+        "a `{prefix}` line: {lines:?}"
+    );
+}
+
 fn assert_valid_game(tags: &str, moves: &[String]) {
     let dir = tempfile::tempdir().unwrap();
     let f = dir.path().join("g.pgn");
@@ -229,14 +245,7 @@ fn uci_session_answers_every_command() {
     ] {
         assert!(info.contains(field), "{info}");
     }
-    let best = out
-        .last()
-        .unwrap()
-        .split_whitespace()
-        .nth(1)
-        .unwrap()
-        .to_string();
-    assert_valid_game("", &["e2e4".into(), "e7e5".into(), best]);
+    assert_valid_game("", &["e2e4".into(), "e7e5".into(), best_move(&out)]);
 
     // perft divide, as Stockfish writes it.
     s.send("position startpos");
@@ -301,11 +310,7 @@ fn uci_session_answers_every_command() {
     assert_ne!(s.line("bestmove"), "bestmove 0000");
     s.send("setoption\tname\tUCI_Chess960 value true");
     s.send("isready");
-    let ready = s.until("readyok");
-    assert!(
-        !ready.iter().any(|l| l.starts_with("info string")),
-        "{ready:?}"
-    );
+    assert_no_line(&s.until("readyok"), "info string");
     s.send("setoption name UCI_Chess960 value false");
 
     // The position is unchanged by a bad `position`: still the start.
@@ -325,14 +330,7 @@ fn uci_session_answers_every_command() {
         out.iter().any(|l| l.starts_with("info depth 2 score ")),
         "{out:?}"
     );
-    let best = out
-        .last()
-        .unwrap()
-        .split_whitespace()
-        .nth(1)
-        .unwrap()
-        .to_string();
-    assert_valid_game("", &["e2e4".into(), best]);
+    assert_valid_game("", &["e2e4".into(), best_move(&out)]);
     s.send("setoption name Skill Level value 20");
 
     // No legal move: bestmove 0000.
@@ -346,11 +344,7 @@ fn uci_session_answers_every_command() {
     s.send("go infinite");
     std::thread::sleep(Duration::from_millis(200));
     s.send("isready");
-    let before_ready = s.until("readyok");
-    assert!(
-        !before_ready.iter().any(|l| l.starts_with("bestmove")),
-        "{before_ready:?}"
-    );
+    assert_no_line(&s.until("readyok"), "bestmove");
     s.send("stop");
     let l = s.line("bestmove");
     assert_ne!(l, "bestmove 0000");
