@@ -1114,33 +1114,37 @@ mod records {
         list.iter().map(|s| s.parse()).collect()
     }
 
+    /// The record sources of `analyze`: files (`-` standard input), each read through its
+    /// decoder when compressed (`houserules_host::compressed`: .zst and .gz). The total size
+    /// (for the progress bar) when every source is a plain file.
     fn sources(files: &[PathBuf]) -> Result<(Vec<Source>, Option<u64>), String> {
         let mut out = Vec::new();
         let mut total = Some(0u64);
-        if files.is_empty() {
-            out.push(Source {
-                name: "-".into(),
-                reader: Box::new(BufReader::new(io::stdin())),
-            });
-            return Ok((out, None));
-        }
+        let stdin_only = [PathBuf::from("-")];
+        let files = if files.is_empty() {
+            &stdin_only[..]
+        } else {
+            files
+        };
         for f in files {
-            if f.as_os_str() == "-" {
+            let (name, reader): (String, Box<dyn BufRead + Send>) = if f.as_os_str() == "-" {
                 total = None;
-                out.push(Source {
-                    name: "-".into(),
-                    reader: Box::new(BufReader::new(io::stdin())),
-                });
-                continue;
+                ("-".into(), Box::new(BufReader::new(io::stdin())))
+            } else {
+                let file =
+                    File::open(f).map_err(|e| format!("cannot read {}: {e}", f.display()))?;
+                if let (Some(t), Ok(m)) = (total.as_mut(), file.metadata()) {
+                    *t += m.len();
+                }
+                let name = f.display().to_string();
+                (name, Box::new(BufReader::with_capacity(1 << 16, file)))
+            };
+            let (reader, kind) = houserules_host::compressed::decoded(&name, reader)?;
+            if kind != houserules_host::compressed::Compression::None {
+                // The records' offsets count decompressed bytes: no bar against the file size.
+                total = None;
             }
-            let file = File::open(f).map_err(|e| format!("cannot read {}: {e}", f.display()))?;
-            if let (Some(t), Ok(m)) = (total.as_mut(), file.metadata()) {
-                *t += m.len();
-            }
-            out.push(Source {
-                name: f.display().to_string(),
-                reader: Box::new(BufReader::with_capacity(1 << 16, file)),
-            });
+            out.push(Source { name, reader });
         }
         Ok((out, total))
     }

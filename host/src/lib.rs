@@ -7,6 +7,7 @@ pub mod analyze;
 pub mod annotate;
 pub mod arbiter;
 pub mod batch;
+pub mod compressed;
 pub mod conformance;
 pub mod describe;
 #[cfg(unix)]

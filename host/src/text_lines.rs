@@ -58,7 +58,10 @@ mod tests {
     #[test]
     fn lines_that_are_not_utf8_are_read_not_ended() {
         let mut input: &[u8] = b"id author J\xfcrgen\r\nuciok\nlast";
-        assert_eq!(next_line(&mut input).as_deref(), Some("id author J\u{fffd}rgen"));
+        assert_eq!(
+            next_line(&mut input).as_deref(),
+            Some("id author J\u{fffd}rgen")
+        );
         assert_eq!(next_line(&mut input).as_deref(), Some("uciok"));
         assert_eq!(next_line(&mut input).as_deref(), Some("last"));
         assert_eq!(next_line(&mut input), None);

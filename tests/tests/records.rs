@@ -614,3 +614,70 @@ fn coordinate_records_replay_as_their_san() {
     }
     assert!(compared >= 18, "{compared} games compared");
 }
+
+#[test]
+fn compressed_record_files_are_read_like_the_plain_ones() {
+    // Made by the zstd and gzip programs (zstd -19; two files' frames one after the other,
+    // as pzstd writes a file; gzip -9).
+    let plain = |files: &[PathBuf]| {
+        let args: Vec<&str> = ["analyze", "--jsonl", "--no-plies"]
+            .into_iter()
+            .chain(files.iter().map(|f| f.to_str().unwrap()))
+            .collect();
+        let (games, code) = jsonl(&args);
+        assert_eq!(code, Some(0), "{files:?}");
+        // The same games whatever the file's name.
+        games
+            .into_iter()
+            .map(|mut g| {
+                g.as_object_mut().unwrap().remove("file");
+                g
+            })
+            .collect::<Vec<Value>>()
+    };
+    let annotated = plain(&[data("annotated.pgn")]);
+    assert!(!annotated.is_empty());
+    for f in ["annotated.pgn.zst", "annotated.pgn.gz"] {
+        assert_eq!(plain(&[data(&format!("compressed/{f}"))]), annotated, "{f}");
+    }
+    // Every frame is read: the games of the two files (their lines counted on in one stream).
+    let first = python_chess_files()[0].clone();
+    let without_lines = |games: Vec<Value>| {
+        games
+            .into_iter()
+            .map(|mut g| {
+                g.as_object_mut().unwrap().remove("line");
+                g
+            })
+            .collect::<Vec<Value>>()
+    };
+    assert_eq!(
+        without_lines(plain(&[data("compressed/two-frames.pgn.zst")])),
+        without_lines(plain(&[first, data("annotated.pgn")])),
+    );
+    // Standard input is sniffed too.
+    let mut child = Command::new(built_artifacts().join("houserules"))
+        .args(["analyze", "--jsonl", "--no-plies", "-"])
+        .env_remove("HOUSERULES_PLUGIN_PATH")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let bytes = std::fs::read(data("compressed/annotated.pgn.gz")).unwrap();
+    child.stdin.take().unwrap().write_all(&bytes).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).lines().count(),
+        annotated.len()
+    );
+    // A compression that is not read is named, with the way round it.
+    let out = houserules(&["analyze", data("compressed/game.pgn.bz2").to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("is bzip2-compressed") && err.contains("bzip2 -dc"),
+        "{err}"
+    );
+}
