@@ -673,7 +673,7 @@ fn compressed_record_files_are_read_like_the_plain_ones() {
         annotated.len()
     );
     // A compression that is not read is named, with the way round it.
-    let out = houserules(&["analyze", data("compressed/game.pgn.bz2").to_str().unwrap()]);
+    let out = houserules(["analyze", data("compressed/game.pgn.bz2").to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
