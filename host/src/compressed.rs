@@ -43,14 +43,24 @@ pub fn decoded(
     name: &str,
     mut reader: Box<dyn BufRead + Send>,
 ) -> Result<(Box<dyn BufRead + Send>, Compression), String> {
-    // Enough for every signature above, read (a pipe may give them a byte at a time) and
-    // put back in front of the rest.
-    let mut start = Vec::with_capacity(6);
-    (&mut reader)
-        .take(6)
-        .read_to_end(&mut start)
+    // Enough for every signature above. Usually the first read holds them and the reader is
+    // used as it is; a pipe may give fewer bytes first, and those are read on and put back in
+    // front of the rest.
+    let first = reader
+        .fill_buf()
         .map_err(|e| format!("cannot read {name}: {e}"))?;
-    let whole: Box<dyn BufRead + Send> = Box::new(io::Cursor::new(start.clone()).chain(reader));
+    let (start, whole): (Vec<u8>, Box<dyn BufRead + Send>) = if first.len() >= 6 || first.is_empty()
+    {
+        (first[..first.len().min(6)].to_vec(), reader)
+    } else {
+        let mut start = Vec::with_capacity(6);
+        (&mut reader)
+            .take(6)
+            .read_to_end(&mut start)
+            .map_err(|e| format!("cannot read {name}: {e}"))?;
+        let whole = Box::new(io::Cursor::new(start.clone()).chain(reader));
+        (start, whole)
+    };
     let kind = sniff(&start);
     let out: Box<dyn BufRead + Send> = match kind {
         Compression::None => whole,

@@ -196,7 +196,10 @@ fn files(dir: &Path) {
     std::fs::copy(records, dir.join("big.pgn")).unwrap();
     // A compressed file as lichess publishes them (the examples' names).
     let zst = workspace_root().join("tests/data/records/compressed/annotated.pgn.zst");
-    for name in ["lichess_db.pgn.zst", "lichess_db_standard_rated_2013-01.pgn.zst"] {
+    for name in [
+        "lichess_db.pgn.zst",
+        "lichess_db_standard_rated_2013-01.pgn.zst",
+    ] {
         std::fs::copy(&zst, dir.join(name)).unwrap();
     }
     // The first example of docs/fairy.md, as a reader would copy it.
