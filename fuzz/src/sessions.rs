@@ -218,7 +218,7 @@ pub fn xboard(ctx: &mut Context, data: &[u8]) -> Result<Verdict, String> {
 
 /// The rule sets a `play` input may pick (its first byte, modulo their number): a variant
 /// and its presets.
-const PLAY_RULES: &[(&str, &[&str])] = &[
+pub const PLAY_RULES: &[(&str, &[&str])] = &[
     ("chess", &[]),
     ("chess", &["piece-hp"]),
     ("rookmania", &[]),
