@@ -1040,7 +1040,7 @@ fn spin(name: &str, value: &str, max: usize) -> Result<usize, String> {
     spin_from(name, value, 1, max)
 }
 
-fn spin_from(name: &str, value: &str, min: usize, max: usize) -> Result<usize, String> {
+pub(crate) fn spin_from(name: &str, value: &str, min: usize, max: usize) -> Result<usize, String> {
     let n: usize = value
         .trim()
         .parse()

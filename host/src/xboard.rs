@@ -294,11 +294,11 @@ impl Session {
                 // `option NAME=VALUE`, for the options of `feature option`.
                 "option" => match arg.split_once('=') {
                     Some((name, value)) if name.trim().eq_ignore_ascii_case("skill level") => {
-                        match value.trim().parse::<u8>() {
-                            Ok(n) if n <= crate::engine::skill::FULL => {
-                                self.engine_options.level = n;
-                            }
-                            _ => out.line(&format!("Error (bad option value): {text}")),
+                        // The range check of UCI's `Skill Level`.
+                        let max = crate::engine::skill::FULL as usize;
+                        match crate::uci::spin_from(name, value, 0, max) {
+                            Ok(n) => self.engine_options.level = n as u8,
+                            Err(_) => out.line(&format!("Error (bad option value): {text}")),
                         }
                     }
                     _ => out.line(&format!("Error (unknown option): {text}")),

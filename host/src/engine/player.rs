@@ -175,7 +175,8 @@ impl AutoPlayer for EnginePlayer<'_> {
             return Ok(legal[self.rng.below(legal.len())]);
         }
         let stop = AtomicBool::new(false);
-        if self.level < skill::FULL {
+        let mut out = out;
+        let r = if self.level < skill::FULL {
             let r = self.engine.choose_at_level(
                 game,
                 &self.limits,
@@ -183,7 +184,6 @@ impl AutoPlayer for EnginePlayer<'_> {
                 &mut self.rng,
                 &stop,
             )?;
-            self.last_score = Some(r.score);
             if let Some(o) = out {
                 let _ = writeln!(
                     o,
@@ -195,15 +195,15 @@ impl AutoPlayer for EnginePlayer<'_> {
                 );
                 let _ = o.flush();
             }
-            return Ok(r.best.filter(|m| legal.contains(m)).unwrap_or(legal[0]));
-        }
-        let mut out = out;
-        let r = self.engine.search(game, &self.limits, &stop, &mut |info| {
-            if let Some(o) = out.as_mut() {
-                let _ = writeln!(o, "{}", info_line(game, info));
-                let _ = o.flush();
-            }
-        })?;
+            r
+        } else {
+            self.engine.search(game, &self.limits, &stop, &mut |info| {
+                if let Some(o) = out.as_mut() {
+                    let _ = writeln!(o, "{}", info_line(game, info));
+                    let _ = o.flush();
+                }
+            })?
+        };
         self.last_score = Some(r.score);
         // The search returns a move whenever one is legal; fall back to the first otherwise.
         Ok(r.best.filter(|m| legal.contains(m)).unwrap_or(legal[0]))

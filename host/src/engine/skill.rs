@@ -43,17 +43,18 @@ pub fn depth(level: u8) -> u32 {
     2 + level.min(FULL - 1) as u32 / 4
 }
 
-/// Picks among `scored` (best first, at least one) as the module describes.
-pub fn pick(level: u8, scored: &[(Move, i64)], rng: &mut Rng) -> Move {
+/// Picks among `scored` (best first, at least one) as the module describes: the index of
+/// the move played.
+pub fn pick(level: u8, scored: &[(Move, i64)], rng: &mut Rng) -> usize {
     let n = scored.len().min(CANDIDATES);
     let weakness = 120 - 2 * level.min(FULL) as i64;
     let top = scored[0].1;
     let delta = (top - scored[n - 1].1).min(100);
-    let mut best = (scored[0].0, i64::MIN);
-    for &(m, s) in &scored[..n] {
+    let mut best = (0, i64::MIN);
+    for (i, &(_, s)) in scored[..n].iter().enumerate() {
         let push = (weakness * (top - s) + delta * rng.below(weakness as usize) as i64) / 128;
         if s + push >= best.1 {
-            best = (m, s + push);
+            best = (i, s + push);
         }
     }
     best.0
@@ -107,7 +108,7 @@ impl Engine<'_> {
         }
         // Stable: equal scores keep the pipeline's move order.
         scored.sort_by_key(|&(_, s)| std::cmp::Reverse(s));
-        let Some(&(_, top)) = scored.first() else {
+        if scored.is_empty() {
             return Ok(SearchResult {
                 best: None,
                 ponder: None,
@@ -116,12 +117,8 @@ impl Engine<'_> {
                 nodes,
                 pv: Vec::new(),
             });
-        };
-        let chosen = pick(level, &scored, rng);
-        let s = scored
-            .iter()
-            .find(|(m, _)| *m == chosen)
-            .map_or(top, |x| x.1);
+        }
+        let (chosen, s) = scored[pick(level, &scored, rng)];
         Ok(SearchResult {
             best: Some(chosen),
             ponder: None,
@@ -176,28 +173,27 @@ mod tests {
         let mating = [(mv(1), 999_999), (mv(2), 30), (mv(3), 20), (mv(4), 10)];
         for level in 0..FULL {
             for _ in 0..200 {
-                assert_eq!(pick(level, &mating, &mut rng), mv(1));
+                assert_eq!(mating[pick(level, &mating, &mut rng)].0, mv(1));
             }
         }
         // Four moves within a pawn: at level 0 each of them is played now and then.
         let close = [(mv(1), 50), (mv(2), 30), (mv(3), 10), (mv(4), -40)];
         let mut seen = [0; 4];
         for _ in 0..2000 {
-            let m = pick(0, &close, &mut rng);
-            seen[close.iter().position(|c| c.0 == m).unwrap()] += 1;
+            seen[pick(0, &close, &mut rng)] += 1;
         }
         assert!(seen.iter().all(|&n| n > 0), "{seen:?}");
         // At level 19 the best move is played far more often than at level 0.
         let best_at = |level, rng: &mut Rng| {
             (0..2000)
-                .filter(|_| pick(level, &close, rng) == mv(1))
+                .filter(|_| close[pick(level, &close, rng)].0 == mv(1))
                 .count()
         };
         let (low, high) = (best_at(0, &mut rng), best_at(19, &mut rng));
         assert!(high > low + 200, "level 0: {low}, level 19: {high}");
         // A piece behind (300) at level 19 is out of reach.
         let piece = [(mv(1), 50), (mv(2), -250)];
-        assert!((0..500).all(|_| pick(19, &piece, &mut rng) == mv(1)));
+        assert!((0..500).all(|_| piece[pick(19, &piece, &mut rng)].0 == mv(1)));
     }
 
     #[test]
