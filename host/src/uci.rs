@@ -10,7 +10,7 @@
 //! stop flag on `stop`/`quit` while a search runs (the engine need not be `Send`: it searches
 //! on the main thread) and answers `isready` itself during a search.
 
-use crate::engine::{Clock, Engine, EngineConfig, Limits, Score, SearchInfo, SearchResult};
+use crate::engine::{Clock, Engine, EngineConfig, Focus, Limits, Score, SearchInfo, SearchResult};
 use crate::error::HostError;
 use crate::game::Game;
 use crate::loader::{PluginSearch, Registry};
@@ -47,11 +47,21 @@ impl Output {
     }
 }
 
-/// A line of input with the number of stop requests read before it.
+/// A line of input with the number of stop requests, and of lines that stop an analysis,
+/// read before it.
+#[derive(Debug, Clone)]
 pub struct InputLine {
     /// The line, trimmed.
     pub text: String,
     stops_before: u64,
+    /// Lines that stop an analysis read up to this one (this one included).
+    seq: u64,
+}
+
+/// A line that never stops an analysis ([`Input::arm_analysis`]): blank, or XBoard's `.`
+/// (a request for a status line, sent every few seconds while analysing).
+fn quiet(text: &str) -> bool {
+    text.is_empty() || text == "."
 }
 
 /// The reader thread's side: lines in order, and the stop flag a search polls.
@@ -61,6 +71,14 @@ pub struct Input {
     pub stop: Arc<AtomicBool>,
     stops_read: Arc<AtomicU64>,
     searching: Arc<AtomicBool>,
+    /// While an analysis runs, every line but a [`quiet`] one stops it.
+    analysing: Arc<AtomicBool>,
+    /// Lines read that are not [`quiet`].
+    loud_read: Arc<AtomicU64>,
+    /// Of those, the lines [`Input::next`] has returned.
+    loud_taken: AtomicU64,
+    /// The last line read that stops a search.
+    last_stop: Arc<Mutex<String>>,
 }
 
 impl Input {
@@ -77,7 +95,12 @@ impl Input {
         let stop = Arc::new(AtomicBool::new(false));
         let stops_read = Arc::new(AtomicU64::new(0));
         let searching = Arc::new(AtomicBool::new(false));
+        let analysing = Arc::new(AtomicBool::new(false));
+        let loud_read = Arc::new(AtomicU64::new(0));
         let (stop2, read2, searching2) = (stop.clone(), stops_read.clone(), searching.clone());
+        let (analysing2, loud2) = (analysing.clone(), loud_read.clone());
+        let last_stop = Arc::new(Mutex::new(String::new()));
+        let last_stop2 = last_stop.clone();
         std::thread::spawn(move || {
             let mut reader = reader;
             loop {
@@ -87,9 +110,23 @@ impl Input {
                 };
                 let before = read2.load(Ordering::SeqCst);
                 if stops(&text) {
+                    if let Ok(mut last) = last_stop2.lock() {
+                        last.clone_from(&text);
+                    }
                     read2.fetch_add(1, Ordering::SeqCst);
                     stop2.store(true, Ordering::SeqCst);
                 }
+                // Counted before the flag is read, and the flag raised before the count is
+                // read by `arm_analysis`: a line read as an analysis starts stops it either way.
+                let seq = if quiet(&text) {
+                    loud2.load(Ordering::SeqCst)
+                } else {
+                    let seq = loud2.fetch_add(1, Ordering::SeqCst) + 1;
+                    if analysing2.load(Ordering::SeqCst) {
+                        stop2.store(true, Ordering::SeqCst);
+                    }
+                    seq
+                };
                 if searching2.load(Ordering::SeqCst) {
                     if let Some(reply) = answer_now(&text) {
                         out.line(&reply);
@@ -101,6 +138,7 @@ impl Input {
                     .send(InputLine {
                         text,
                         stops_before: before,
+                        seq,
                     })
                     .is_err()
                     || quit
@@ -114,15 +152,30 @@ impl Input {
             stop,
             stops_read,
             searching,
+            analysing,
+            loud_read,
+            loud_taken: AtomicU64::new(0),
+            last_stop,
         }
+    }
+
+    /// The line that stopped the last search, if a line did (not a limit).
+    pub fn stopped_by(&self) -> Option<String> {
+        if !self.stop.load(Ordering::SeqCst) {
+            return None;
+        }
+        self.last_stop.lock().ok().map(|l| l.clone())
     }
 
     /// The next line (`quit` once the reader is gone).
     pub fn next(&self) -> InputLine {
-        self.lines.recv().unwrap_or(InputLine {
+        let line = self.lines.recv().unwrap_or(InputLine {
             text: "quit".into(),
             stops_before: u64::MAX,
-        })
+            seq: u64::MAX,
+        });
+        self.loud_taken.fetch_max(line.seq, Ordering::SeqCst);
+        line
     }
 
     /// Prepares the stop flag for a search started by `line`: lowered, unless a stop request
@@ -135,8 +188,21 @@ impl Input {
         self.searching.store(true, Ordering::SeqCst);
     }
 
+    /// [`Input::arm`] for an analysis, which runs until there is a command to serve: a line
+    /// read but not yet taken by [`Input::next`], or read later, stops it unless it is
+    /// [`quiet`] (the line is then served as usual).
+    pub fn arm_analysis(&self) {
+        self.stop.store(false, Ordering::SeqCst);
+        self.analysing.store(true, Ordering::SeqCst);
+        if self.loud_read.load(Ordering::SeqCst) > self.loud_taken.load(Ordering::SeqCst) {
+            self.stop.store(true, Ordering::SeqCst);
+        }
+        self.searching.store(true, Ordering::SeqCst);
+    }
+
     /// The search is over.
     pub fn disarm(&self) {
+        self.analysing.store(false, Ordering::SeqCst);
         self.searching.store(false, Ordering::SeqCst);
     }
 }
@@ -449,10 +515,21 @@ pub fn score_text(s: Score) -> String {
     }
 }
 
-/// One `info` line.
-pub fn info_line(p: &Pipeline, pos: &Position, i: &SearchInfo, castles: CastleForm) -> String {
+/// One `info` line; with several lines (`MultiPV` above 1) it names its line's rank.
+pub fn info_line(
+    p: &Pipeline,
+    pos: &Position,
+    i: &SearchInfo,
+    castles: CastleForm,
+    several: bool,
+) -> String {
+    let multipv = if several {
+        format!(" multipv {}", i.line)
+    } else {
+        String::new()
+    };
     let mut s = format!(
-        "info depth {} seldepth {} score {} nodes {} nps {} time {}",
+        "info depth {} seldepth {}{multipv} score {} nodes {} nps {} time {}",
         i.depth,
         i.seldepth,
         score_text(i.score),
@@ -487,6 +564,10 @@ pub struct GoCommand {
     pub movestogo: Option<u32>,
     /// Search until `stop`.
     pub infinite: bool,
+    /// Stop at a mate in this many moves or fewer.
+    pub mate: Option<u32>,
+    /// The root moves to search, as written (`searchmoves`); empty: all.
+    pub searchmoves: Vec<String>,
     /// Words not understood (reported, not fatal).
     pub ignored: Vec<String>,
     /// Words whose value was missing or unreadable, each with why (reported; the word is
@@ -505,7 +586,12 @@ const GO_VALUE_WORDS: &[&str] = &[
     "winc",
     "binc",
     "movestogo",
+    "mate",
 ];
+
+/// The words of `go` that take no value (`searchmoves` takes the moves up to the next word
+/// of `go`).
+const GO_FLAG_WORDS: &[&str] = &["infinite", "ponder", "searchmoves"];
 
 /// Reads the arguments of `go`. Never fails: a GUI waits for the `bestmove` of every `go`,
 /// so a word with a missing or unreadable value is left out and reported in
@@ -524,11 +610,16 @@ pub fn parse_go(args: &str) -> GoCommand {
         let n: i64 = num(key, v)?;
         Ok(Duration::from_millis(n.max(0) as u64))
     }
-    let keyword = |v: &&str| GO_VALUE_WORDS.contains(v) || *v == "infinite";
+    let keyword = |v: &&str| GO_VALUE_WORDS.contains(v) || GO_FLAG_WORDS.contains(v);
     while let Some(k) = w.next() {
         if !GO_VALUE_WORDS.contains(&k) {
             match k {
                 "infinite" => g.infinite = true,
+                "searchmoves" => {
+                    while let Some(m) = w.next_if(|v| !keyword(v)) {
+                        g.searchmoves.push(m.to_string());
+                    }
+                }
                 other => g.ignored.push(other.to_string()),
             }
             continue;
@@ -543,6 +634,13 @@ pub fn parse_go(args: &str) -> GoCommand {
             "btime" => ms(k, v).map(|t| g.time[1] = Some(t)),
             "winc" => ms(k, v).map(|t| g.inc[0] = Some(t)),
             "binc" => ms(k, v).map(|t| g.inc[1] = Some(t)),
+            "mate" => num(k, v).and_then(|n: u32| match n {
+                0 => Err("go mate: 0 is not a number of moves".to_string()),
+                n => {
+                    g.mate = Some(n);
+                    Ok(())
+                }
+            }),
             _ => num(k, v).map(|n| g.movestogo = Some(n)),
         };
         if let Err(e) = read {
@@ -567,6 +665,7 @@ impl GoCommand {
             movetime: self.movetime,
             clock,
             infinite: self.infinite,
+            mate: self.mate,
         }
     }
 }
@@ -582,6 +681,8 @@ pub struct EngineOptions {
     pub castles: CastleForm,
     /// Playing strength, 0 to 20 (`Skill Level`; [`crate::engine::skill`]).
     pub level: u8,
+    /// Best lines to find and report (`MultiPV`), at least 1.
+    pub multipv: usize,
 }
 
 impl Default for EngineOptions {
@@ -592,6 +693,7 @@ impl Default for EngineOptions {
             hash_mb: d.hash_mb.max(1),
             castles: CastleForm::KingTarget,
             level: crate::engine::skill::FULL,
+            multipv: 1,
         }
     }
 }
@@ -610,6 +712,8 @@ impl EngineOptions {
 pub const MAX_HASH_MB: usize = 4096;
 /// Largest `Threads` value offered.
 pub const MAX_THREADS: usize = 256;
+/// Largest `MultiPV` value offered (Stockfish's limit too).
+pub const MAX_MULTIPV: usize = 500;
 
 fn stops_uci(line: &str) -> bool {
     matches!(line, "stop" | "quit")
@@ -739,6 +843,9 @@ impl UciSession {
                     out.line(&format!(
                         "option name Skill Level type spin default {0} min 0 max {0}",
                         crate::engine::skill::FULL
+                    ));
+                    out.line(&format!(
+                        "option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"
                     ));
                     out.line("uciok");
                 }
@@ -885,8 +992,12 @@ impl UciSession {
                 };
                 Ok(OptionEffect::None)
             }
+            "multipv" => {
+                engine.multipv = spin_from(name, value, 1, MAX_MULTIPV)?;
+                Ok(OptionEffect::None)
+            }
             // Options GUIs send to every engine.
-            "ponder" | "uci_analysemode" | "multipv" => Ok(OptionEffect::None),
+            "ponder" | "uci_analysemode" => Ok(OptionEffect::None),
             _ => Err(format!("unknown option `{name}`")),
         }
     }
@@ -969,6 +1080,19 @@ impl UciSession {
         };
         let limits = go.limits(game.position.side_to_move);
         let root = game.position.clone();
+        let mut focus = Focus {
+            lines: options.multipv,
+            moves: Vec::new(),
+        };
+        for text in &go.searchmoves {
+            match find_move(&game, text) {
+                Ok(m) => focus.moves.push(m),
+                Err(e) => out.line(&format!("info string go searchmoves: {e}; left out")),
+            }
+        }
+        if !go.searchmoves.is_empty() && focus.moves.is_empty() {
+            out.line("info string go searchmoves: no legal move named; every move is searched");
+        }
         self.input.arm(line);
         let result = if options.level < crate::engine::skill::FULL && !go.infinite {
             // Below full strength: the move the level chooses, with its score (one line).
@@ -990,8 +1114,9 @@ impl UciSession {
             }
             r
         } else {
-            eng.search(&game, &limits, &self.input.stop, &mut |i: &SearchInfo| {
-                out.line(&info_line(p, &root, i, options.castles));
+            let several = options.multipv > 1;
+            eng.analyse(&game, &limits, &focus, &self.input.stop, &mut |i| {
+                out.line(&info_line(p, &root, i, options.castles, several));
             })
         };
         // Under `go infinite` the answer waits for `stop` (UCI), even when the search ended.
@@ -1110,6 +1235,17 @@ mod tests {
         assert_eq!(parse_go("depth 99999999999").depth, None);
         assert_eq!(parse_go("perft 3").perft, Some(3));
         assert_eq!(parse_go("ponder depth 2").ignored, ["ponder"]);
+        // `searchmoves` takes the moves up to the next word of `go`, wherever it stands.
+        let g = parse_go("searchmoves e2e4 P@d5 g1f3 depth 4 mate 3");
+        assert_eq!(g.searchmoves, ["e2e4", "P@d5", "g1f3"]);
+        assert_eq!((g.depth, g.mate), (Some(4), Some(3)));
+        assert_eq!(g.limits(Color::Black).mate, Some(3));
+        let g = parse_go("infinite searchmoves a2a3");
+        assert!(g.infinite && g.searchmoves == ["a2a3"]);
+        assert!(parse_go("searchmoves").searchmoves.is_empty());
+        let g = parse_go("mate 0 depth 2");
+        assert_eq!((g.mate, g.depth), (None, Some(2)));
+        assert!(g.unreadable[0].contains("mate"), "{:?}", g.unreadable);
     }
 
     #[test]

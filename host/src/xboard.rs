@@ -8,8 +8,13 @@
 //!
 //! Input runs on a reader thread (see [`crate::uci::Input`]): `?` makes the engine move now,
 //! `quit`, `force`, `new`, `result` and `setboard` stop a search.
+//!
+//! Analysis (`analyze` ... `exit`): the engine thinks about the position without end and
+//! without moving, its thinking always shown (`MultiPV` lines each); any command stops it,
+//! is served (moves, `undo`, `setboard`, `new`, ...), and the analysis starts again on the
+//! position then, until `exit`.
 
-use crate::engine::{Clock, Engine, Limits, Score, SearchInfo};
+use crate::engine::{Clock, Engine, Focus, Limits, Score, SearchInfo};
 use crate::error::HostError;
 use crate::game::Game;
 use crate::loader::PluginSearch;
@@ -188,6 +193,7 @@ pub fn serve(mut rules: Rules, input: Box<dyn BufRead + Send>, output: Box<dyn W
         pending_setboard: None,
         announced: false,
         fischer_random: false,
+        analysing: false,
         rng: crate::play::Rng::new(0x5EED),
     };
     loop {
@@ -226,6 +232,8 @@ struct Session {
     announced: bool,
     /// `variant fischerandom`: chess from the GUI's `setboard`, castles written `O-O`.
     fischer_random: bool,
+    /// In analysis mode (`analyze` until `exit`).
+    analysing: bool,
 }
 
 impl Session {
@@ -257,8 +265,18 @@ impl Session {
             }
         }
         let mut game_over = false;
+        // Whether the analysis (in analysis mode) starts again: after any command but
+        // `exit` and a quiet `.`, and at first (the rules rebuilt by a `variant` or `new`
+        // while analysing).
+        let mut analyse_again = true;
         loop {
+            if let (true, true, Some(p), Some(pos)) =
+                (self.analysing, analyse_again, pipeline, position.as_ref())
+            {
+                self.analyse(p, pos, &mut engine);
+            }
             let line = self.input.next();
+            analyse_again = !matches!(line.text.as_str(), "" | "." | "exit");
             let text = line.text.clone();
             let mut words = text.split_whitespace();
             let cmd = words.next().unwrap_or("");
@@ -268,10 +286,13 @@ impl Session {
                 // Nothing to do: a GUI's notices, options this engine ignores, `?` when not
                 // thinking, `otim` (the engine plans with its own clock).
                 "" | "xboard" | "accepted" | "rejected" | "random" | "hard" | "easy"
-                | "computer" | "name" | "rating" | "ics" | "draw" | "otim" | "?" | "." => {}
+                | "computer" | "name" | "rating" | "ics" | "draw" | "otim" | "?" | "." | "hint"
+                | "bk" => {}
                 "nopost" => self.post = false,
                 "post" => self.post = true,
-                "quit" | "exit" => return Flow::Quit,
+                "quit" => return Flow::Quit,
+                "analyze" => self.analysing = true,
+                "exit" => self.analysing = false,
                 "protover" => {
                     let ids = rules.variant_ids();
                     let mut vars: Vec<String> =
@@ -280,13 +301,17 @@ impl Session {
                         vars.insert(1, "fischerandom".to_string());
                     }
                     out.line(&format!(
-                        "feature myname=\"{}\" variants=\"{}\" setboard=1 usermove=1 ping=1 sigint=0 sigterm=0 time=1 colors=0 draw=0 reuse=1 analyze=0 san=0 name=0",
+                        "feature myname=\"{}\" variants=\"{}\" setboard=1 usermove=1 ping=1 sigint=0 sigterm=0 time=1 colors=0 draw=0 reuse=1 analyze=1 san=0 name=0",
                         crate::uci::ENGINE_NAME,
                         vars.join(",")
                     ));
                     out.line(&format!(
                         "feature option=\"Skill Level -spin {0} 0 {0}\"",
                         crate::engine::skill::FULL
+                    ));
+                    out.line(&format!(
+                        "feature option=\"MultiPV -spin 1 1 {}\"",
+                        crate::uci::MAX_MULTIPV
                     ));
                     out.line("feature done=1");
                 }
@@ -298,6 +323,13 @@ impl Session {
                         let max = crate::engine::skill::FULL as usize;
                         match crate::uci::spin_from(name, value, 0, max) {
                             Ok(n) => self.engine_options.level = n as u8,
+                            Err(_) => out.line(&format!("Error (bad option value): {text}")),
+                        }
+                    }
+                    Some((name, value)) if name.trim().eq_ignore_ascii_case("multipv") => {
+                        let max = crate::uci::MAX_MULTIPV;
+                        match crate::uci::spin_from(name, value, 1, max) {
+                            Ok(n) => self.engine_options.multipv = n,
                             Err(_) => out.line(&format!("Error (bad option value): {text}")),
                         }
                     }
@@ -441,7 +473,7 @@ impl Session {
                     if let Some(r) = self.report_end(p, pos) {
                         game_over = r;
                     }
-                    if !self.force && !game_over {
+                    if !self.force && !game_over && !self.analysing {
                         game_over = self.think_and_move(p, pos, &line, &mut engine);
                     }
                 }
@@ -470,6 +502,48 @@ impl Session {
                 }
                 _ => out.line(&format!("Error (unknown command): {cmd}")),
             }
+        }
+    }
+
+    /// Analyses the position until there is a command to serve (or the search ends by
+    /// itself, at a forced mate): thinking output for every line of every depth, no move.
+    fn analyse<'p>(&mut self, p: &'p Pipeline, pos: &SetPosition, engine: &mut Option<Engine<'p>>) {
+        let out = &self.out;
+        let Ok(game) = pos.game(p) else {
+            return;
+        };
+        if game.status().map_or(true, |s| s.outcome.is_some()) {
+            return;
+        }
+        if engine.is_none() {
+            match Engine::new(p, self.engine_options.config()) {
+                Ok(e) => *engine = Some(e),
+                Err(e) => {
+                    out.line(&format!("telluser houserules: engine: {e}"));
+                    return;
+                }
+            }
+        }
+        let Some(eng) = engine.as_mut() else {
+            return;
+        };
+        let limits = Limits {
+            infinite: true,
+            ..Limits::default()
+        };
+        let focus = Focus {
+            lines: self.engine_options.multipv,
+            moves: Vec::new(),
+        };
+        let root = game.position.clone();
+        let fischer_random = self.fischer_random;
+        self.input.arm_analysis();
+        let result = eng.analyse(&game, &limits, &focus, &self.input.stop, &mut |i| {
+            out.line(&thinking_line(p, &root, i, fischer_random));
+        });
+        self.input.disarm();
+        if let Err(e) = result {
+            out.line(&format!("telluser houserules: analysis: {e}"));
         }
     }
 
@@ -541,6 +615,11 @@ impl Session {
             })
         };
         self.input.disarm();
+        // Stopped by `force`, `new`, `result`, `setboard` or `quit`: no move (the GUI has
+        // left this position); only `?` asks for the move now.
+        if self.input.stopped_by().is_some_and(|l| l != "?") {
+            return false;
+        }
         let r = match result {
             Ok(r) => r,
             Err(e) => {
@@ -570,6 +649,7 @@ impl Session {
             movetime: t.per_move,
             clock: None,
             infinite: false,
+            mate: None,
         };
         if t.per_move.is_none() {
             if let Some(remaining) = t.engine_clock {

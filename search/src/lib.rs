@@ -1,8 +1,9 @@
 //! A game-tree search that knows no rules: iterative deepening, alpha-beta with principal
 //! variation search, quiescence over captures, a lockless transposition table, move ordering
 //! (hash move, captures by MVV-LVA, killers, history), check extension, late-move reductions,
-//! aspiration windows, mate scores, limits (depth, nodes, time) and a stop flag, and lazy SMP
-//! over N threads.
+//! aspiration windows, mate scores, limits (depth, nodes, time, mate) and a stop flag, lazy SMP
+//! over N threads, and for analysis several best lines (multi-PV) and a chosen set of root
+//! moves ([`Focus`]).
 //!
 //! Everything about the game comes through [`SearchGame`]. Two facts shape the code:
 //!
@@ -105,6 +106,9 @@ pub struct Budget {
     pub soft_time: Option<Duration>,
     /// Stop searching at this time.
     pub hard_time: Option<Duration>,
+    /// Stop once the side to move is found to mate in this many of its moves or fewer (UCI
+    /// `go mate N`).
+    pub mate: Option<u32>,
 }
 
 impl Budget {
@@ -126,9 +130,32 @@ impl Budget {
     }
 }
 
-/// A report after an iteration.
+/// What a search looks at beyond the best move: for analysis (UCI `MultiPV` and `go
+/// searchmoves`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Focus<M> {
+    /// How many best lines to find and report, each with its own first move (at least 1;
+    /// more than the root has moves means all of them). Each extra line costs about one more
+    /// search of the root at every depth.
+    pub lines: usize,
+    /// The root moves to search; empty, or none of them legal: every legal move.
+    pub moves: Vec<M>,
+}
+
+impl<M> Default for Focus<M> {
+    fn default() -> Self {
+        Focus {
+            lines: 1,
+            moves: Vec::new(),
+        }
+    }
+}
+
+/// A report of one line after an iteration (one report per line with several lines).
 #[derive(Debug, Clone)]
 pub struct Report<M> {
+    /// The line's rank, from 1 (the best); always 1 with one line.
+    pub line: u32,
     /// Depth completed.
     pub depth: u32,
     /// Deepest ply reached (quiescence included).
@@ -224,6 +251,20 @@ impl Searcher {
         stop: &AtomicBool,
         on_report: &mut dyn FnMut(&Report<G::Move>),
     ) -> Result<Found<G::Move>, G::Error> {
+        self.search_focused(root, budget, &Focus::default(), stop, on_report)
+    }
+
+    /// [`Searcher::search`] over the root moves of `focus`, finding its number of best lines:
+    /// `on_report` hears of each line of every completed iteration, best first; the result is
+    /// the best line's.
+    pub fn search_focused<G: SearchGame>(
+        &mut self,
+        root: &G,
+        budget: &Budget,
+        focus: &Focus<G::Move>,
+        stop: &AtomicBool,
+        on_report: &mut dyn FnMut(&Report<G::Move>),
+    ) -> Result<Found<G::Move>, G::Error> {
         self.tt.next_age();
         // Histories from the previous search still order moves, at a smaller weight.
         for t in &mut self.threads {
@@ -245,11 +286,11 @@ impl Searcher {
                 scope.spawn(move || {
                     let mut w = Worker::new(game, tt, shared, i + 1, &mut t.history);
                     // A helper's error or result is not needed: the main thread decides.
-                    let _ = w.iterate(&mut |_| {});
+                    let _ = w.iterate(focus, &mut |_| {});
                 });
             }
             let mut w = Worker::new(root.clone(), tt, shared, 0, &mut main[0].history);
-            let found = w.iterate(on_report);
+            let found = w.iterate(focus, on_report);
             shared.internal.store(true, Ordering::Relaxed);
             found
         })

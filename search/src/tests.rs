@@ -507,3 +507,147 @@ fn quiescence_stands_pat_where_every_move_is_a_capture() {
     let deepest = deepest.load(std::sync::atomic::Ordering::Relaxed);
     assert!(deepest <= 2, "a line of {deepest} moves");
 }
+
+/// The search of `g` with `focus` to `depth`, one thread, with every line it reported at the
+/// last depth.
+fn search_lines(g: &Wide, focus: &Focus<u8>, budget: Budget) -> (Found<u8>, Vec<Report<u8>>) {
+    let stop = AtomicBool::new(false);
+    let mut last: Vec<Report<u8>> = Vec::new();
+    let found = Searcher::new(1, 1)
+        .search_focused(g, &budget, focus, &stop, &mut |r| {
+            if r.line == 1 {
+                last.clear();
+            }
+            last.push(r.clone());
+        })
+        .unwrap();
+    (found, last)
+}
+
+#[test]
+fn several_lines_are_the_best_moves_each_with_its_exact_score() {
+    for opening in 0..4u8 {
+        let g = Wide::new(vec![opening, 5 - opening], 64);
+        // Each root move's exact value at depth 3: the negamax of its child at depth 2.
+        let mut exact: Vec<(i32, u8)> = (0..8u8)
+            .map(|m| {
+                let mut child = g.clone();
+                child.make(m).unwrap();
+                (-negamax(&mut child, 2), m)
+            })
+            .collect();
+        exact.sort_by_key(|&(s, _)| std::cmp::Reverse(s));
+        let focus = Focus {
+            lines: 3,
+            moves: Vec::new(),
+        };
+        let budget = Budget {
+            depth: Some(3),
+            ..Budget::default()
+        };
+        let (found, lines) = search_lines(&g, &focus, budget);
+        assert_eq!(lines.len(), 3, "opening {opening}");
+        let ranks: Vec<u32> = lines.iter().map(|r| r.line).collect();
+        assert_eq!(ranks, [1, 2, 3]);
+        for (k, r) in lines.iter().enumerate() {
+            assert_eq!(r.depth, 3);
+            assert_eq!(r.score, exact[k].0, "opening {opening}, line {}", k + 1);
+            let first = r.pv[0];
+            let mut child = g.clone();
+            child.make(first).unwrap();
+            assert_eq!(
+                -negamax(&mut child, 2),
+                r.score,
+                "line {} plays its score",
+                k + 1
+            );
+        }
+        let firsts: std::collections::HashSet<u8> = lines.iter().map(|r| r.pv[0]).collect();
+        assert_eq!(firsts.len(), 3, "three different first moves");
+        assert_eq!(found.score, exact[0].0);
+        assert_eq!(found.best, Some(lines[0].pv[0]));
+    }
+}
+
+#[test]
+fn more_lines_than_moves_reports_every_move_once() {
+    let g = Wide::new(vec![1], 64);
+    let focus = Focus {
+        lines: 50,
+        moves: Vec::new(),
+    };
+    let budget = Budget {
+        depth: Some(2),
+        ..Budget::default()
+    };
+    let (_, lines) = search_lines(&g, &focus, budget);
+    let mut firsts: Vec<u8> = lines.iter().map(|r| r.pv[0]).collect();
+    assert!(lines.windows(2).all(|w| w[0].score >= w[1].score));
+    firsts.sort();
+    assert_eq!(firsts, (0..8).collect::<Vec<u8>>());
+}
+
+#[test]
+fn only_the_chosen_root_moves_are_searched() {
+    let g = Wide::new(vec![2, 6], 64);
+    let value = |m: u8| {
+        let mut child = g.clone();
+        child.make(m).unwrap();
+        -negamax(&mut child, 2)
+    };
+    let best_of_all = (0..8u8).max_by_key(|&m| value(m)).unwrap();
+    // The chosen moves leave the best move out.
+    let chosen: Vec<u8> = (0..8u8).filter(|&m| m != best_of_all).take(3).collect();
+    let budget = Budget {
+        depth: Some(3),
+        ..Budget::default()
+    };
+    let focus = Focus {
+        lines: 1,
+        moves: chosen.clone(),
+    };
+    let (found, _) = search_lines(&g, &focus, budget);
+    let best = found.best.unwrap();
+    assert!(chosen.contains(&best), "{best} is not among {chosen:?}");
+    assert_eq!(found.score, chosen.iter().map(|&m| value(m)).max().unwrap());
+    // A choice with no legal move in it searches every move.
+    let focus = Focus {
+        lines: 1,
+        moves: vec![42],
+    };
+    let (found, _) = search_lines(&g, &focus, budget);
+    assert_eq!(found.best, Some(best_of_all));
+}
+
+#[test]
+fn a_mate_limit_ends_the_search_once_the_mate_is_found() {
+    // Take-away from 9: taking 1 wins. With two lines the search does not stop at a mate by
+    // itself (the second line may still change), so without a mate limit it goes to the
+    // deepest depth; with one, it stops at the first depth that sees the mate.
+    let g = TakeAway::new(9, 1);
+    let focus = Focus {
+        lines: 2,
+        moves: Vec::new(),
+    };
+    let stop = AtomicBool::new(false);
+    let run = |budget: Budget| {
+        Searcher::new(1, 1)
+            .search_focused(&g, &budget, &focus, &stop, &mut |_| {})
+            .unwrap()
+    };
+    let unlimited = run(Budget::default());
+    assert_eq!(unlimited.depth, MAX_PLY as u32 - 1);
+    let limited = run(Budget {
+        mate: Some(5),
+        ..Budget::default()
+    });
+    assert_eq!(mate_in(limited.score), Some(3), "{limited:?}");
+    assert_eq!(limited.best, Some(1));
+    assert!(limited.depth < 10, "{limited:?}");
+    // A mate further than the limit does not stop it.
+    let too_far = run(Budget {
+        mate: Some(2),
+        ..Budget::default()
+    });
+    assert_eq!(too_far.depth, MAX_PLY as u32 - 1);
+}

@@ -2,7 +2,7 @@
 
 use crate::tt::{Bound, Table};
 use crate::{
-    Budget, Found, Report, SearchGame, Terminal, HISTORY_SLOTS, MATE, MATE_BOUND, MAX_PLY,
+    Budget, Focus, Found, Report, SearchGame, Terminal, HISTORY_SLOTS, MATE, MATE_BOUND, MAX_PLY,
 };
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
@@ -159,9 +159,12 @@ impl<'a, G: SearchGame> Worker<'a, G> {
     }
 
     /// Iterative deepening. The main thread (id 0) reports and decides; helpers start at
-    /// staggered depths so that threads spread over the tree (lazy SMP).
+    /// staggered depths so that threads spread over the tree (lazy SMP). With several lines
+    /// ([`Focus::lines`]) every iteration searches the root once per line, each time without
+    /// the first moves of the lines before it (as Stockfish's multi-PV does).
     pub fn iterate(
         &mut self,
+        focus: &Focus<G::Move>,
         on_report: &mut dyn FnMut(&Report<G::Move>),
     ) -> Result<Found<G::Move>, G::Error> {
         let mut root_moves = Vec::new();
@@ -179,14 +182,19 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             found.score = t.map_or(0, |t| terminal_score(t, 0));
             return Ok(found);
         }
+        if root_moves.iter().any(|m| focus.moves.contains(m)) {
+            root_moves.retain(|m| focus.moves.contains(m));
+        }
+        let lines = focus.lines.clamp(1, root_moves.len());
         // First look: every root move made once and scored by the result or the static
-        // evaluation after it. A move that wins at once is played without a search; the
-        // rest order the first iteration (the hash move first). A node budget can end that
-        // iteration before it has searched every move (in a slow pipeline quiescence below
-        // the first moves may take all of it): the move played is then at least the best
-        // by this look, never a move taken blindly by its place in the capture order, and
-        // never a repetition when anything else looks better.
-        let static_scores = match self.first_look(&root_moves)? {
+        // evaluation after it. A move that wins at once is played without a search (unless
+        // several lines are asked for: analysis wants them all); the rest order the first
+        // iteration (the hash move first). A node budget can end that iteration before it
+        // has searched every move (in a slow pipeline quiescence below the first moves may
+        // take all of it): the move played is then at least the best by this look, never a
+        // move taken blindly by its place in the capture order, and never a repetition when
+        // anything else looks better.
+        let static_scores = match self.first_look(&root_moves, lines == 1)? {
             FirstLook::Scores(scores) => scores,
             FirstLook::Win(m, score) => {
                 found.best = Some(m);
@@ -196,6 +204,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
                 found.nodes = self.shared.nodes.load(Ordering::Relaxed);
                 if self.id == 0 {
                     on_report(&Report {
+                        line: 1,
                         depth: 1,
                         seldepth: 1,
                         score,
@@ -227,47 +236,87 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             .unwrap_or(MAX_PLY as u32 - 1)
             .clamp(1, MAX_PLY as u32 - 1) as i32;
         let mut depth = 1 + (self.id as i32 & 1);
-        let mut score = 0;
-        while depth <= max_depth {
+        // Per line, its score at the last completed depth (the next aspiration window's
+        // centre) and its moves.
+        let mut scores = vec![0; lines];
+        let mut pvs: Vec<Vec<G::Move>> = vec![Vec::new(); lines];
+        'deepening: while depth <= max_depth {
             self.root_depth = depth;
             self.seldepth = 0;
-            let result = self.aspiration(depth, score, &mut root_moves);
-            match result {
-                Ok(s) => {
-                    score = s;
-                    found.score = s;
-                    found.depth = depth as u32;
-                    found.pv = self.pv[0].clone();
-                    found.best = found.pv.first().copied().or(found.best);
-                    found.ponder = found.pv.get(1).copied();
-                }
-                Err(Halt::Error(e)) => return Err(e),
-                Err(Halt::Stop) => {
-                    // A root move that beat the previous best within the stopped iteration
-                    // is already first in `root_moves` and in the main line.
-                    if let Some(&m) = self.pv[0].first() {
-                        if Some(m) != found.best {
-                            found.best = Some(m);
+            for line in 0..lines {
+                let result =
+                    self.aspiration(depth, scores[line], &mut root_moves[line..], line == 0);
+                match result {
+                    Ok(s) => {
+                        scores[line] = s;
+                        pvs[line] = self.pv[0].clone();
+                        if line == 0 {
+                            found.score = s;
+                            found.depth = depth as u32;
                             found.pv = self.pv[0].clone();
+                            found.best = found.pv.first().copied().or(found.best);
                             found.ponder = found.pv.get(1).copied();
                         }
                     }
-                    break;
+                    Err(Halt::Error(e)) => return Err(e),
+                    Err(Halt::Stop) => {
+                        // A root move that beat the previous best within the stopped
+                        // iteration is already first in `root_moves` and in the main line
+                        // (only while the first line was being searched: later lines leave
+                        // their own moves there).
+                        if let (0, Some(&m)) = (line, self.pv[0].first()) {
+                            if Some(m) != found.best {
+                                found.best = Some(m);
+                                found.pv = self.pv[0].clone();
+                                found.ponder = found.pv.get(1).copied();
+                            }
+                        }
+                        break 'deepening;
+                    }
                 }
             }
+            if lines > 1 {
+                // A later line may have come out better than an earlier one (each was
+                // searched in its own window): best first, and the root moves in that order.
+                let mut order: Vec<usize> = (0..lines).collect();
+                order.sort_by_key(|&k| std::cmp::Reverse(scores[k]));
+                scores = order.iter().map(|&k| scores[k]).collect();
+                pvs = order.iter().map(|&k| std::mem::take(&mut pvs[k])).collect();
+                for (k, pv) in pvs.iter().enumerate() {
+                    if let Some(&m) = pv.first() {
+                        if let Some(at) = root_moves.iter().position(|&r| r == m) {
+                            root_moves.swap(k, at);
+                        }
+                    }
+                }
+                found.score = scores[0];
+                found.pv = pvs[0].clone();
+                found.best = found.pv.first().copied().or(found.best);
+                found.ponder = found.pv.get(1).copied();
+            }
+            let score = scores[0];
             if self.id == 0 {
                 let nodes = self.shared.nodes.load(Ordering::Relaxed);
-                on_report(&Report {
-                    depth: depth as u32,
-                    seldepth: self.seldepth as u32,
-                    score,
-                    nodes,
-                    time: self.shared.start.elapsed(),
-                    pv: found.pv.clone(),
-                });
-                // A forced mate found within the depth needs no deeper search.
-                if score.abs() >= MATE_BOUND && (MATE - score.abs()) < depth {
+                for line in 0..lines {
+                    on_report(&Report {
+                        line: line as u32 + 1,
+                        depth: depth as u32,
+                        seldepth: self.seldepth as u32,
+                        score: scores[line],
+                        nodes,
+                        time: self.shared.start.elapsed(),
+                        pv: pvs[line].clone(),
+                    });
+                }
+                // A forced mate found within the depth needs no deeper search (with one line:
+                // the others may still be improving).
+                if lines == 1 && score.abs() >= MATE_BOUND && (MATE - score.abs()) < depth {
                     break;
+                }
+                if let Some(n) = self.shared.budget.mate {
+                    if crate::mate_in(score).is_some_and(|m| m > 0 && m <= n as i32) {
+                        break;
+                    }
                 }
                 if let Some(soft) = self.shared.budget.soft_time {
                     if self.shared.start.elapsed() >= soft / 2 {
@@ -288,12 +337,16 @@ impl<'a, G: SearchGame> Worker<'a, G> {
     }
 
     /// Each of `root_moves` made once: the first after which the side to move has won, with
-    /// its score (a win one turn away, or none when the move keeps the turn), or else each
+    /// its score (if `stop_at_win`) (a win one turn away, or none when the move keeps the turn), or else each
     /// move's score from the side to move by the result or the static evaluation after it.
     /// Each move made counts as a node; the look goes past a node budget (by at most the
     /// root moves) but not past the stop flag or the time: the moves it did not reach score
     /// below every move it did, in their order.
-    fn first_look(&mut self, root_moves: &[G::Move]) -> Result<FirstLook<G::Move>, G::Error> {
+    fn first_look(
+        &mut self,
+        root_moves: &[G::Move],
+        stop_at_win: bool,
+    ) -> Result<FirstLook<G::Move>, G::Error> {
         let side = self.game.side_to_move();
         let mut replies = Vec::new();
         let mut scores = Vec::with_capacity(root_moves.len());
@@ -316,7 +369,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             // 0), a loss or a draw.
             let (child, over) = child?;
             let score = if flip { -child } else { child };
-            if over && score > 0 {
+            if over && score > 0 && stop_at_win {
                 return Ok(FirstLook::Win(m, score));
             }
             scores.push(score);
@@ -340,15 +393,16 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         depth: i32,
         last: i32,
         root_moves: &mut [G::Move],
+        first_line: bool,
     ) -> Res<i32, G::Error> {
         if depth < 4 || last.abs() >= MATE_BOUND {
-            return self.root(depth, -INFINITY, INFINITY, root_moves);
+            return self.root(depth, -INFINITY, INFINITY, root_moves, first_line);
         }
         let mut delta = 30;
         let mut alpha = (last - delta).max(-INFINITY);
         let mut beta = (last + delta).min(INFINITY);
         loop {
-            let s = self.root(depth, alpha, beta, root_moves)?;
+            let s = self.root(depth, alpha, beta, root_moves, first_line)?;
             if s <= alpha {
                 beta = (alpha + beta) / 2;
                 alpha = (s - delta).max(-INFINITY);
@@ -365,12 +419,16 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         }
     }
 
+    /// The root's moves searched; the best of them is moved first. Only the first line's
+    /// search (over every root move) stores the root in the transposition table: a later
+    /// line's best is not the position's.
     fn root(
         &mut self,
         depth: i32,
         mut alpha: i32,
         beta: i32,
         root_moves: &mut [G::Move],
+        first_line: bool,
     ) -> Res<i32, G::Error> {
         let alpha0 = alpha;
         let mut best = -INFINITY;
@@ -414,8 +472,10 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         } else {
             Bound::Upper
         };
-        let bits = self.game.move_bits(root_moves[0]);
-        self.tt.store(key, bits, to_tt(best, 0), depth, bound);
+        if first_line {
+            let bits = self.game.move_bits(root_moves[0]);
+            self.tt.store(key, bits, to_tt(best, 0), depth, bound);
+        }
         Ok(best)
     }
 

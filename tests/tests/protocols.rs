@@ -197,6 +197,98 @@ fn uci_chess960_writes_castles_as_king_takes_rook() {
     assert_eq!(s.line("Fen:"), "Fen: r3k2r/8/8/8/8/8/8/R4RK1 b kq - 1 1");
 }
 
+/// The `info` lines of one depth's lines from a UCI search's output: (multipv, score, first
+/// move of the pv) for each line of `depth`.
+fn lines_at_depth(out: &[String], depth: u32) -> Vec<(u32, String, String)> {
+    let prefix = format!("info depth {depth} ");
+    out.iter()
+        .filter(|l| l.starts_with(&prefix))
+        .map(|l| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            let after = |key: &str| {
+                let i = w
+                    .iter()
+                    .position(|x| *x == key)
+                    .unwrap_or_else(|| panic!("{key}: {l}"));
+                w[i + 1..].to_vec()
+            };
+            let multipv = after("multipv")[0].parse().unwrap();
+            let score = after("score")[..2].join(" ");
+            (multipv, score, after("pv")[0].to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn uci_multipv_searchmoves_and_mate() {
+    let mut s = Session::start(&["uci"]);
+    s.send("uci");
+    let options = s.until("uciok");
+    assert!(
+        options.contains(&"option name MultiPV type spin default 1 min 1 max 500".to_string()),
+        "{options:?}"
+    );
+    // Three lines a depth, best first, each with its own first move; the best is played.
+    s.send("setoption name MultiPV value 3");
+    s.send("position startpos moves e2e4");
+    s.send("go depth 4");
+    let out = s.until("bestmove");
+    for depth in 1..=4 {
+        let lines = lines_at_depth(&out, depth);
+        let ranks: Vec<u32> = lines.iter().map(|l| l.0).collect();
+        assert_eq!(ranks, [1, 2, 3], "depth {depth}: {out:?}");
+        let firsts: std::collections::HashSet<&String> = lines.iter().map(|l| &l.2).collect();
+        assert_eq!(firsts.len(), 3, "depth {depth}: {lines:?}");
+        let cps: Vec<i32> = lines
+            .iter()
+            .map(|l| l.1.strip_prefix("cp ").unwrap().parse().unwrap())
+            .collect();
+        assert!(cps.windows(2).all(|w| w[0] >= w[1]), "{lines:?}");
+    }
+    assert_eq!(best_move(&out), lines_at_depth(&out, 4)[0].2);
+    // More lines than moves: every move once (four here).
+    s.send("setoption name MultiPV value 10");
+    s.send("position fen 7k/8/8/8/8/8/1P6/K7 w - - 0 1");
+    s.send("go depth 2");
+    let out = s.until("bestmove");
+    let mut firsts: Vec<String> = lines_at_depth(&out, 2).into_iter().map(|l| l.2).collect();
+    firsts.sort();
+    assert_eq!(firsts, ["a1a2", "a1b1", "b2b3", "b2b4"]);
+
+    // `searchmoves`: only those are searched; an unknown one is reported and left out.
+    s.send("setoption name MultiPV value 1");
+    s.send("position startpos");
+    s.send("go depth 3 searchmoves a2a3 h2h4 zz9");
+    let out = s.until("bestmove");
+    assert!(
+        out.iter()
+            .any(|l| l.starts_with("info string") && l.contains("zz9")),
+        "{out:?}"
+    );
+    for l in out.iter().filter(|l| l.starts_with("info depth")) {
+        let pv = l.split(" pv ").nth(1).unwrap();
+        assert!(pv.starts_with("a2a3") || pv.starts_with("h2h4"), "{l}");
+    }
+    assert!(
+        ["a2a3", "h2h4"].contains(&best_move(&out).as_str()),
+        "{out:?}"
+    );
+
+    // `go mate 1` with two lines stops at the mate (two lines would otherwise search on:
+    // the second line may still change).
+    s.send("setoption name MultiPV value 2");
+    s.send("position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
+    s.send("go mate 1");
+    let out = s.until("bestmove");
+    assert_eq!(best_move(&out), "a1a8");
+    let first = lines_at_depth(&out, 1);
+    assert_eq!(first[0].1, "mate 1", "{out:?}");
+    assert!(
+        !out.iter().any(|l| l.starts_with("info depth 3 ")),
+        "{out:?}"
+    );
+}
+
 #[test]
 fn uci_session_answers_every_command() {
     let mut s = Session::start(&["uci"]);
@@ -529,6 +621,73 @@ fn xboard_session() {
 }
 
 #[test]
+fn xboard_analysis_mode_and_stops_without_a_move() {
+    let (mut s, f) = xboard_started();
+    assert!(
+        f.contains("analyze=1") && f.contains("option=\"MultiPV -spin 1 1 500\""),
+        "{f}"
+    );
+    s.send("new");
+    s.send("force");
+    s.send("analyze");
+    // Thinking lines (depth score time nodes pv) for the start position.
+    let l = s.line("3 ");
+    assert!(l.split_whitespace().count() >= 5, "{l}");
+    // A move restarts the analysis on the new position: Black's moves now.
+    s.send("usermove e2e4");
+    let mut black_line = None;
+    while black_line.is_none() {
+        let l = s.line("");
+        let w: Vec<&str> = l.split_whitespace().collect();
+        if w.len() >= 5 && w[0].parse::<u32>().is_ok() {
+            // The first move of the pv is Black's.
+            let m = w[4];
+            if m.starts_with(|c: char| c.is_ascii_lowercase()) && m.as_bytes()[1] >= b'7' {
+                black_line = Some(l);
+            }
+        }
+    }
+    // `.` is only a request for a status line; `undo` goes back to White's moves.
+    s.send(".");
+    s.send("undo");
+    s.send("exit");
+    s.send("ping 3");
+    let lines = s.until("pong 3");
+    assert_no_line(&lines, "move ");
+    assert_no_line(&lines, "Error");
+    // Commands already waiting when an analysis starts stop it at once, also after the
+    // rules were rebuilt (`variant` while analysing; fuzzing found that one hanging).
+    s.send_bytes(b"analyze\nvariant crazyhouse\nusermove e2e4\nnew\nexit\nping 6\n");
+    assert_no_line(&s.until("pong 6"), "move ");
+    // Out of analysis the engine plays again, from the start position.
+    s.send("sd 2");
+    s.send("go");
+    let m = s.line("move ");
+    assert_valid_game("", &[m.strip_prefix("move ").unwrap().to_string()]);
+
+    // A search stopped by `force` or `new` sends no move (the GUI has left the position);
+    // `?` asks for the move now.
+    s.send("new");
+    s.send("st 30");
+    s.send("go");
+    std::thread::sleep(Duration::from_millis(200));
+    s.send("force");
+    s.send("ping 4");
+    assert_no_line(&s.until("pong 4"), "move ");
+    s.send("new");
+    s.send("go");
+    std::thread::sleep(Duration::from_millis(200));
+    s.send("new");
+    s.send("ping 5");
+    assert_no_line(&s.until("pong 5"), "move ");
+    s.send("go");
+    std::thread::sleep(Duration::from_millis(200));
+    s.send("?");
+    let m = s.line("move ");
+    assert_valid_game("", &[m.strip_prefix("move ").unwrap().to_string()]);
+}
+
+#[test]
 fn xboard_numbers_ten_ranks_from_zero_and_castles_fischer_random_as_o_o() {
     let (mut s, f) = xboard_started();
     assert!(f.contains("variants=\"normal,fischerandom,"), "{f}");
@@ -610,6 +769,22 @@ for white, black in ((uci, xb), (xb, uci)):
         board.push(r.move)
     assert board.is_game_over(claim_draw=True), board.fen()
     games += 1
+# Analysis as GUIs ask for it: several lines, chosen root moves, a mate limit, and
+# XBoard's analysis mode.
+board = chess.Board()
+infos = uci.analyse(board, chess.engine.Limit(depth=4), multipv=3)
+assert [i["multipv"] for i in infos] == [1, 2, 3], infos
+assert len({i["pv"][0] for i in infos}) == 3, infos
+chosen = [chess.Move.from_uci("a2a3"), chess.Move.from_uci("h2h4")]
+info = uci.analyse(board, chess.engine.Limit(depth=4), root_moves=chosen)
+assert info["pv"][0] in chosen, info
+mate = chess.Board("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")
+infos = uci.analyse(mate, chess.engine.Limit(mate=1), multipv=2)
+assert infos[0]["score"].white() == chess.engine.Mate(1), infos
+assert infos[0]["pv"][0] == chess.Move.from_uci("a1a8"), infos
+board.push_san("e4")
+info = xb.analyse(board, chess.engine.Limit(depth=4))
+assert info["depth"] >= 4 and info["pv"][0] in board.legal_moves, info
 uci.quit()
 xb.quit()
 print("games", games)

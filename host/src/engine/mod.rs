@@ -6,8 +6,9 @@
 //! Engine::new(&pipeline, EngineConfig { threads, hash_mb })   // Default: 1 thread, 16 MB
 //! engine.new_game()                                           // clears the TT and history
 //! engine.search(&game, &limits, &stop, &mut |info| ..)       // -> SearchResult
+//! engine.analyse(&game, &limits, &focus, &stop, &mut |info| ..)  // several lines, chosen moves
 //! "depth=8,movetime=1000".parse::<Limits>()                   // also nodes=, time=, inc=,
-//!                                                             // movestogo=, infinite
+//!                                                             // movestogo=, mate=, infinite
 //! ```
 //!
 //! - [`Score`] is from the side to move: `Cp(centipawns)` or `Mate(n)` (mate in `n` moves of
@@ -39,6 +40,10 @@ use adapter::PipelineGame;
 use eval::Evaluation;
 use houserules_plugin_api::Move;
 use houserules_search::{mate_in, Budget, Report, Searcher};
+
+/// What a search looks at beyond the best move (UCI `MultiPV`, `go searchmoves`): how many
+/// best lines, and which root moves (empty: all).
+pub type Focus = houserules_search::Focus<Move>;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -112,6 +117,8 @@ pub struct Limits {
     pub clock: Option<Clock>,
     /// Search until stopped (other limits still apply, as in UCI `go infinite depth`).
     pub infinite: bool,
+    /// Stop once a mate in this many moves or fewer is found (UCI `go mate N`).
+    pub mate: Option<u32>,
 }
 
 /// A `Limits` text that does not parse: the field and why.
@@ -128,7 +135,7 @@ impl std::str::FromStr for Limits {
     type Err = LimitsError;
 
     /// `key=value` fields separated by commas: `depth=N`, `nodes=N`, `movetime=MS`,
-    /// `time=MS`, `inc=MS`, `movestogo=N`, and `infinite`.
+    /// `time=MS`, `inc=MS`, `movestogo=N`, `mate=N`, and `infinite`.
     fn from_str(s: &str) -> Result<Limits, LimitsError> {
         let mut limits = Limits::default();
         let mut time = None;
@@ -145,7 +152,7 @@ impl std::str::FromStr for Limits {
             }
             let Some((key, value)) = field.split_once('=') else {
                 return Err(err(
-                    "expected key=value (depth, nodes, movetime, time, inc, movestogo) or infinite",
+                    "expected key=value (depth, nodes, movetime, time, inc, movestogo, mate) or infinite",
                 ));
             };
             let number = |what: &str| -> Result<u64, LimitsError> {
@@ -169,6 +176,13 @@ impl std::str::FromStr for Limits {
                     }
                     limits.nodes = Some(n);
                 }
+                "mate" => {
+                    let n = number("moves")?;
+                    if n == 0 || n > 500 {
+                        return Err(err("mate must be 1 to 500 moves"));
+                    }
+                    limits.mate = Some(n as u32);
+                }
                 "movetime" => limits.movetime = Some(Duration::from_millis(number("ms")?)),
                 "time" => time = Some(Duration::from_millis(number("ms")?)),
                 "inc" => inc = Some(Duration::from_millis(number("ms")?)),
@@ -179,11 +193,9 @@ impl std::str::FromStr for Limits {
                     }
                     to_go = Some(n as u32);
                 }
-                _ => {
-                    return Err(err(
-                        "unknown field (depth, nodes, movetime, time, inc, movestogo, infinite)",
-                    ))
-                }
+                _ => return Err(err(
+                    "unknown field (depth, nodes, movetime, time, inc, movestogo, mate, infinite)",
+                )),
             }
         }
         if let Some(remaining) = time {
@@ -223,6 +235,9 @@ impl std::fmt::Display for Limits {
                 parts.push(format!("movestogo={m}"));
             }
         }
+        if let Some(m) = self.mate {
+            parts.push(format!("mate={m}"));
+        }
         if self.infinite {
             parts.push("infinite".to_string());
         }
@@ -237,6 +252,7 @@ impl Limits {
             nodes: self.nodes,
             soft_time: None,
             hard_time: None,
+            mate: self.mate,
         };
         if self.infinite {
             return b;
@@ -253,9 +269,11 @@ impl Limits {
     }
 }
 
-/// A report after each completed depth.
+/// A report after each completed depth (one per line when several are asked for).
 #[derive(Debug, Clone)]
 pub struct SearchInfo {
+    /// The line's rank from 1, the best (UCI `multipv`); 1 with one line.
+    pub line: u32,
     /// Depth completed.
     pub depth: u32,
     /// Deepest ply reached.
@@ -329,10 +347,25 @@ impl<'p> Engine<'p> {
         stop: &AtomicBool,
         on_info: &mut dyn FnMut(&SearchInfo),
     ) -> Result<SearchResult, HostError> {
+        self.analyse(game, limits, &Focus::default(), stop, on_info)
+    }
+
+    /// Searches the game's current position for `focus`'s lines over its root moves:
+    /// `on_info` hears of every line of every completed depth, best first; the result is the
+    /// best line's.
+    pub fn analyse(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        focus: &Focus,
+        stop: &AtomicBool,
+        on_info: &mut dyn FnMut(&SearchInfo),
+    ) -> Result<SearchResult, HostError> {
         let root = PipelineGame::new(self.pipeline, &self.eval, game)?;
         let budget = limits.budget();
         let mut report = |r: &Report<Move>| {
             on_info(&SearchInfo {
+                line: r.line,
                 depth: r.depth,
                 seldepth: r.seldepth,
                 score: Score::from_search(r.score),
@@ -342,7 +375,9 @@ impl<'p> Engine<'p> {
                 pv: r.pv.clone(),
             })
         };
-        let found = self.searcher.search(&root, &budget, stop, &mut report)?;
+        let found = self
+            .searcher
+            .search_focused(&root, &budget, focus, stop, &mut report)?;
         Ok(SearchResult {
             best: found.best,
             ponder: found.ponder,
@@ -379,6 +414,10 @@ mod tests {
         assert!(e.to_string().contains("depth=x"));
         assert_eq!("inc=5".parse::<Limits>().unwrap_err().field, "inc");
         assert!("depth=0".parse::<Limits>().is_err());
+        let l: Limits = "mate=3".parse().unwrap();
+        assert_eq!(l.mate, Some(3));
+        assert_eq!(l.to_string(), "mate=3");
+        assert_eq!("mate=0".parse::<Limits>().unwrap_err().field, "mate=0");
     }
 
     #[test]

@@ -85,6 +85,7 @@ impl Engine<'_> {
             movetime: time.map(|t| (t / share).max(Duration::from_millis(1))),
             clock: None,
             infinite: false,
+            mate: None,
         };
         let mut scored: Vec<(Move, i64)> = Vec::with_capacity(legal.len());
         let mut nodes = 0;
