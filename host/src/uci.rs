@@ -564,6 +564,9 @@ pub struct GoCommand {
     pub movestogo: Option<u32>,
     /// Search until `stop`.
     pub infinite: bool,
+    /// `go ponder`: think on the opponent's time, until `ponderhit` (then search with the
+    /// limits given) or `stop`.
+    pub ponder: bool,
     /// Stop at a mate in this many moves or fewer.
     pub mate: Option<u32>,
     /// The root moves to search, as written (`searchmoves`); empty: all.
@@ -615,6 +618,7 @@ pub fn parse_go(args: &str) -> GoCommand {
         if !GO_VALUE_WORDS.contains(&k) {
             match k {
                 "infinite" => g.infinite = true,
+                "ponder" => g.ponder = true,
                 "searchmoves" => {
                     while let Some(m) = w.next_if(|v| !keyword(v)) {
                         g.searchmoves.push(m.to_string());
@@ -716,7 +720,7 @@ pub const MAX_THREADS: usize = 256;
 pub const MAX_MULTIPV: usize = 500;
 
 fn stops_uci(line: &str) -> bool {
-    matches!(line, "stop" | "quit")
+    matches!(line, "stop" | "quit" | "ponderhit")
 }
 
 fn answer_uci(line: &str) -> Option<String> {
@@ -752,6 +756,7 @@ pub fn serve(mut rules: Rules, input: Box<dyn BufRead + Send>, output: Box<dyn W
         out: out.clone(),
         input,
         position_text: None,
+        pondered: None,
         rng: crate::play::Rng::new(0x5EED),
     };
     loop {
@@ -775,10 +780,21 @@ pub fn serve(mut rules: Rules, input: Box<dyn BufRead + Send>, output: Box<dyn W
 struct UciSession {
     out: Output,
     input: Input,
+    /// A `go ponder` whose thinking `ponderhit` ended: the search to run when that line is
+    /// served, and the answer owed if the GUI moves on instead.
+    pondered: Option<Pondered>,
     /// The last `position` arguments (replayed after the rules change only if still valid).
     position_text: Option<String>,
     /// The choices of a `Skill Level` below full (seeded: a session replays alike).
     rng: crate::play::Rng,
+}
+
+/// See [`UciSession::pondered`].
+struct Pondered {
+    /// The `go` to search with once `ponderhit` is served (its `ponder` cleared).
+    go: GoCommand,
+    /// The lines answering the `go ponder` (a `bestmove`) if the session moves on.
+    answer: Vec<String>,
 }
 
 impl UciSession {
@@ -815,6 +831,16 @@ impl UciSession {
             // UCI allows any white space between tokens (a tab after `go`, say).
             let (cmd, args) = text.split_once(char::is_whitespace).unwrap_or((text, ""));
             let args = args.trim();
+            // A `go ponder` is answered once: by the search after its `ponderhit`, or, if
+            // the GUI moves on without one, by what the pondering found.
+            if matches!(
+                cmd,
+                "stop" | "quit" | "position" | "go" | "ucinewgame" | "setoption" | "uci"
+            ) {
+                if let Some(pd) = self.pondered.take() {
+                    pd.answer.iter().for_each(|l| out.line(l));
+                }
+            }
             match cmd {
                 "" => {}
                 "quit" => return Next::Quit,
@@ -840,6 +866,7 @@ impl UciSession {
                         d.hash_mb
                     ));
                     out.line("option name UCI_Chess960 type check default false");
+                    out.line("option name Ponder type check default false");
                     out.line(&format!(
                         "option name Skill Level type spin default {0} min 0 max {0}",
                         crate::engine::skill::FULL
@@ -907,7 +934,14 @@ impl UciSession {
                         self.go(p, pos, &go, &line, &mut engine, engine_options);
                     }
                 }
-                "stop" | "ponderhit" => {}
+                "ponderhit" => {
+                    if let (Some(pd), Some(p), Some(pos)) =
+                        (self.pondered.take(), pipeline, position.as_ref())
+                    {
+                        self.go(p, pos, &pd.go, &line, &mut engine, engine_options);
+                    }
+                }
+                "stop" => {}
                 "d" => match (pipeline, position.as_ref()) {
                     (Some(p), Some(pos)) => match pos.game(p) {
                         Ok(g) => {
@@ -1078,7 +1112,15 @@ impl UciSession {
         let Some(eng) = engine.as_mut() else {
             return;
         };
-        let limits = go.limits(game.position.side_to_move);
+        // Pondering thinks without limits: the limits count from `ponderhit`.
+        let limits = if go.ponder {
+            Limits {
+                infinite: true,
+                ..Limits::default()
+            }
+        } else {
+            go.limits(game.position.side_to_move)
+        };
         let root = game.position.clone();
         let mut focus = Focus {
             lines: options.multipv,
@@ -1094,7 +1136,7 @@ impl UciSession {
             out.line("info string go searchmoves: no legal move named; every move is searched");
         }
         self.input.arm(line);
-        let result = if options.level < crate::engine::skill::FULL && !go.infinite {
+        let result = if options.level < crate::engine::skill::FULL && !go.infinite && !go.ponder {
             // Below full strength: the move the level chooses, with its score (one line).
             let r = eng.choose_at_level(
                 &game,
@@ -1119,20 +1161,34 @@ impl UciSession {
                 out.line(&info_line(p, &root, i, options.castles, several));
             })
         };
-        // Under `go infinite` the answer waits for `stop` (UCI), even when the search ended.
-        if go.infinite {
+        // Under `go infinite` and `go ponder` the answer waits for `stop` (or `ponderhit`),
+        // even when the search ended (UCI: not even at a mate).
+        if go.infinite || go.ponder {
             while !self.input.stop.load(Ordering::SeqCst) {
                 std::thread::sleep(Duration::from_millis(5));
             }
         }
         self.input.disarm();
-        match result {
-            Ok(r) => out.line(&bestmove_line(p, &root, &r, options.castles)),
-            Err(e) => {
-                out.line(&format!("info string search: {e}"));
-                out.line("bestmove 0000");
-            }
+        let answer = match result {
+            Ok(r) => vec![bestmove_line(p, &root, &r, options.castles)],
+            Err(e) => vec![
+                format!("info string search: {e}"),
+                "bestmove 0000".to_string(),
+            ],
+        };
+        if go.ponder && self.input.stopped_by().as_deref() == Some("ponderhit") {
+            // The real search runs when the `ponderhit` line is served (a stop after it
+            // then counts).
+            self.pondered = Some(Pondered {
+                go: GoCommand {
+                    ponder: false,
+                    ..go.clone()
+                },
+                answer,
+            });
+            return;
         }
+        answer.iter().for_each(|l| out.line(l));
     }
 }
 
@@ -1234,7 +1290,9 @@ mod tests {
         assert!(g.infinite && g.nodes.is_none() && g.unreadable[0].contains("missing"));
         assert_eq!(parse_go("depth 99999999999").depth, None);
         assert_eq!(parse_go("perft 3").perft, Some(3));
-        assert_eq!(parse_go("ponder depth 2").ignored, ["ponder"]);
+        let g = parse_go("ponder wtime 100 btime 100");
+        assert!(g.ponder && g.ignored.is_empty() && g.time[1].is_some());
+        assert_eq!(parse_go("sideways depth 2").ignored, ["sideways"]);
         // `searchmoves` takes the moves up to the next word of `go`, wherever it stands.
         let g = parse_go("searchmoves e2e4 P@d5 g1f3 depth 4 mate 3");
         assert_eq!(g.searchmoves, ["e2e4", "P@d5", "g1f3"]);

@@ -290,6 +290,40 @@ fn uci_multipv_searchmoves_and_mate() {
 }
 
 #[test]
+fn uci_ponders_until_ponderhit_or_stop() {
+    let mut s = Session::start(&["uci"]);
+    s.send("uci");
+    let options = s.until("uciok");
+    assert!(options.contains(&"option name Ponder type check default false".to_string()));
+    // Pondering has no end of its own: no `bestmove` until `ponderhit`, then a search with
+    // the clock given.
+    s.send("position startpos moves e2e4 e7e5");
+    s.send("go ponder wtime 2000 btime 2000");
+    std::thread::sleep(Duration::from_millis(300));
+    s.send("isready");
+    assert_no_line(&s.until("readyok"), "bestmove");
+    s.send("ponderhit");
+    let out = s.until("bestmove");
+    let m = best_move(&out);
+    assert_valid_game("", &["e2e4".into(), "e7e5".into(), m]);
+    // `stop` ends the pondering with the move found so far.
+    s.send("position startpos moves d2d4 d7d5");
+    s.send("go ponder wtime 2000 btime 2000");
+    std::thread::sleep(Duration::from_millis(200));
+    s.send("stop");
+    let m = best_move(&s.until("bestmove"));
+    assert_valid_game("", &["d2d4".into(), "d7d5".into(), m]);
+    // A `ponderhit` followed at once by `stop`: still one answer.
+    s.send("go ponder wtime 60000 btime 60000");
+    std::thread::sleep(Duration::from_millis(100));
+    s.send("ponderhit");
+    s.send("stop");
+    s.until("bestmove");
+    s.send("isready");
+    assert_no_line(&s.until("readyok"), "bestmove");
+}
+
+#[test]
 fn uci_session_answers_every_command() {
     let mut s = Session::start(&["uci"]);
     s.send("uci");
@@ -785,6 +819,16 @@ assert infos[0]["pv"][0] == chess.Move.from_uci("a1a8"), infos
 board.push_san("e4")
 info = xb.analyse(board, chess.engine.Limit(depth=4))
 assert info["depth"] >= 4 and info["pv"][0] in board.legal_moves, info
+# Pondering as python-chess drives it (`go ponder`, then `ponderhit` or `stop`).
+other = chess.engine.SimpleEngine.popen_uci([hr, "uci"])
+assert "Ponder" in uci.options
+board = chess.Board()
+while not board.is_game_over(claim_draw=True) and board.ply() < 30:
+    engine = uci if board.turn == chess.WHITE else other
+    r = engine.play(board, chess.engine.Limit(white_clock=5, black_clock=5), ponder=True)
+    assert r.move in board.legal_moves, (r.move, board.fen())
+    board.push(r.move)
+other.quit()
 uci.quit()
 xb.quit()
 print("games", games)
