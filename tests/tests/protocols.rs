@@ -998,6 +998,153 @@ fn match_forfeits_misbehaving_engines_and_goes_on() {
 }
 
 #[test]
+fn match_plays_xboard_engines_and_judges_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let uci = format!("{} uci", binary().display());
+    let xboard = format!("{} xboard", binary().display());
+    // houserules' own XBoard engine against its UCI engine: chess, and xiangqi (ten ranks,
+    // numbered from 0 in XBoard).
+    for (variant, plies) in [("chess", "600"), ("xiangqi", "40")] {
+        let pgn = dir.path().join(format!("{variant}.pgn"));
+        let out = houserules([
+            "match",
+            "--variant",
+            variant,
+            "--engine",
+            &uci,
+            "--engine",
+            &xboard,
+            "--protocol",
+            "2:xboard",
+            "--games",
+            "2",
+            "--movetime",
+            "30",
+            "--margin",
+            "1000",
+            "--max-plies",
+            plies,
+            "--pgn",
+            pgn.to_str().unwrap(),
+        ]);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{stdout}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let games = std::fs::read_to_string(&pgn).unwrap();
+        assert_eq!(games.matches("[Event \"houserules match\"]").count(), 2);
+        for bad in ["illegal", "forfeit", "died", "refused", "claimed"] {
+            assert!(!games.contains(bad), "{variant}: {bad}: {games}");
+        }
+        let out = houserules(["analyze", pgn.to_str().unwrap()]);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+    }
+
+    // XBoard engines that resign, claim a result the rules do not give, or refuse the
+    // game's moves lose, and the match goes on.
+    let script = |name: &str, on_go: &str, on_usermove: &str| {
+        let p = dir.path().join(name);
+        std::fs::write(
+            &p,
+            format!(
+                "while read line; do case \"$line\" in\n\
+                 protover*) echo 'feature myname=\"{name}\" usermove=1 ping=1 setboard=1 done=1';;\n\
+                 ping*) echo \"pong ${{line#ping }}\";;\n\
+                 go) {on_go};;\n\
+                 usermove*) {on_usermove};;\n\
+                 quit) exit 0;;\n\
+                 esac; done\n"
+            ),
+        )
+        .unwrap();
+        format!("sh {}", p.display())
+    };
+    let resigner = script("resigner", "echo resign", ":");
+    let claimer = script("claimer", "echo '1-0 {I win}'", ":");
+    let refuser = script(
+        "refuser",
+        "echo 'move e2e4'",
+        "echo \"Illegal move: $line\"",
+    );
+    let pgn = dir.path().join("bad.pgn");
+    let out = houserules([
+        "match",
+        "--engine",
+        &uci,
+        "--engine",
+        &resigner,
+        "--engine",
+        &claimer,
+        "--engine",
+        &refuser,
+        "--protocol",
+        "xboard",
+        "--protocol",
+        "1:uci",
+        "--games",
+        "2",
+        "--movetime",
+        "30",
+        "--margin",
+        "1000",
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for who in ["resigner", "claimer", "refuser"] {
+        assert!(
+            stdout.contains(&format!("Score of houserules 0.1.0 vs {who}: 2 - 0 - 0")),
+            "{stdout}"
+        );
+    }
+    let games = std::fs::read_to_string(&pgn).unwrap();
+    for why in [
+        "resigner resigned",
+        "claimed `1-0 {I win}`",
+        "refused the game so far",
+    ] {
+        assert!(games.contains(why), "{why}: {games}");
+    }
+    // An XBoard engine that does not offer the variant cannot be started; a bad protocol
+    // name is a usage error.
+    let out = houserules([
+        "match",
+        "--variant",
+        "mixedchess_v5",
+        "--engine",
+        &uci,
+        "--engine",
+        &resigner,
+        "--protocol",
+        "2:xboard",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("does not offer the variant"));
+    let out = houserules([
+        "match",
+        "--engine",
+        &uci,
+        "--engine",
+        &uci,
+        "--protocol",
+        "2:cecp3",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
 fn analyze_engine_writes_evals_and_marks_a_blunder() {
     let dir = tempfile::tempdir().unwrap();
     let root = houserules_tests::workspace_root();

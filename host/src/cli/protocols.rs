@@ -2,7 +2,8 @@
 
 use super::Rules;
 use houserules_host::arbiter::{
-    self, EngineSpec, MatchError, MatchEvent, MatchReport, MatchSettings, RulesOptions, TimeControl,
+    self, EngineSpec, MatchError, MatchEvent, MatchReport, MatchSettings, Protocol, RulesOptions,
+    TimeControl,
 };
 use houserules_host::uci::RulesChoice;
 use houserules_host::{HostError, Pipeline, PluginSearch, PresetSpec, Registry};
@@ -56,12 +57,17 @@ pub fn session(
 
 #[derive(clap::Args)]
 pub struct MatchArgs {
-    /// A UCI engine's command line, run by `sh -c` (at least two; `houserules uci` is this
+    /// An engine's command line, run by `sh -c` (at least two; `houserules uci` is this
     /// program's engine).
     #[arg(long = "engine", value_name = "COMMAND", required = true)]
     engines: Vec<String>,
-    /// A UCI option for engine N (1-based, in --engine order) or, without `N:`, for every
-    /// engine: `--option 2:UCI_Elo=1500` (repeatable).
+    /// The protocol of engine N (1-based, in --engine order) or, without `N:`, of every
+    /// engine: `uci` (the default) or `xboard` (CECP v2): `--protocol 2:xboard`
+    /// (repeatable).
+    #[arg(long = "protocol", value_name = "[N:]uci|xboard")]
+    protocols: Vec<String>,
+    /// An option for engine N (1-based, in --engine order) or, without `N:`, for every
+    /// engine: `--option 2:UCI_Elo=1500` (repeatable; XBoard engines get `option NAME=VALUE`).
     #[arg(long = "option", value_name = "[N:]NAME=VALUE")]
     options: Vec<String>,
     /// A name for engine N in the results and records: `--name 2:FSF-1500` (default: the
@@ -111,10 +117,20 @@ fn engine_specs(a: &MatchArgs) -> Result<Vec<EngineSpec>, MatchError> {
         .iter()
         .map(|c| EngineSpec {
             command: c.clone(),
-            options: Vec::new(),
-            name: None,
+            ..EngineSpec::default()
         })
         .collect();
+    for t in &a.protocols {
+        let (target, name) = engine_target(t, "protocol", "[N:]uci|xboard", specs.len())?;
+        let protocol: Protocol = name
+            .parse()
+            .map_err(|e| MatchError::Usage(format!("--protocol `{t}`: {e}")))?;
+        for (i, s) in specs.iter_mut().enumerate() {
+            if target.is_none_or(|k| k == i) {
+                s.protocol = protocol;
+            }
+        }
+    }
     for n in &a.names {
         let bad = || MatchError::Usage(format!("--name `{n}`: expected N:NAME"));
         let (i, name) = n.split_once(':').ok_or_else(bad)?;
@@ -128,19 +144,7 @@ fn engine_specs(a: &MatchArgs) -> Result<Vec<EngineSpec>, MatchError> {
     }
     for o in &a.options {
         let bad = || MatchError::Usage(format!("--option `{o}`: expected [N:]NAME=VALUE"));
-        let (target, rest) = match o.split_once(':') {
-            Some((n, rest)) if n.chars().all(|c| c.is_ascii_digit()) && !n.is_empty() => {
-                let n: usize = n.parse().map_err(|_| bad())?;
-                if n == 0 || n > specs.len() {
-                    return Err(MatchError::Usage(format!(
-                        "--option `{o}`: there is no engine {n} (engines: 1..{})",
-                        specs.len()
-                    )));
-                }
-                (Some(n - 1), rest)
-            }
-            _ => (None, o.as_str()),
-        };
+        let (target, rest) = engine_target(o, "option", "[N:]NAME=VALUE", specs.len())?;
         let (k, v) = rest.split_once('=').ok_or_else(bad)?;
         if k.trim().is_empty() {
             return Err(bad());
@@ -152,6 +156,30 @@ fn engine_specs(a: &MatchArgs) -> Result<Vec<EngineSpec>, MatchError> {
         }
     }
     Ok(specs)
+}
+
+/// An argument `[N:]REST` of `--{flag}`: the engine it is for (0-based; `None`: every
+/// engine) and the rest.
+fn engine_target<'a>(
+    arg: &'a str,
+    flag: &str,
+    form: &str,
+    engines: usize,
+) -> Result<(Option<usize>, &'a str), MatchError> {
+    match arg.split_once(':') {
+        Some((n, rest)) if n.chars().all(|c| c.is_ascii_digit()) && !n.is_empty() => {
+            let n: usize = n
+                .parse()
+                .map_err(|_| MatchError::Usage(format!("--{flag} `{arg}`: expected {form}")))?;
+            if n == 0 || n > engines {
+                return Err(MatchError::Usage(format!(
+                    "--{flag} `{arg}`: there is no engine {n} (engines: 1..{engines})"
+                )));
+            }
+            Ok((Some(n - 1), rest))
+        }
+        _ => Ok((None, arg)),
+    }
 }
 
 fn summary(r: &MatchReport) -> Vec<String> {

@@ -1,4 +1,5 @@
-//! `houserules match`: UCI engines play each other with the pipeline as the arbiter.
+//! `houserules match`: UCI and XBoard engines play each other with the pipeline as the
+//! arbiter.
 //!
 //! Every move an engine sends is checked against the legal moves of the pipeline (written in
 //! the host's coordinate form); every game is ended by the pipeline's outcome (or a claimable
@@ -17,13 +18,17 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
+mod cecp;
+pub use cecp::XboardEngine;
+
 /// Errors of the match itself (not of one game).
 #[derive(Debug, thiserror::Error)]
 pub enum MatchError {
     /// Rules errors.
     #[error(transparent)]
     Host(#[from] HostError),
-    /// An engine that cannot be started or does not speak UCI.
+    /// An engine that cannot be started, does not speak its protocol or cannot play the
+    /// rules.
     #[error("engine `{command}`: {reason}")]
     Engine {
         /// Its command.
@@ -39,15 +44,39 @@ pub enum MatchError {
     Io(String),
 }
 
-/// An engine to start: a command line (run by `sh -c`) and options to set.
-#[derive(Debug, Clone)]
+/// The protocol an engine speaks.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Protocol {
+    /// UCI (`uci`, `position`, `go`, `bestmove`).
+    #[default]
+    Uci,
+    /// XBoard / CECP v2 (`protover 2`, `usermove`, `go`, `move`).
+    Xboard,
+}
+
+impl std::str::FromStr for Protocol {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Protocol, String> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "uci" => Ok(Protocol::Uci),
+            "xboard" | "cecp" | "winboard" => Ok(Protocol::Xboard),
+            other => Err(format!("`{other}` is not a protocol (uci, xboard)")),
+        }
+    }
+}
+
+/// An engine to start: a command line (run by `sh -c`), its protocol and options to set.
+#[derive(Debug, Clone, Default)]
 pub struct EngineSpec {
     /// The command.
     pub command: String,
-    /// UCI options (`NAME`, `VALUE`) set after the handshake, before the rules.
+    /// Options (`NAME`, `VALUE`) set after the handshake, before the rules: UCI's
+    /// `setoption`, XBoard's `option NAME=VALUE`.
     pub options: Vec<(String, String)>,
-    /// The name in the results and records (default: its `id name`).
+    /// The name in the results and records (default: its `id name` or `myname`).
     pub name: Option<String>,
+    /// Its protocol.
+    pub protocol: Protocol,
 }
 
 /// How long engines may think.
@@ -244,14 +273,137 @@ pub struct RulesOptions {
     pub modifiers: Option<String>,
 }
 
+/// An engine's process: its input, and its output lines as a reader thread receives them.
+struct Pipe {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Pipe {
+    /// Starts `command` through `sh -c`.
+    fn spawn(command: &str) -> Result<Pipe, String> {
+        let mut child = Command::new("sh")
+            .arg("-c")
+            .arg(format!("exec {command}"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("cannot start it: {e}"))?;
+        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+            return Err("no pipes to it".into());
+        };
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut stdout = BufReader::new(stdout);
+            while let Some(line) = crate::text_lines::next_line(&mut stdout) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Ok(Pipe {
+            child,
+            stdin,
+            lines: rx,
+        })
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), Forfeit> {
+        writeln!(self.stdin, "{line}")
+            .and_then(|_| self.stdin.flush())
+            .map_err(|e| Forfeit::Died(format!("cannot write to it: {e}")))
+    }
+
+    fn recv(&self, deadline: Instant) -> Result<String, Forfeit> {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match self.lines.recv_timeout(left) {
+            Ok(l) => Ok(l),
+            Err(RecvTimeoutError::Timeout) => Err(Forfeit::Time("no answer in time".into())),
+            Err(RecvTimeoutError::Disconnected) => {
+                Err(Forfeit::Died("it closed its output".into()))
+            }
+        }
+    }
+
+    /// Forgets the lines it has written so far (late claims, thinking output).
+    fn drain(&self) {
+        while self.lines.try_recv().is_ok() {}
+    }
+
+    /// Ends the process: `word` (its protocol's quit), a short wait, then kill.
+    fn quit(mut self, word: &str) {
+        let _ = self.send(word);
+        let deadline = Instant::now() + Duration::from_millis(500);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        self.kill();
+    }
+
+    fn kill(mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A running engine of either protocol.
+pub enum MatchEngine {
+    /// A UCI engine.
+    Uci(UciEngine),
+    /// An XBoard engine.
+    Xboard(XboardEngine),
+}
+
+impl MatchEngine {
+    /// Starts an engine in its protocol, with its options and the rules.
+    pub fn start(spec: &EngineSpec, rules: &RulesOptions) -> Result<MatchEngine, MatchError> {
+        Ok(match spec.protocol {
+            Protocol::Uci => MatchEngine::Uci(UciEngine::start(spec, rules)?),
+            Protocol::Xboard => MatchEngine::Xboard(XboardEngine::start(spec, rules)?),
+        })
+    }
+
+    /// Its own name (`id name`, `myname`), else its command.
+    pub fn name(&self) -> &str {
+        match self {
+            MatchEngine::Uci(e) => &e.name,
+            MatchEngine::Xboard(e) => &e.name,
+        }
+    }
+
+    /// Ends the process.
+    pub fn stop(self) {
+        match self {
+            MatchEngine::Uci(e) => e.stop(),
+            MatchEngine::Xboard(e) => e.stop(),
+        }
+    }
+
+    /// Kills the process and starts it again.
+    pub fn restart(self, rules: &RulesOptions) -> Result<MatchEngine, MatchError> {
+        let spec = match self {
+            MatchEngine::Uci(e) => {
+                let spec = e.spec.clone();
+                e.pipe.kill();
+                spec
+            }
+            MatchEngine::Xboard(e) => e.kill(),
+        };
+        MatchEngine::start(&spec, rules)
+    }
+}
+
 /// A running UCI engine.
 pub struct UciEngine {
     spec: EngineSpec,
     /// Its `id name`.
     pub name: String,
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
+    pipe: Pipe,
     /// Option names it declared.
     options: Vec<String>,
     /// Whether it was told `UCI_Chess960` for the current game.
@@ -267,6 +419,10 @@ pub enum Forfeit {
     Time(String),
     /// It died or closed its output.
     Died(String),
+    /// It resigned (XBoard's `resign`).
+    Resigned,
+    /// It cannot play this game (an XBoard engine without `setboard`, say).
+    Unsupported(String),
 }
 
 impl std::fmt::Display for Forfeit {
@@ -275,12 +431,14 @@ impl std::fmt::Display for Forfeit {
             Forfeit::Illegal(s) => write!(f, "illegal move: {s}"),
             Forfeit::Time(s) => write!(f, "time forfeit: {s}"),
             Forfeit::Died(s) => write!(f, "engine died: {s}"),
+            Forfeit::Resigned => write!(f, "resigned"),
+            Forfeit::Unsupported(s) => write!(f, "cannot play this game: {s}"),
         }
     }
 }
 
 /// Time allowed for `uci` → `uciok` and `isready` → `readyok`.
-const HANDSHAKE: Duration = Duration::from_secs(20);
+pub(crate) const HANDSHAKE: Duration = Duration::from_secs(20);
 
 impl UciEngine {
     /// Starts an engine, runs the handshake and sets its options and the rules.
@@ -289,32 +447,10 @@ impl UciEngine {
             command: spec.command.clone(),
             reason,
         };
-        let mut child = Command::new("sh")
-            .arg("-c")
-            .arg(format!("exec {}", spec.command))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|e| fail(format!("cannot start it: {e}")))?;
-        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
-            return Err(fail("no pipes to it".into()));
-        };
-        let (tx, rx) = mpsc::channel();
-        std::thread::spawn(move || {
-            let mut stdout = BufReader::new(stdout);
-            while let Some(line) = crate::text_lines::next_line(&mut stdout) {
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
         let mut e = UciEngine {
             spec: spec.clone(),
             name: spec.command.clone(),
-            child,
-            stdin,
-            lines: rx,
+            pipe: Pipe::spawn(&spec.command).map_err(fail)?,
             options: Vec::new(),
             chess960: false,
         };
@@ -386,20 +522,11 @@ impl UciEngine {
     }
 
     fn send(&mut self, line: &str) -> Result<(), Forfeit> {
-        writeln!(self.stdin, "{line}")
-            .and_then(|_| self.stdin.flush())
-            .map_err(|e| Forfeit::Died(format!("cannot write to it: {e}")))
+        self.pipe.send(line)
     }
 
     fn recv(&self, deadline: Instant) -> Result<String, Forfeit> {
-        let left = deadline.saturating_duration_since(Instant::now());
-        match self.lines.recv_timeout(left) {
-            Ok(l) => Ok(l),
-            Err(RecvTimeoutError::Timeout) => Err(Forfeit::Time("no answer in time".into())),
-            Err(RecvTimeoutError::Disconnected) => {
-                Err(Forfeit::Died("it closed its output".into()))
-            }
-        }
+        self.pipe.recv(deadline)
     }
 
     /// `isready` → `readyok`: every command sent before is processed.
@@ -444,24 +571,8 @@ impl UciEngine {
     }
 
     /// Ends the process (after `quit`, a short wait, then kill).
-    pub fn stop(mut self) {
-        let _ = self.send("quit");
-        let deadline = Instant::now() + Duration::from_millis(500);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-
-    /// Kills the process and starts it again.
-    pub fn restart(mut self, rules: &RulesOptions) -> Result<UciEngine, MatchError> {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        UciEngine::start(&self.spec, rules)
+    pub fn stop(self) {
+        self.pipe.quit("quit");
     }
 }
 
@@ -580,7 +691,7 @@ struct Clocks {
 pub fn play_game(
     p: &Pipeline,
     settings: &MatchSettings,
-    engines: &mut [Result<UciEngine, String>],
+    engines: &mut [Result<MatchEngine, String>],
     specs: &[EngineSpec],
     names: &[String],
     white: usize,
@@ -613,15 +724,39 @@ pub fn play_game(
     // (Chess960): engines that offer `UCI_Chess960` are told so, and get castles as king
     // takes rook; the others get the plain form, which they read for ordinary starts.
     let chess960 = castles_from_other_squares(p, &opening.start);
-    for &i in &sides {
-        if let Ok(e) = engines[i].as_mut() {
-            // An engine that fails here is found out at its first move.
-            let _ = e
-                .set_chess960(chess960)
-                .and_then(|()| e.send("ucinewgame"))
-                .and_then(|()| e.sync(HANDSHAKE));
+    let start_fen = if opening.is_layout_start {
+        None
+    } else {
+        match p.write_fen(&opening.start) {
+            Ok(f) => Some(f),
+            Err(e) => return finish_error(p, settings, names, sides, opening, round, &written, &e),
+        }
+    };
+    // An XBoard engine that cannot set the game up loses it at its first move.
+    let mut refused: [Option<Forfeit>; 2] = [None, None];
+    for (k, &i) in sides.iter().enumerate() {
+        match engines[i].as_mut() {
+            Ok(MatchEngine::Uci(e)) => {
+                // An engine that fails here is found out at its first move.
+                let _ = e
+                    .set_chess960(chess960)
+                    .and_then(|()| e.send("ucinewgame"))
+                    .and_then(|()| e.sync(HANDSHAKE));
+            }
+            Ok(MatchEngine::Xboard(e)) => {
+                refused[k] = e
+                    .new_game(
+                        &settings.rules.variant,
+                        start_fen.as_deref(),
+                        chess960,
+                        &settings.time,
+                    )
+                    .err();
+            }
+            Err(_) => {}
         }
     }
+    let mut quiet_loss = false;
     let (result, termination, forfeited) = loop {
         let legal = match game.legal_moves() {
             Ok(l) => l,
@@ -646,49 +781,73 @@ pub fn play_game(
             let token = result_token(Winner::color(side.opposite()));
             (token, format!("{} {why}", names[idx]), Some(idx))
         };
+        if let Some(f) = refused[side.index()].take() {
+            quiet_loss = matches!(f, Forfeit::Unsupported(_));
+            break lose(f.to_string());
+        }
         let engine = match engines[idx].as_mut() {
             Ok(e) => e,
             Err(why) => break lose(format!("could not be started: {why}")),
         };
-        let position = if opening.is_layout_start {
-            "position startpos".to_string()
-        } else {
-            match p.write_fen(&opening.start) {
-                Ok(f) => format!("position fen {f}"),
-                Err(e) => break ("*".into(), format!("rules error: {e}"), None),
+        let allowed = match settings.time {
+            TimeControl::MoveTime(t) => t,
+            TimeControl::Clock { .. } => clocks.left[side.index()],
+        } + settings.margin;
+        let answer = match engine {
+            MatchEngine::Uci(engine) => {
+                let position = match &start_fen {
+                    None => "position startpos".to_string(),
+                    Some(f) => format!("position fen {f}"),
+                };
+                let moves = if engine.chess960 {
+                    &texts.chess960
+                } else {
+                    &texts.plain
+                };
+                let position = if moves.is_empty() {
+                    position
+                } else {
+                    format!("{position} moves {}", moves.join(" "))
+                };
+                let go = match settings.time {
+                    TimeControl::MoveTime(t) => format!("go movetime {}", t.as_millis()),
+                    TimeControl::Clock { .. } => {
+                        let mut go = format!(
+                            "go wtime {} btime {} winc {} binc {}",
+                            clocks.left[0].as_millis(),
+                            clocks.left[1].as_millis(),
+                            inc.as_millis(),
+                            inc.as_millis()
+                        );
+                        if let Some(n) = per {
+                            let made = clocks.moves_made[side.index()];
+                            go.push_str(&format!(" movestogo {}", n - made % n));
+                        }
+                        go
+                    }
+                };
+                engine.think(&position, &go, allowed)
+            }
+            MatchEngine::Xboard(engine) => {
+                let clock = match settings.time {
+                    TimeControl::MoveTime(_) => None,
+                    TimeControl::Clock { .. } => Some((
+                        clocks.left[side.index()],
+                        clocks.left[side.opposite().index()],
+                    )),
+                };
+                let ranks = game.position.ranks();
+                engine
+                    .think(&texts.xboard, clock, allowed)
+                    .map(|(m, took)| (crate::xboard::squares_from_xboard(&m, ranks), took))
             }
         };
-        let moves = if engine.chess960 {
-            &texts.chess960
-        } else {
-            &texts.plain
-        };
-        let position = if moves.is_empty() {
-            position
-        } else {
-            format!("{position} moves {}", moves.join(" "))
-        };
-        let (go, allowed) = match settings.time {
-            TimeControl::MoveTime(t) => (format!("go movetime {}", t.as_millis()), t),
-            TimeControl::Clock { .. } => {
-                let mut go = format!(
-                    "go wtime {} btime {} winc {} binc {}",
-                    clocks.left[0].as_millis(),
-                    clocks.left[1].as_millis(),
-                    inc.as_millis(),
-                    inc.as_millis()
-                );
-                if let Some(n) = per {
-                    let made = clocks.moves_made[side.index()];
-                    go.push_str(&format!(" movestogo {}", n - made % n));
-                }
-                (go, clocks.left[side.index()])
-            }
-        };
-        let answer = engine.think(&position, &go, allowed + settings.margin);
         let (text, took) = match answer {
             Ok(x) => x,
-            Err(f) => break lose(f.to_string()),
+            Err(f) => {
+                quiet_loss = matches!(f, Forfeit::Resigned | Forfeit::Unsupported(_));
+                break lose(f.to_string());
+            }
         };
         if let TimeControl::Clock { .. } = settings.time {
             let s = side.index();
@@ -721,11 +880,13 @@ pub fn play_game(
             break ("*".into(), format!("rules error: {e}"), None);
         }
     };
-    if let Some(i) = forfeited {
+    // An engine that lost other than by the rules is started again (a resignation or an
+    // XBoard engine that cannot play a start is no fault of its process).
+    if let Some(i) = forfeited.filter(|_| !quiet_loss) {
         let old = std::mem::replace(&mut engines[i], Err(String::new()));
         engines[i] = match old {
             Ok(e) => e.restart(&settings.rules),
-            Err(_) => UciEngine::start(&specs[i], &settings.rules),
+            Err(_) => MatchEngine::start(&specs[i], &settings.rules),
         }
         .map_err(|e| e.to_string());
     }
@@ -748,12 +909,14 @@ pub fn play_game(
     }
 }
 
-/// The moves of a game as sent to engines: the coordinate form, and the same with castles
-/// as king takes rook for engines told `UCI_Chess960`.
+/// The moves of a game as sent to engines: the coordinate form, the same with castles as
+/// king takes rook for engines told `UCI_Chess960`, and XBoard's squares (ranks of a board
+/// of ten from 0).
 #[derive(Default)]
 struct EngineTexts {
     plain: Vec<String>,
     chess960: Vec<String>,
+    xboard: Vec<String>,
 }
 
 /// Plays `m`, noting its forms for the engines and its SAN (for the record).
@@ -772,6 +935,9 @@ fn record_move(
     } else {
         text.clone()
     });
+    texts
+        .xboard
+        .push(crate::xboard::squares_to_xboard(&text, pos.ranks()));
     texts.plain.push(text);
     written.push(WrittenMove {
         white: pos.side_to_move == Color::White,
@@ -979,14 +1145,14 @@ pub fn run_match(
             "a match needs at least two --engine".into(),
         ));
     }
-    let mut engines: Vec<Result<UciEngine, String>> = Vec::new();
+    let mut engines: Vec<Result<MatchEngine, String>> = Vec::new();
     for s in specs {
         // A failure to start at the beginning is an error of the match: nothing was played.
-        engines.push(Ok(UciEngine::start(s, &settings.rules)?));
+        engines.push(Ok(MatchEngine::start(s, &settings.rules)?));
     }
     let mut names: Vec<String> = engines
         .iter()
-        .map(|e| e.as_ref().map(|e| e.name.clone()).unwrap_or_default())
+        .map(|e| e.as_ref().map(|e| e.name().to_string()).unwrap_or_default())
         .collect();
     for (i, s) in specs.iter().enumerate() {
         if let Some(n) = &s.name {
