@@ -300,3 +300,33 @@ fn levels_score_multi_move_turns_from_the_mover() {
         assert!(best.starts_with("h1"), "{best}");
     }
 }
+
+/// Moves as the match arbiter sends them to engines (Fairy-Stockfish's forms): a piece that
+/// promotes into its own promoted form is `from to +` (shogi), a pawn's promotion to a piece
+/// of its choice keeps its letter, also where the promoted piece is marked (crazyhouse's
+/// `Q~`). Fairy-Stockfish ignored `h7g8+` in crazyhouse, over UCI and XBoard alike.
+#[test]
+fn arbiter_writes_promotions_as_fairy_stockfish_reads_them() {
+    use houserules_host::arbiter::engine_text;
+    let texts = |variant: &str, fen: &str| -> Vec<String> {
+        let p = pipeline(variant, &[]);
+        let start = p.game_start(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        let game = Game::new(&p, start);
+        let legal = game.legal_moves().unwrap();
+        legal
+            .iter()
+            .map(|&m| engine_text(&p, &game.position, m).unwrap())
+            .collect()
+    };
+    let zh = texts(
+        "crazyhouse",
+        "r1b2knQ/ppp1bppP/2np1n1q/1B2p3/2R1P3/8/PPPP1PPP/RNB1K2R[] w KQ - 1 11",
+    );
+    for m in ["h7g8q", "h7g8r", "h7g8b", "h7g8n"] {
+        assert!(zh.iter().any(|t| t == m), "{m}: {zh:?}");
+    }
+    assert!(!zh.iter().any(|t| t.ends_with('+')), "{zh:?}");
+    let shogi = texts("shogi", "4k4/9/9/4P4/9/9/9/9/4K4[-] w - - 0 1");
+    assert!(shogi.iter().any(|t| t == "e6e7+"), "{shogi:?}");
+    assert!(shogi.iter().any(|t| t == "e6e7"), "{shogi:?}");
+}

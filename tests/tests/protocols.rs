@@ -914,6 +914,32 @@ fn match_tells_engines_of_chess960_starts() {
     );
 }
 
+/// Runs `houserules match` with `args` and `--pgn pgn`; checks it succeeded. Its output and
+/// the games it wrote.
+fn match_games(args: &[&str], pgn: &std::path::Path) -> (String, String) {
+    let mut all: Vec<&str> = vec!["match"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["--pgn", pgn.to_str().unwrap()]);
+    let out = houserules(&all);
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (stdout, std::fs::read_to_string(pgn).unwrap())
+}
+
+/// Checks that houserules won both games against each of `engines`.
+fn assert_won_against(stdout: &str, engines: &[&str]) {
+    for who in engines {
+        assert!(
+            stdout.contains(&format!("Score of houserules 0.1.0 vs {who}: 2 - 0 - 0")),
+            "{stdout}"
+        );
+    }
+}
+
 #[test]
 fn match_forfeits_misbehaving_engines_and_goes_on() {
     let dir = tempfile::tempdir().unwrap();
@@ -939,42 +965,30 @@ fn match_forfeits_misbehaving_engines_and_goes_on() {
     let sleeper = script("sleeper", "sleep 5; echo bestmove e2e4");
     let pgn = dir.path().join("m.pgn");
     let hr = format!("{} uci", binary().display());
-    let out = houserules([
-        "match",
-        "--engine",
-        &hr,
-        "--engine",
-        &liar,
-        "--engine",
-        &dier,
-        "--engine",
-        &sleeper,
-        "--games",
-        "2",
-        "--movetime",
-        "50",
-        "--margin",
-        // Wide enough for houserules on a loaded CI machine, far below the sleeper's 5 s.
-        "1000",
-        "--pgn",
-        pgn.to_str().unwrap(),
-    ]);
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout}{}",
-        String::from_utf8_lossy(&out.stderr)
+    let (stdout, games) = match_games(
+        &[
+            "--engine",
+            &hr,
+            "--engine",
+            &liar,
+            "--engine",
+            &dier,
+            "--engine",
+            &sleeper,
+            "--games",
+            "2",
+            "--movetime",
+            "50",
+            // Wide enough for houserules on a loaded CI machine, far below the sleeper's 5 s.
+            "--margin",
+            "1000",
+        ],
+        &pgn,
     );
     // Every game of houserules was won by a forfeit of the other side, each kind seen, and
     // all 12 games of the round robin were played (each bad engine restarted).
-    for who in ["liar", "dier", "sleeper"] {
-        assert!(
-            stdout.contains(&format!("Score of houserules 0.1.0 vs {who}: 2 - 0 - 0")),
-            "{stdout}"
-        );
-    }
+    assert_won_against(&stdout, &["liar", "dier", "sleeper"]);
     assert!(stdout.contains("Game 12/12"), "{stdout}");
-    let games = std::fs::read_to_string(&pgn).unwrap();
     assert_eq!(games.matches("[Event \"houserules match\"]").count(), 12);
     for why in ["illegal move: `a1a8`", "engine died", "time forfeit"] {
         assert!(games.contains(why), "{why}: {games}");
@@ -1006,34 +1020,27 @@ fn match_plays_xboard_engines_and_judges_them() {
     // numbered from 0 in XBoard).
     for (variant, plies) in [("chess", "600"), ("xiangqi", "40")] {
         let pgn = dir.path().join(format!("{variant}.pgn"));
-        let out = houserules([
-            "match",
-            "--variant",
-            variant,
-            "--engine",
-            &uci,
-            "--engine",
-            &xboard,
-            "--protocol",
-            "2:xboard",
-            "--games",
-            "2",
-            "--movetime",
-            "30",
-            "--margin",
-            "1000",
-            "--max-plies",
-            plies,
-            "--pgn",
-            pgn.to_str().unwrap(),
-        ]);
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        assert!(
-            out.status.success(),
-            "{stdout}{}",
-            String::from_utf8_lossy(&out.stderr)
+        let (_, games) = match_games(
+            &[
+                "--variant",
+                variant,
+                "--engine",
+                &uci,
+                "--engine",
+                &xboard,
+                "--protocol",
+                "2:xboard",
+                "--games",
+                "2",
+                "--tc",
+                "3+0.05",
+                "--margin",
+                "1000",
+                "--max-plies",
+                plies,
+            ],
+            &pgn,
         );
-        let games = std::fs::read_to_string(&pgn).unwrap();
         assert_eq!(games.matches("[Event \"houserules match\"]").count(), 2);
         for bad in ["illegal", "forfeit", "died", "refused", "claimed"] {
             assert!(!games.contains(bad), "{variant}: {bad}: {games}");
@@ -1074,42 +1081,30 @@ fn match_plays_xboard_engines_and_judges_them() {
         "echo \"Illegal move: $line\"",
     );
     let pgn = dir.path().join("bad.pgn");
-    let out = houserules([
-        "match",
-        "--engine",
-        &uci,
-        "--engine",
-        &resigner,
-        "--engine",
-        &claimer,
-        "--engine",
-        &refuser,
-        "--protocol",
-        "xboard",
-        "--protocol",
-        "1:uci",
-        "--games",
-        "2",
-        "--movetime",
-        "30",
-        "--margin",
-        "1000",
-        "--pgn",
-        pgn.to_str().unwrap(),
-    ]);
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout}{}",
-        String::from_utf8_lossy(&out.stderr)
+    let (stdout, games) = match_games(
+        &[
+            "--engine",
+            &uci,
+            "--engine",
+            &resigner,
+            "--engine",
+            &claimer,
+            "--engine",
+            &refuser,
+            "--protocol",
+            "xboard",
+            "--protocol",
+            "1:uci",
+            "--games",
+            "2",
+            "--tc",
+            "3+0.05",
+            "--margin",
+            "1000",
+        ],
+        &pgn,
     );
-    for who in ["resigner", "claimer", "refuser"] {
-        assert!(
-            stdout.contains(&format!("Score of houserules 0.1.0 vs {who}: 2 - 0 - 0")),
-            "{stdout}"
-        );
-    }
-    let games = std::fs::read_to_string(&pgn).unwrap();
+    assert_won_against(&stdout, &["resigner", "claimer", "refuser"]);
     for why in [
         "resigner resigned",
         "claimed `1-0 {I win}`",
@@ -1142,6 +1137,20 @@ fn match_plays_xboard_engines_and_judges_them() {
         "2:cecp3",
     ]);
     assert_eq!(out.status.code(), Some(2));
+    // XBoard's time per move is whole seconds.
+    let out = houserules([
+        "match",
+        "--engine",
+        &uci,
+        "--engine",
+        &xboard,
+        "--protocol",
+        "2:xboard",
+        "--movetime",
+        "100",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("whole seconds"));
 }
 
 #[test]

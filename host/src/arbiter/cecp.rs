@@ -251,7 +251,8 @@ impl XboardEngine {
             self.pipe.send(&format!("setboard {fen}"))?;
         }
         match *time {
-            TimeControl::MoveTime(t) => self.pipe.send(&format!("st {}", seconds(t)))?,
+            // Whole seconds (`run_match` checks).
+            TimeControl::MoveTime(t) => self.pipe.send(&format!("st {}", t.as_secs().max(1)))?,
             TimeControl::Clock {
                 base,
                 increment,

@@ -1036,21 +1036,29 @@ fn result_token(w: Winner) -> String {
 }
 
 /// A move as Fairy-Stockfish writes it in UCI, where that differs from the host's coordinate
-/// form: a promotion whose result is written with a `+` prefix (`promotedPieceType`, shogi
-/// style) is `from to +` (`g4g3+`, the host writes `g4g3c`).
+/// form: a piece that promotes into its own promoted form, written with a `+` prefix and its
+/// own letter (`promotedPieceType`, shogi style), is `from to +` (`g4g3+`, the host writes
+/// `g4g3c`). A pawn's promotion to a piece of its choice stays `h7g8q`, also where the
+/// promoted piece is marked as such (crazyhouse's `Q~`, a `+Q` kind here): its letter is not
+/// the pawn's.
 pub fn fsf_text(p: &Pipeline, pos: &Position, m: Move) -> Result<Option<String>, HostError> {
     if !m.is_promotion() || m.is_drop() {
         return Ok(None);
     }
+    let kind = |pos: &Position, sq| {
+        pos.get(sq)
+            .kind()
+            .and_then(|k| p.info.pieces.get(k as usize))
+    };
+    let Some(mover) = kind(pos, m.from).map(|t| t.letter.to_ascii_uppercase()) else {
+        return Ok(None);
+    };
     let mut child = pos.clone();
     let mut fx = houserules_plugin_api::MoveEffects::new(pos.side_to_move, false);
     p.apply(&mut child, m, &mut fx)?;
-    let prefixed = child
-        .get(m.destination())
-        .kind()
-        .and_then(|k| p.info.pieces.get(k as usize))
-        .is_some_and(|t| t.promoted_prefix);
-    Ok(prefixed.then(|| format!("{}{}+", m.from, m.destination())))
+    let own_promoted_form = kind(&child, m.destination())
+        .is_some_and(|t| t.promoted_prefix && t.letter.to_ascii_uppercase() == mover);
+    Ok(own_promoted_form.then(|| format!("{}{}+", m.from, m.destination())))
 }
 
 /// The move sent to engines: the Fairy-Stockfish form where it differs (houserules reads
@@ -1144,6 +1152,19 @@ pub fn run_match(
         return Err(MatchError::Usage(
             "a match needs at least two --engine".into(),
         ));
+    }
+    // XBoard's `st` is a whole number of seconds (engines read it so; a fraction may be read
+    // as 0, no limit).
+    if let TimeControl::MoveTime(t) = settings.time {
+        if t.subsec_nanos() != 0 || t.is_zero() {
+            if let Some(s) = specs.iter().find(|s| s.protocol == Protocol::Xboard) {
+                return Err(MatchError::Usage(format!(
+                    "engine `{}` speaks XBoard, whose time per move (`st`) is whole seconds: \
+                     give --movetime in whole seconds (1000, 2000, ...) or a clock (--tc)",
+                    s.command
+                )));
+            }
+        }
     }
     let mut engines: Vec<Result<MatchEngine, String>> = Vec::new();
     for s in specs {
