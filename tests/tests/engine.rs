@@ -304,7 +304,9 @@ fn levels_score_multi_move_turns_from_the_mover() {
 /// Moves as the match arbiter sends them to engines (Fairy-Stockfish's forms): a piece that
 /// promotes into its own promoted form is `from to +` (shogi), a pawn's promotion to a piece
 /// of its choice keeps its letter, also where the promoted piece is marked (crazyhouse's
-/// `Q~`). Fairy-Stockfish ignored `h7g8+` in crazyhouse, over UCI and XBoard alike.
+/// `Q~`); a piece turning back into its unpromoted form is `from to -` (Kyoto shogi).
+/// Fairy-Stockfish ignored `h7g8+` in crazyhouse and `a1a2l` in Kyoto shogi, over UCI and
+/// XBoard alike.
 #[test]
 fn arbiter_writes_promotions_as_fairy_stockfish_reads_them() {
     use houserules_host::arbiter::engine_text;
@@ -329,4 +331,14 @@ fn arbiter_writes_promotions_as_fairy_stockfish_reads_them() {
     let shogi = texts("shogi", "4k4/9/9/4P4/9/9/9/9/4K4[-] w - - 0 1");
     assert!(shogi.iter().any(|t| t == "e6e7+"), "{shogi:?}");
     assert!(shogi.iter().any(|t| t == "e6e7"), "{shogi:?}");
+    // Kyoto shogi's pieces turn over at every move: `+` up, `-` back down, as Fairy-Stockfish's
+    // perft 1 from the start lists them.
+    let mut kyoto = texts("kyotoshogi", "p+nks+l/5/5/5/+LSK+NP[] w - - 0 1");
+    kyoto.sort();
+    let mut fsf = [
+        "b1a2+", "b1b2+", "b1c2+", "e1e2+", "a1a2-", "a1b2-", "d1c2-", "d1d2-", "d1e2-", "c1b2",
+        "c1c2", "c1d2",
+    ];
+    fsf.sort();
+    assert_eq!(kyoto, fsf);
 }

@@ -1035,12 +1035,13 @@ fn result_token(w: Winner) -> String {
     }
 }
 
-/// A move as Fairy-Stockfish writes it in UCI, where that differs from the host's coordinate
-/// form: a piece that promotes into its own promoted form, written with a `+` prefix and its
-/// own letter (`promotedPieceType`, shogi style), is `from to +` (`g4g3+`, the host writes
-/// `g4g3c`). A pawn's promotion to a piece of its choice stays `h7g8q`, also where the
-/// promoted piece is marked as such (crazyhouse's `Q~`, a `+Q` kind here): its letter is not
-/// the pawn's.
+/// A move as Fairy-Stockfish writes it in UCI and XBoard, where that differs from the host's
+/// coordinate form: a piece that promotes into its own promoted form, written with a `+`
+/// prefix and its own letter (`promotedPieceType`, shogi style), is `from to +` (`g4g3+`,
+/// the host writes `g4g3c`); a promoted piece that turns back into its own unpromoted form
+/// (Kyoto shogi's `pieceDemotion`) is `from to -` (`a1a2-`, the host writes `a1a2l`). A
+/// pawn's promotion to a piece of its choice stays `h7g8q`, also where the promoted piece is
+/// marked as such (crazyhouse's `Q~`, a `+Q` kind here): its letter is not the pawn's.
 pub fn fsf_text(p: &Pipeline, pos: &Position, m: Move) -> Result<Option<String>, HostError> {
     if !m.is_promotion() || m.is_drop() {
         return Ok(None);
@@ -1050,15 +1051,21 @@ pub fn fsf_text(p: &Pipeline, pos: &Position, m: Move) -> Result<Option<String>,
             .kind()
             .and_then(|k| p.info.pieces.get(k as usize))
     };
-    let Some(mover) = kind(pos, m.from).map(|t| t.letter.to_ascii_uppercase()) else {
+    let Some(mover) = kind(pos, m.from) else {
         return Ok(None);
     };
+    let (letter, promoted) = (mover.letter.to_ascii_uppercase(), mover.promoted_prefix);
     let mut child = pos.clone();
     let mut fx = houserules_plugin_api::MoveEffects::new(pos.side_to_move, false);
     p.apply(&mut child, m, &mut fx)?;
-    let own_promoted_form = kind(&child, m.destination())
-        .is_some_and(|t| t.promoted_prefix && t.letter.to_ascii_uppercase() == mover);
-    Ok(own_promoted_form.then(|| format!("{}{}+", m.from, m.destination())))
+    let Some(result) = kind(&child, m.destination()) else {
+        return Ok(None);
+    };
+    if result.letter.to_ascii_uppercase() != letter || result.promoted_prefix == promoted {
+        return Ok(None);
+    }
+    let sign = if result.promoted_prefix { '+' } else { '-' };
+    Ok(Some(format!("{}{}{sign}", m.from, m.destination())))
 }
 
 /// The move sent to engines: the Fairy-Stockfish form where it differs (houserules reads
@@ -1093,8 +1100,8 @@ pub fn castles_from_other_squares(p: &Pipeline, start: &Position) -> bool {
 }
 
 /// The legal move an engine's move text names, in the coordinate form (castling also as
-/// king takes rook, `+` promotions as Fairy-Stockfish writes them); `None` when it names
-/// none.
+/// king takes rook, `+` promotions and `-` demotions as Fairy-Stockfish writes them);
+/// `None` when it names none.
 pub fn coordinate_move(
     p: &Pipeline,
     pos: &Position,
@@ -1105,7 +1112,8 @@ pub fn coordinate_move(
         if coordinate_among(p, pos, m, legal)?.eq_ignore_ascii_case(text) {
             return Ok(Some(m));
         }
-        if text.ends_with('+') && fsf_text(p, pos, m)?.is_some_and(|t| t.eq_ignore_ascii_case(text))
+        if (text.ends_with('+') || text.ends_with('-'))
+            && fsf_text(p, pos, m)?.is_some_and(|t| t.eq_ignore_ascii_case(text))
         {
             return Ok(Some(m));
         }
