@@ -1154,6 +1154,50 @@ fn match_plays_xboard_engines_and_judges_them() {
 }
 
 #[test]
+fn match_reads_xboard_moves_of_several_legs() {
+    // Fairy-Stockfish sends an amazons move (the queen's move, then the arrow) as one `move`
+    // line per leg, each but the last ending with a comma; ranks of a board of ten from 0.
+    // This engine plays the first move that way, then repeats it (illegal by then).
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("legs");
+    std::fs::write(
+        &p,
+        "while read line; do case \"$line\" in\n\
+         protover*) echo 'feature myname=\"legs\" variants=\"amazons\" usermove=1 ping=1 done=1';;\n\
+         ping*) echo \"pong ${line#ping }\";;\n\
+         go) echo 'move d0a0,'; echo 'move a0b0';;\n\
+         quit) exit 0;;\n\
+         esac; done\n",
+    )
+    .unwrap();
+    let legs = format!("sh {}", p.display());
+    let uci = format!("{} uci", binary().display());
+    let pgn = dir.path().join("a.pgn");
+    let (_, games) = match_games(
+        &[
+            "--variant",
+            "amazons",
+            "--engine",
+            &legs,
+            "--engine",
+            &uci,
+            "--protocol",
+            "1:xboard",
+            "--games",
+            "1",
+            "--tc",
+            "5+0",
+            "--margin",
+            "1000",
+        ],
+        &pgn,
+    );
+    // The first move was read whole and played; the second time it is illegal, as one move.
+    assert!(games.contains("legs illegal move: `d1a1,a1b1`"), "{games}");
+    assert!(games.contains("1. "), "{games}");
+}
+
+#[test]
 fn analyze_engine_writes_evals_and_marks_a_blunder() {
     let dir = tempfile::tempdir().unwrap();
     let root = houserules_tests::workspace_root();

@@ -294,6 +294,7 @@ impl XboardEngine {
         self.pipe.send("go")?;
         let started = Instant::now();
         let deadline = started + allowed;
+        let mut legs = String::new();
         loop {
             let line = match self.pipe.recv(deadline) {
                 Err(Forfeit::Time(_)) => {
@@ -306,10 +307,16 @@ impl XboardEngine {
             };
             let text = line.trim();
             if let Some(m) = text.strip_prefix("move ") {
+                legs.push_str(m.trim());
+                // A move of several legs (amazons' move and arrow) may come as one `move`
+                // line per leg, each but the last ending with a comma (Fairy-Stockfish).
+                if legs.ends_with(',') {
+                    continue;
+                }
                 self.known += 1;
                 // Back to force mode: it thinks only when asked.
                 self.pipe.send("force")?;
-                return Ok((m.trim().to_string(), started.elapsed()));
+                return Ok((legs, started.elapsed()));
             }
             if text.starts_with("Illegal move") || text.starts_with("Error") {
                 return Err(Forfeit::Illegal(format!(
