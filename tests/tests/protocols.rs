@@ -1198,6 +1198,55 @@ fn match_reads_xboard_moves_of_several_legs() {
 }
 
 #[test]
+fn match_reads_the_xboard_pass() {
+    // XBoard writes a pass `@@@@` (Fairy-Stockfish in Othello when it has no move); the
+    // coordinate form has it as a piece's move onto its own square. From a flipello position
+    // where White can only pass, an engine that always passes passes once, legally.
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("passer");
+    std::fs::write(
+        &p,
+        "while read line; do case \"$line\" in\n\
+         protover*) echo 'feature myname=\"passer\" variants=\"flipello\" usermove=1 setboard=1 ping=1 done=1';;\n\
+         ping*) echo \"pong ${line#ping }\";;\n\
+         go) echo 'move @@@@';;\n\
+         quit) exit 0;;\n\
+         esac; done\n",
+    )
+    .unwrap();
+    let start = "8/8/2PPPPPp/3PPPpp/2PPPpPp/3Ppppp/3ppppp/3ppppp[PPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPpppppppppppppppppppppppppppppppppppppppppppppp] w - - 0 15";
+    let openings = dir.path().join("o.fen");
+    std::fs::write(&openings, format!("{start}\n")).unwrap();
+    let passer = format!("sh {}", p.display());
+    let uci = format!("{} uci", binary().display());
+    let pgn = dir.path().join("p.pgn");
+    let (_, games) = match_games(
+        &[
+            "--variant",
+            "flipello",
+            "--engine",
+            &passer,
+            "--engine",
+            &uci,
+            "--protocol",
+            "1:xboard",
+            "--games",
+            "1",
+            "--tc",
+            "5+0",
+            "--margin",
+            "1000",
+            "--openings",
+            openings.to_str().unwrap(),
+        ],
+        &pgn,
+    );
+    // Its first pass was played; whatever ended the game, it was later.
+    assert!(!games.contains(&format!("in {start}")), "{games}");
+    assert!(games.contains("15. "), "{games}");
+}
+
+#[test]
 fn analyze_engine_writes_evals_and_marks_a_blunder() {
     let dir = tempfile::tempdir().unwrap();
     let root = houserules_tests::workspace_root();

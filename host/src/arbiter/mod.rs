@@ -839,7 +839,16 @@ pub fn play_game(
                 let ranks = game.position.ranks();
                 engine
                     .think(&texts.xboard, clock, allowed)
-                    .map(|(m, took)| (crate::xboard::squares_from_xboard(&m, ranks), took))
+                    .map(|(m, took)| {
+                        let text = match (m.as_str(), xboard_pass(&legal)) {
+                            // XBoard's pass, as the coordinate form of the one legal pass.
+                            ("@@@@", Some(pass)) => {
+                                coordinate(p, &game.position, pass).unwrap_or(m)
+                            }
+                            _ => crate::xboard::squares_from_xboard(&m, ranks),
+                        };
+                        (text, took)
+                    })
             }
         };
         let (text, took) = match answer {
@@ -919,6 +928,17 @@ struct EngineTexts {
     xboard: Vec<String>,
 }
 
+/// The pass among `moves`, if there is exactly one: a move of a piece onto its own square
+/// (the coordinate form's pass, `d3d3`, as Fairy-Stockfish writes it in UCI), which XBoard
+/// writes `@@@@`.
+fn xboard_pass(moves: &[Move]) -> Option<Move> {
+    let mut passes = moves.iter().filter(|m| m.from == m.to && !m.is_drop());
+    match (passes.next(), passes.next()) {
+        (Some(&m), None) => Some(m),
+        _ => None,
+    }
+}
+
 /// Plays `m`, noting its forms for the engines and its SAN (for the record).
 fn record_move(
     p: &Pipeline,
@@ -937,7 +957,11 @@ fn record_move(
     });
     texts
         .xboard
-        .push(crate::xboard::squares_to_xboard(&text, pos.ranks()));
+        .push(if xboard_pass(std::slice::from_ref(&m)).is_some() {
+            "@@@@".to_string()
+        } else {
+            crate::xboard::squares_to_xboard(&text, pos.ranks())
+        });
     texts.plain.push(text);
     written.push(WrittenMove {
         white: pos.side_to_move == Color::White,
