@@ -459,10 +459,16 @@ impl Session {
                         continue;
                     };
                     let text = squares_from_xboard(&arg, pos.start.ranks());
-                    let played = pos
-                        .game(p)
-                        .map_err(|e| e.to_string())
-                        .and_then(|g| find_move(&g, &text).map(|m| (m, g.position.side_to_move)));
+                    let played = pos.game(p).map_err(|e| e.to_string()).and_then(|g| {
+                        let pass = (arg == PASS)
+                            .then(|| g.legal_moves().ok())
+                            .flatten()
+                            .and_then(|legal| pass_among(p, &g.position, &legal));
+                        match pass {
+                            Some(m) => Ok((m, g.position.side_to_move)),
+                            None => find_move(&g, &text).map(|m| (m, g.position.side_to_move)),
+                        }
+                    });
                     match played {
                         Err(e) => {
                             out.line(&format!("Illegal move ({e}): {arg}"));
@@ -674,6 +680,30 @@ impl Session {
     }
 }
 
+/// XBoard's pass (Fairy-Stockfish's too, in Othello and wherever a side may pass).
+pub const PASS: &str = "@@@@";
+
+/// Whether `m` is a pass: in the coordinate form, a piece's move onto its own square and
+/// nothing more (`d3d3`, as Fairy-Stockfish writes a pass in UCI).
+pub fn is_pass(p: &Pipeline, pos: &Position, m: houserules_plugin_api::Move) -> bool {
+    m.from == m.to
+        && !m.is_drop()
+        && crate::notation::coordinate(p, pos, m).is_ok_and(|t| t == format!("{}{}", m.from, m.to))
+}
+
+/// The pass among `legal`, if there is exactly one.
+pub fn pass_among(
+    p: &Pipeline,
+    pos: &Position,
+    legal: &[houserules_plugin_api::Move],
+) -> Option<houserules_plugin_api::Move> {
+    let mut passes = legal.iter().filter(|&&m| is_pass(p, pos, m));
+    match (passes.next(), passes.next()) {
+        (Some(&m), None) => Some(m),
+        _ => None,
+    }
+}
+
 /// XBoard numbers the ranks of a board of ten from 0 (`a0`-`i9`: one digit each, the form
 /// of its xiangqi and janggi, and of Fairy-Stockfish's CECP); houserules from 1. The squares
 /// of a move in coordinate form (`h2e2`, `P@e4`, `b1a3c4`; a special's `:code` is left as it
@@ -739,6 +769,9 @@ impl Session {
         pos: &Position,
         m: houserules_plugin_api::Move,
     ) -> Result<String, HostError> {
+        if is_pass(p, pos, m) {
+            return Ok(PASS.to_string());
+        }
         let text = crate::uci::move_text(p, pos, m, castles(self.fischer_random))?;
         Ok(squares_to_xboard(&text, pos.ranks()))
     }

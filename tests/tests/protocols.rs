@@ -722,6 +722,24 @@ fn xboard_analysis_mode_and_stops_without_a_move() {
 }
 
 #[test]
+fn xboard_passes_as_at_signs() {
+    // In flipello here White can only pass: XBoard writes the pass `@@@@`, both ways.
+    let start = "8/8/2PPPPPp/3PPPpp/2PPPpPp/3Ppppp/3ppppp/3ppppp[PPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPpppppppppppppppppppppppppppppppppppppppppppppp] w - - 0 15";
+    let (mut s, _) = xboard_started();
+    s.send("variant flipello");
+    s.send("force");
+    s.send(&format!("setboard {start}"));
+    s.send("sd 1");
+    s.send("go");
+    assert_eq!(s.line("move "), "move @@@@");
+    // The user's pass is read too.
+    s.send("force");
+    s.send(&format!("setboard {start}"));
+    s.send("usermove @@@@");
+    assert_accepted(&mut s, 9);
+}
+
+#[test]
 fn xboard_numbers_ten_ranks_from_zero_and_castles_fischer_random_as_o_o() {
     let (mut s, f) = xboard_started();
     assert!(f.contains("variants=\"normal,fischerandom,"), "{f}");

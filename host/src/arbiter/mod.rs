@@ -840,12 +840,13 @@ pub fn play_game(
                 engine
                     .think(&texts.xboard, clock, allowed)
                     .map(|(m, took)| {
-                        let text = match (m.as_str(), xboard_pass(&legal)) {
+                        let pass = (m == crate::xboard::PASS)
+                            .then(|| crate::xboard::pass_among(p, &game.position, &legal))
+                            .flatten();
+                        let text = match pass {
                             // XBoard's pass, as the coordinate form of the one legal pass.
-                            ("@@@@", Some(pass)) => {
-                                coordinate(p, &game.position, pass).unwrap_or(m)
-                            }
-                            _ => crate::xboard::squares_from_xboard(&m, ranks),
+                            Some(pass) => coordinate(p, &game.position, pass).unwrap_or(m),
+                            None => crate::xboard::squares_from_xboard(&m, ranks),
                         };
                         (text, took)
                     })
@@ -928,17 +929,6 @@ struct EngineTexts {
     xboard: Vec<String>,
 }
 
-/// The pass among `moves`, if there is exactly one: a move of a piece onto its own square
-/// (the coordinate form's pass, `d3d3`, as Fairy-Stockfish writes it in UCI), which XBoard
-/// writes `@@@@`.
-fn xboard_pass(moves: &[Move]) -> Option<Move> {
-    let mut passes = moves.iter().filter(|m| m.from == m.to && !m.is_drop());
-    match (passes.next(), passes.next()) {
-        (Some(&m), None) => Some(m),
-        _ => None,
-    }
-}
-
 /// Plays `m`, noting its forms for the engines and its SAN (for the record).
 fn record_move(
     p: &Pipeline,
@@ -955,13 +945,11 @@ fn record_move(
     } else {
         text.clone()
     });
-    texts
-        .xboard
-        .push(if xboard_pass(std::slice::from_ref(&m)).is_some() {
-            "@@@@".to_string()
-        } else {
-            crate::xboard::squares_to_xboard(&text, pos.ranks())
-        });
+    texts.xboard.push(if crate::xboard::is_pass(p, pos, m) {
+        crate::xboard::PASS.to_string()
+    } else {
+        crate::xboard::squares_to_xboard(&text, pos.ranks())
+    });
     texts.plain.push(text);
     written.push(WrittenMove {
         white: pos.side_to_move == Color::White,
