@@ -34,6 +34,11 @@ const NOT_RUN: &[(&str, &str)] = &[
         "a 100-game match: protocols.rs runs matches with openings",
     ),
     (
+        "--engine fairymax",
+        "needs Fairy-Max installed: protocols.rs runs `match` with XBoard engines (houserules' \
+         own and scripted ones)",
+    ),
+    (
         "--preset some-preset:k=v",
         "a placeholder for the reader's own preset",
     ),
