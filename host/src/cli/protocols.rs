@@ -79,7 +79,8 @@ pub struct MatchArgs {
     /// Games per pair of engines (colours alternate).
     #[arg(long, default_value_t = 2)]
     games: u32,
-    /// Time per move, milliseconds (the default: 100).
+    /// Time per move, milliseconds (the default: 100; 1000 where an XBoard engine plays, whose
+    /// time per move is whole seconds).
     #[arg(long, value_name = "MS", conflicts_with = "tc")]
     movetime: Option<u64>,
     /// A clock: `[moves/]base[+inc]` in seconds, e.g. `10+0.1`.
@@ -249,6 +250,10 @@ fn run(
     let time = match (a.tc, a.movetime) {
         (Some(tc), _) => tc,
         (None, Some(ms)) => TimeControl::MoveTime(Duration::from_millis(ms.max(1))),
+        // XBoard's time per move is whole seconds: 1 s where an XBoard engine plays.
+        (None, None) if specs.iter().any(|s| s.protocol == Protocol::Xboard) => {
+            TimeControl::MoveTime(Duration::from_secs(1))
+        }
         (None, None) => TimeControl::MoveTime(Duration::from_millis(100)),
     };
     let settings = MatchSettings {
