@@ -1051,7 +1051,7 @@ fn match_plays_xboard_engines_and_judges_them() {
                 "--games",
                 "2",
                 "--tc",
-                "3+0.05",
+                "1+0.01",
                 "--margin",
                 "1000",
                 "--max-plies",
