@@ -71,9 +71,9 @@ pub struct Input {
     pub stop: Arc<AtomicBool>,
     stops_read: Arc<AtomicU64>,
     searching: Arc<AtomicBool>,
-    /// While an analysis runs, every line but a [`quiet`] one stops it.
+    /// While an analysis runs, every line but a quiet (blank or `.`) one stops it.
     analysing: Arc<AtomicBool>,
-    /// Lines read that are not [`quiet`].
+    /// Lines read that are not quiet (blank or `.`).
     loud_read: Arc<AtomicU64>,
     /// Of those, the lines [`Input::next`] has returned.
     loud_taken: AtomicU64,
@@ -189,8 +189,8 @@ impl Input {
     }
 
     /// [`Input::arm`] for an analysis, which runs until there is a command to serve: a line
-    /// read but not yet taken by [`Input::next`], or read later, stops it unless it is
-    /// [`quiet`] (the line is then served as usual).
+    /// read but not yet taken by [`Input::next`], or read later, stops it, unless it is blank
+    /// or `.` (the line is then served as usual).
     pub fn arm_analysis(&self) {
         self.stop.store(false, Ordering::SeqCst);
         self.analysing.store(true, Ordering::SeqCst);

@@ -1029,6 +1029,62 @@ fn match_forfeits_misbehaving_engines_and_goes_on() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("no engine 3"));
 }
 
+/// A scripted XBoard engine in `dir`: its `feature` line names it `name` and adds
+/// `features`; it answers `ping`, runs `on_go` on `go` and `on_usermove` on `usermove ...`
+/// (shell commands, `$line` the line read). Its command line.
+fn xboard_script(
+    dir: &std::path::Path,
+    name: &str,
+    features: &str,
+    on_go: &str,
+    on_usermove: &str,
+) -> String {
+    let p = dir.join(name);
+    std::fs::write(
+        &p,
+        format!(
+            "while read line; do case \"$line\" in\n\
+             protover*) echo 'feature myname=\"{name}\" {features} usermove=1 ping=1 done=1';;\n\
+             ping*) echo \"pong ${{line#ping }}\";;\n\
+             go) {on_go};;\n\
+             usermove*) {on_usermove};;\n\
+             quit) exit 0;;\n\
+             esac; done\n"
+        ),
+    )
+    .unwrap();
+    format!("sh {}", p.display())
+}
+
+/// One game of `variant` between the XBoard engine `engine` (White) and houserules' UCI
+/// engine, with `extra` arguments; the game's record.
+fn one_game_against_houserules(
+    dir: &std::path::Path,
+    variant: &str,
+    engine: &str,
+    extra: &[&str],
+) -> String {
+    let uci = format!("{} uci", binary().display());
+    let mut args = vec![
+        "--variant",
+        variant,
+        "--engine",
+        engine,
+        "--engine",
+        &uci,
+        "--protocol",
+        "1:xboard",
+        "--games",
+        "1",
+        "--tc",
+        "5+0",
+        "--margin",
+        "1000",
+    ];
+    args.extend_from_slice(extra);
+    match_games(&args, &dir.join(format!("{variant}.pgn"))).1
+}
+
 #[test]
 fn match_plays_xboard_engines_and_judges_them() {
     let dir = tempfile::tempdir().unwrap();
@@ -1082,27 +1138,13 @@ fn match_plays_xboard_engines_and_judges_them() {
 
     // XBoard engines that resign, claim a result the rules do not give, or refuse the
     // game's moves lose, and the match goes on.
-    let script = |name: &str, on_go: &str, on_usermove: &str| {
-        let p = dir.path().join(name);
-        std::fs::write(
-            &p,
-            format!(
-                "while read line; do case \"$line\" in\n\
-                 protover*) echo 'feature myname=\"{name}\" usermove=1 ping=1 setboard=1 done=1';;\n\
-                 ping*) echo \"pong ${{line#ping }}\";;\n\
-                 go) {on_go};;\n\
-                 usermove*) {on_usermove};;\n\
-                 quit) exit 0;;\n\
-                 esac; done\n"
-            ),
-        )
-        .unwrap();
-        format!("sh {}", p.display())
-    };
-    let resigner = script("resigner", "echo resign", ":");
-    let claimer = script("claimer", "echo '1-0 {I win}'", ":");
-    let refuser = script(
+    let d = dir.path();
+    let resigner = xboard_script(d, "resigner", "setboard=1", "echo resign", ":");
+    let claimer = xboard_script(d, "claimer", "setboard=1", "echo '1-0 {I win}'", ":");
+    let refuser = xboard_script(
+        d,
         "refuser",
+        "setboard=1",
         "echo 'move e2e4'",
         "echo \"Illegal move: $line\"",
     );
@@ -1185,39 +1227,14 @@ fn match_reads_xboard_moves_of_several_legs() {
     // line per leg, each but the last ending with a comma; ranks of a board of ten from 0.
     // This engine plays the first move that way, then repeats it (illegal by then).
     let dir = tempfile::tempdir().unwrap();
-    let p = dir.path().join("legs");
-    std::fs::write(
-        &p,
-        "while read line; do case \"$line\" in\n\
-         protover*) echo 'feature myname=\"legs\" variants=\"amazons\" usermove=1 ping=1 done=1';;\n\
-         ping*) echo \"pong ${line#ping }\";;\n\
-         go) echo 'move d0a0,'; echo 'move a0b0';;\n\
-         quit) exit 0;;\n\
-         esac; done\n",
-    )
-    .unwrap();
-    let legs = format!("sh {}", p.display());
-    let uci = format!("{} uci", binary().display());
-    let pgn = dir.path().join("a.pgn");
-    let (_, games) = match_games(
-        &[
-            "--variant",
-            "amazons",
-            "--engine",
-            &legs,
-            "--engine",
-            &uci,
-            "--protocol",
-            "1:xboard",
-            "--games",
-            "1",
-            "--tc",
-            "5+0",
-            "--margin",
-            "1000",
-        ],
-        &pgn,
+    let legs = xboard_script(
+        dir.path(),
+        "legs",
+        "variants=\"amazons\"",
+        "echo 'move d0a0,'; echo 'move a0b0'",
+        ":",
     );
+    let games = one_game_against_houserules(dir.path(), "amazons", &legs, &[]);
     // The first move was read whole and played; the second time it is illegal, as one move.
     assert!(games.contains("legs illegal move: `d1a1,a1b1`"), "{games}");
     assert!(games.contains("1. "), "{games}");
@@ -1229,43 +1246,21 @@ fn match_reads_the_xboard_pass() {
     // coordinate form has it as a piece's move onto its own square. From a flipello position
     // where White can only pass, an engine that always passes passes once, legally.
     let dir = tempfile::tempdir().unwrap();
-    let p = dir.path().join("passer");
-    std::fs::write(
-        &p,
-        "while read line; do case \"$line\" in\n\
-         protover*) echo 'feature myname=\"passer\" variants=\"flipello\" usermove=1 setboard=1 ping=1 done=1';;\n\
-         ping*) echo \"pong ${line#ping }\";;\n\
-         go) echo 'move @@@@';;\n\
-         quit) exit 0;;\n\
-         esac; done\n",
-    )
-    .unwrap();
+    let passer = xboard_script(
+        dir.path(),
+        "passer",
+        "variants=\"flipello\" setboard=1",
+        "echo 'move @@@@'",
+        ":",
+    );
     let start = "8/8/2PPPPPp/3PPPpp/2PPPpPp/3Ppppp/3ppppp/3ppppp[PPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPpppppppppppppppppppppppppppppppppppppppppppppp] w - - 0 15";
     let openings = dir.path().join("o.fen");
     std::fs::write(&openings, format!("{start}\n")).unwrap();
-    let passer = format!("sh {}", p.display());
-    let uci = format!("{} uci", binary().display());
-    let pgn = dir.path().join("p.pgn");
-    let (_, games) = match_games(
-        &[
-            "--variant",
-            "flipello",
-            "--engine",
-            &passer,
-            "--engine",
-            &uci,
-            "--protocol",
-            "1:xboard",
-            "--games",
-            "1",
-            "--tc",
-            "5+0",
-            "--margin",
-            "1000",
-            "--openings",
-            openings.to_str().unwrap(),
-        ],
-        &pgn,
+    let games = one_game_against_houserules(
+        dir.path(),
+        "flipello",
+        &passer,
+        &["--openings", openings.to_str().unwrap()],
     );
     // Its first pass was played; whatever ended the game, it was later.
     assert!(!games.contains(&format!("in {start}")), "{games}");
