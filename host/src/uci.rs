@@ -464,8 +464,10 @@ pub enum CastleForm {
     Symbols,
 }
 
-/// One move as sent to the GUI: the coordinate form, a castle as `castles` says (a variant
-/// with its own notation, `CUSTOM_SAN`, writes its castles itself).
+/// One move as sent to the GUI: the coordinate form with Fairy-Stockfish's spellings where
+/// they differ (a piece promoting into its own promoted form `e6e7+`, turning back `a1a2-`;
+/// [`crate::arbiter::engine_text`]), a castle as `castles` says (a variant with its own
+/// notation, `CUSTOM_SAN`, writes its castles itself).
 pub fn move_text(
     p: &Pipeline,
     pos: &Position,
@@ -477,7 +479,9 @@ pub fn move_text(
         .flags
         .contains(houserules_plugin_api::VariantFlags::CUSTOM_SAN);
     if !m.is_castle() || own_castles {
-        return coordinate(p, pos, m);
+        // Fairy-Stockfish's spellings where they differ (`e6e7+`, `a1a2-`): what GUIs that
+        // know its variants read.
+        return crate::arbiter::engine_text(p, pos, m);
     }
     match castles {
         CastleForm::KingTarget => coordinate(p, pos, m),
@@ -1040,10 +1044,11 @@ impl UciSession {
         let out = &self.out;
         let result = pos.game(p).and_then(|g| {
             let r = crate::perft::perft(p, &g.position, depth.min(256), options.threads, true)?;
-            // The root castles in the form the GUI asked for.
+            // The root moves as every other move sent to the GUI (castles in the form it asked
+            // for, Fairy-Stockfish's spellings), so that a GUI can compare them with its own.
             let mut lines = Vec::with_capacity(r.divide.len());
             for ((written, n), &m) in r.divide.iter().zip(&r.divide_moves) {
-                let text = if m.is_castle() && options.castles != CastleForm::KingTarget {
+                let text = if m.is_castle() || m.is_promotion() {
                     move_text(p, &g.position, m, options.castles)?
                 } else {
                     written.clone()

@@ -324,6 +324,46 @@ fn uci_ponders_until_ponderhit_or_stop() {
 }
 
 #[test]
+fn uci_writes_moves_as_fairy_stockfish_does() {
+    // Root moves of `go perft 1` from the start, as Fairy-Stockfish lists them: a piece that
+    // promotes into its own promoted form `+`, one turning back `-` (Kyoto shogi), a
+    // promotion to a piece of the pawn's choice with its letter.
+    let mut s = Session::start(&["uci"]);
+    s.send("uci");
+    s.until("uciok");
+    s.send("setoption name UCI_Variant value kyotoshogi");
+    s.send("position startpos");
+    s.send("go perft 1");
+    let out = s.until("Nodes searched");
+    let mut moves: Vec<&str> = out
+        .iter()
+        .filter_map(|l| l.split_once(": ").map(|(m, _)| m))
+        .filter(|m| *m != "Nodes searched")
+        .collect();
+    moves.sort();
+    let mut fsf = [
+        "a1a2-", "a1b2-", "b1a2+", "b1b2+", "b1c2+", "c1b2", "c1c2", "c1d2", "d1c2-", "d1d2-",
+        "d1e2-", "e1e2+",
+    ];
+    fsf.sort();
+    assert_eq!(moves, fsf);
+    // The engine's own moves take the same forms, and it reads them back.
+    s.send("go depth 1");
+    let m = best_move(&s.until("bestmove"));
+    assert!(fsf.contains(&m.as_str()), "{m}");
+    s.send(&format!("position startpos moves {m}"));
+    s.send("isready");
+    assert_no_line(&s.until("readyok"), "info string");
+    s.send("setoption name UCI_Variant value crazyhouse");
+    s.send("position fen r1b2knQ/ppp1bppP/2np1n1q/1B2p3/2R1P3/8/PPPP1PPP/RNB1K2R[] w KQ - 1 11");
+    s.send("go perft 1");
+    let out = s.until("Nodes searched");
+    for m in ["h7g8q: 1", "h7g8n: 1"] {
+        assert!(out.iter().any(|l| l == m), "{m}: {out:?}");
+    }
+}
+
+#[test]
 fn uci_session_answers_every_command() {
     let mut s = Session::start(&["uci"]);
     s.send("uci");
