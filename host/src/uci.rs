@@ -49,7 +49,6 @@ impl Output {
 
 /// A line of input with the number of stop requests, and of lines that stop an analysis,
 /// read before it.
-#[derive(Debug, Clone)]
 pub struct InputLine {
     /// The line, trimmed.
     pub text: String,

@@ -459,16 +459,10 @@ impl Session {
                         continue;
                     };
                     let text = squares_from_xboard(&arg, pos.start.ranks());
-                    let played = pos.game(p).map_err(|e| e.to_string()).and_then(|g| {
-                        let pass = (arg == PASS)
-                            .then(|| g.legal_moves().ok())
-                            .flatten()
-                            .and_then(|legal| pass_among(p, &g.position, &legal));
-                        match pass {
-                            Some(m) => Ok((m, g.position.side_to_move)),
-                            None => find_move(&g, &text).map(|m| (m, g.position.side_to_move)),
-                        }
-                    });
+                    let played = pos
+                        .game(p)
+                        .map_err(|e| e.to_string())
+                        .and_then(|g| find_move(&g, &text).map(|m| (m, g.position.side_to_move)));
                     match played {
                         Err(e) => {
                             out.line(&format!("Illegal move ({e}): {arg}"));
@@ -691,7 +685,22 @@ pub fn is_pass(p: &Pipeline, pos: &Position, m: houserules_plugin_api::Move) -> 
         && crate::notation::coordinate(p, pos, m).is_ok_and(|t| t == format!("{}{}", m.from, m.to))
 }
 
-/// The pass among `legal`, if there is exactly one.
+/// The move `m`, written `text` in the coordinate form, as XBoard writes it: a pass as
+/// `@@@@`, the ranks of a board of ten from 0.
+pub fn xboard_text(
+    p: &Pipeline,
+    pos: &Position,
+    m: houserules_plugin_api::Move,
+    text: &str,
+) -> String {
+    if is_pass(p, pos, m) {
+        PASS.to_string()
+    } else {
+        squares_to_xboard(text, pos.ranks())
+    }
+}
+
+/// The pass among `legal`, if there is exactly one (the move XBoard's `@@@@` names).
 pub fn pass_among(
     p: &Pipeline,
     pos: &Position,
@@ -769,11 +778,8 @@ impl Session {
         pos: &Position,
         m: houserules_plugin_api::Move,
     ) -> Result<String, HostError> {
-        if is_pass(p, pos, m) {
-            return Ok(PASS.to_string());
-        }
         let text = crate::uci::move_text(p, pos, m, castles(self.fischer_random))?;
-        Ok(squares_to_xboard(&text, pos.ranks()))
+        Ok(xboard_text(p, pos, m, &text))
     }
 }
 

@@ -187,6 +187,16 @@ pub struct Found<M> {
     pub pv: Vec<M>,
 }
 
+impl<M: Copy> Found<M> {
+    /// Takes `pv` as the main line: its first move is the best (kept when `pv` is empty),
+    /// its second the expected reply.
+    fn follow(&mut self, pv: &[M]) {
+        self.pv = pv.to_vec();
+        self.best = pv.first().copied().or(self.best);
+        self.ponder = pv.get(1).copied();
+    }
+}
+
 /// Mate distance of a score in moves of the side to move at the root: `Some(n)` mates in
 /// `n`, `Some(-n)` gets mated in `n`; `None` for other scores.
 pub fn mate_in(score: i32) -> Option<i32> {

@@ -253,9 +253,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
                         if line == 0 {
                             found.score = s;
                             found.depth = depth as u32;
-                            found.pv = self.pv[0].clone();
-                            found.best = found.pv.first().copied().or(found.best);
-                            found.ponder = found.pv.get(1).copied();
+                            found.follow(&self.pv[0]);
                         }
                     }
                     Err(Halt::Error(e)) => return Err(e),
@@ -266,9 +264,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
                         // their own moves there).
                         if let (0, Some(&m)) = (line, self.pv[0].first()) {
                             if Some(m) != found.best {
-                                found.best = Some(m);
-                                found.pv = self.pv[0].clone();
-                                found.ponder = found.pv.get(1).copied();
+                                found.follow(&self.pv[0]);
                             }
                         }
                         break 'deepening;
@@ -290,9 +286,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
                     }
                 }
                 found.score = scores[0];
-                found.pv = pvs[0].clone();
-                found.best = found.pv.first().copied().or(found.best);
-                found.ponder = found.pv.get(1).copied();
+                found.follow(&pvs[0]);
             }
             let score = scores[0];
             if self.id == 0 {
@@ -336,12 +330,12 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         Ok(found)
     }
 
-    /// Each of `root_moves` made once: the first after which the side to move has won, with
-    /// its score (if `stop_at_win`) (a win one turn away, or none when the move keeps the turn), or else each
-    /// move's score from the side to move by the result or the static evaluation after it.
-    /// Each move made counts as a node; the look goes past a node budget (by at most the
-    /// root moves) but not past the stop flag or the time: the moves it did not reach score
-    /// below every move it did, in their order.
+    /// Each of `root_moves` made once: with `stop_at_win`, the first after which the side to
+    /// move has won, with its score (a win one turn away, or none when the move keeps the
+    /// turn); else, or when none wins, each move's score from the side to move by the result
+    /// or the static evaluation after it. Each move made counts as a node; the look goes past
+    /// a node budget (by at most the root moves) but not past the stop flag or the time: the
+    /// moves it did not reach score below every move it did, in their order.
     fn first_look(
         &mut self,
         root_moves: &[G::Move],

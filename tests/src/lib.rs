@@ -26,6 +26,15 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
 
+/// Kyoto shogi's start position, and its moves as Fairy-Stockfish's `go perft 1` lists them,
+/// sorted: pieces turn over at every move, `+` up, `-` back down.
+pub const KYOTO_START: &str = "p+nks+l/5/5/5/+LSK+NP[] w - - 0 1";
+/// See [`KYOTO_START`].
+pub const KYOTO_START_MOVES: [&str; 12] = [
+    "a1a2-", "a1b2-", "b1a2+", "b1b2+", "b1c2+", "c1b2", "c1c2", "c1d2", "d1c2-", "d1d2-", "d1e2-",
+    "e1e2+",
+];
+
 /// The workspace root.
 pub fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -331,14 +331,8 @@ fn arbiter_writes_promotions_as_fairy_stockfish_reads_them() {
     let shogi = texts("shogi", "4k4/9/9/4P4/9/9/9/9/4K4[-] w - - 0 1");
     assert!(shogi.iter().any(|t| t == "e6e7+"), "{shogi:?}");
     assert!(shogi.iter().any(|t| t == "e6e7"), "{shogi:?}");
-    // Kyoto shogi's pieces turn over at every move: `+` up, `-` back down, as Fairy-Stockfish's
-    // perft 1 from the start lists them.
-    let mut kyoto = texts("kyotoshogi", "p+nks+l/5/5/5/+LSK+NP[] w - - 0 1");
+    // Kyoto shogi's pieces turn over at every move, as Fairy-Stockfish's perft 1 lists them.
+    let mut kyoto = texts("kyotoshogi", houserules_tests::KYOTO_START);
     kyoto.sort();
-    let mut fsf = [
-        "b1a2+", "b1b2+", "b1c2+", "e1e2+", "a1a2-", "a1b2-", "d1c2-", "d1d2-", "d1e2-", "c1b2",
-        "c1c2", "c1d2",
-    ];
-    fsf.sort();
-    assert_eq!(kyoto, fsf);
+    assert_eq!(kyoto, houserules_tests::KYOTO_START_MOVES);
 }

@@ -341,11 +341,7 @@ fn uci_writes_moves_as_fairy_stockfish_does() {
         .filter(|m| *m != "Nodes searched")
         .collect();
     moves.sort();
-    let mut fsf = [
-        "a1a2-", "a1b2-", "b1a2+", "b1b2+", "b1c2+", "c1b2", "c1c2", "c1d2", "d1c2-", "d1d2-",
-        "d1e2-", "e1e2+",
-    ];
-    fsf.sort();
+    let fsf = houserules_tests::KYOTO_START_MOVES;
     assert_eq!(moves, fsf);
     // The engine's own moves take the same forms, and it reads them back.
     s.send("go depth 1");
@@ -761,10 +757,13 @@ fn xboard_analysis_mode_and_stops_without_a_move() {
     assert_valid_game("", &[m.strip_prefix("move ").unwrap().to_string()]);
 }
 
+/// A flipello position where White can only pass.
+const FLIPELLO_WHITE_PASSES: &str = "8/8/2PPPPPp/3PPPpp/2PPPpPp/3Ppppp/3ppppp/3ppppp[PPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPpppppppppppppppppppppppppppppppppppppppppppppp] w - - 0 15";
+
 #[test]
 fn xboard_passes_as_at_signs() {
     // In flipello here White can only pass: XBoard writes the pass `@@@@`, both ways.
-    let start = "8/8/2PPPPPp/3PPPpp/2PPPpPp/3Ppppp/3ppppp/3ppppp[PPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPpppppppppppppppppppppppppppppppppppppppppppppp] w - - 0 15";
+    let start = FLIPELLO_WHITE_PASSES;
     let (mut s, _) = xboard_started();
     s.send("variant flipello");
     s.send("force");
@@ -1293,7 +1292,7 @@ fn match_reads_the_xboard_pass() {
         "echo 'move @@@@'",
         ":",
     );
-    let start = "8/8/2PPPPPp/3PPPpp/2PPPpPp/3Ppppp/3ppppp/3ppppp[PPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPpppppppppppppppppppppppppppppppppppppppppppppp] w - - 0 15";
+    let start = FLIPELLO_WHITE_PASSES;
     let openings = dir.path().join("o.fen");
     std::fs::write(&openings, format!("{start}\n")).unwrap();
     let games = one_game_against_houserules(

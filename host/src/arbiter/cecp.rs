@@ -60,7 +60,7 @@ fn feature_pairs(text: &str) -> Vec<(String, String)> {
     pairs
 }
 
-/// The text of `st` and of `level`'s increment: whole seconds as such, else with decimals.
+/// The text of `level`'s increment: whole seconds as such, else with decimals.
 fn seconds(d: Duration) -> String {
     if d.subsec_millis() == 0 {
         d.as_secs().to_string()
@@ -296,15 +296,7 @@ impl XboardEngine {
         let deadline = started + allowed;
         let mut legs = String::new();
         loop {
-            let line = match self.pipe.recv(deadline) {
-                Err(Forfeit::Time(_)) => {
-                    return Err(Forfeit::Time(format!(
-                        "no move after {} ms",
-                        started.elapsed().as_millis()
-                    )))
-                }
-                other => other?,
-            };
+            let line = self.pipe.recv_during_move(started, deadline)?;
             let text = line.trim();
             if let Some(m) = text.strip_prefix("move ") {
                 legs.push_str(m.trim());

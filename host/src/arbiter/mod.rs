@@ -327,6 +327,18 @@ impl Pipe {
         }
     }
 
+    /// [`Pipe::recv`] while waiting for a move asked for at `started`: running out of time
+    /// says how long it took.
+    fn recv_during_move(&self, started: Instant, deadline: Instant) -> Result<String, Forfeit> {
+        match self.recv(deadline) {
+            Err(Forfeit::Time(_)) => Err(Forfeit::Time(format!(
+                "no move after {} ms",
+                started.elapsed().as_millis()
+            ))),
+            other => other,
+        }
+    }
+
     /// Forgets the lines it has written so far (late claims, thinking output).
     fn drain(&self) {
         while self.lines.try_recv().is_ok() {}
@@ -387,11 +399,7 @@ impl MatchEngine {
     /// Kills the process and starts it again.
     pub fn restart(self, rules: &RulesOptions) -> Result<MatchEngine, MatchError> {
         let spec = match self {
-            MatchEngine::Uci(e) => {
-                let spec = e.spec.clone();
-                e.pipe.kill();
-                spec
-            }
+            MatchEngine::Uci(e) => e.kill(),
             MatchEngine::Xboard(e) => e.kill(),
         };
         MatchEngine::start(&spec, rules)
@@ -553,15 +561,7 @@ impl UciEngine {
         let started = Instant::now();
         let deadline = started + allowed;
         loop {
-            let line = match self.recv(deadline) {
-                Err(Forfeit::Time(_)) => {
-                    return Err(Forfeit::Time(format!(
-                        "no move after {} ms",
-                        started.elapsed().as_millis()
-                    )))
-                }
-                other => other?,
-            };
+            let line = self.pipe.recv_during_move(started, deadline)?;
             let mut w = line.split_whitespace();
             if w.next() == Some("bestmove") {
                 let m = w.next().unwrap_or("").to_string();
@@ -573,6 +573,12 @@ impl UciEngine {
     /// Ends the process (after `quit`, a short wait, then kill).
     pub fn stop(self) {
         self.pipe.quit("quit");
+    }
+
+    /// Kills the process; its spec, to start it again.
+    fn kill(self) -> EngineSpec {
+        self.pipe.kill();
+        self.spec
     }
 }
 
@@ -839,17 +845,7 @@ pub fn play_game(
                 let ranks = game.position.ranks();
                 engine
                     .think(&texts.xboard, clock, allowed)
-                    .map(|(m, took)| {
-                        let pass = (m == crate::xboard::PASS)
-                            .then(|| crate::xboard::pass_among(p, &game.position, &legal))
-                            .flatten();
-                        let text = match pass {
-                            // XBoard's pass, as the coordinate form of the one legal pass.
-                            Some(pass) => coordinate(p, &game.position, pass).unwrap_or(m),
-                            None => crate::xboard::squares_from_xboard(&m, ranks),
-                        };
-                        (text, took)
-                    })
+                    .map(|(m, took)| (crate::xboard::squares_from_xboard(&m, ranks), took))
             }
         };
         let (text, took) = match answer {
@@ -945,11 +941,9 @@ fn record_move(
     } else {
         text.clone()
     });
-    texts.xboard.push(if crate::xboard::is_pass(p, pos, m) {
-        crate::xboard::PASS.to_string()
-    } else {
-        crate::xboard::squares_to_xboard(&text, pos.ranks())
-    });
+    texts
+        .xboard
+        .push(crate::xboard::xboard_text(p, pos, m, &text));
     texts.plain.push(text);
     written.push(WrittenMove {
         white: pos.side_to_move == Color::White,
@@ -1112,14 +1106,17 @@ pub fn castles_from_other_squares(p: &Pipeline, start: &Position) -> bool {
 }
 
 /// The legal move an engine's move text names, in the coordinate form (castling also as
-/// king takes rook, `+` promotions and `-` demotions as Fairy-Stockfish writes them);
-/// `None` when it names none.
+/// king takes rook, `+` promotions and `-` demotions as Fairy-Stockfish writes them, the one
+/// legal pass as XBoard's `@@@@`); `None` when it names none.
 pub fn coordinate_move(
     p: &Pipeline,
     pos: &Position,
     legal: &[Move],
     text: &str,
 ) -> Result<Option<Move>, HostError> {
+    if text == crate::xboard::PASS {
+        return Ok(crate::xboard::pass_among(p, pos, legal));
+    }
     for &m in legal {
         if coordinate_among(p, pos, m, legal)?.eq_ignore_ascii_case(text) {
             return Ok(Some(m));
