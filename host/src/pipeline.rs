@@ -18,7 +18,7 @@ use houserules_plugin_api::{
     HostQuery, Layout, Move, MoveEffects, MoveFlags, OptionValue, Outcome, OutcomeContext,
     PluginError, Position, PresetBox, PresetInfo, ReplayedLine, RulesModel, Square, SquareSet,
     VariantBox, VariantFlags, VariantInfo, EXTRA_MOVEMENT, EXTRA_SEARCH_PRUNING_DEPTH,
-    MOVEMENT_ADDITIVE, MOVEMENT_NONE,
+    EXTRA_SEARCH_QUIET_PRUNING, MOVEMENT_ADDITIVE, MOVEMENT_NONE,
 };
 use std::cell::RefCell;
 
@@ -1300,6 +1300,17 @@ impl Pipeline {
             )
             .flatten()
             .max()
+    }
+
+    /// Whether the engine may prune quiet moves near the leaves: not where the variant or an
+    /// active preset says `no` ([`EXTRA_SEARCH_QUIET_PRUNING`]).
+    pub fn search_quiet_pruning(&self) -> bool {
+        let no = |v: Option<&str>| v.is_some_and(|v| v.trim().eq_ignore_ascii_case("no"));
+        !no(self.info.extra_value(EXTRA_SEARCH_QUIET_PRUNING))
+            && !self
+                .presets
+                .iter()
+                .any(|p| no(p.info.extra_value(EXTRA_SEARCH_QUIET_PRUNING)))
     }
 
     /// Whether the variant marks squares with its moves ([`VariantFlags::MOVE_MARKS`]).

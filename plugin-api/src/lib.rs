@@ -118,7 +118,7 @@ pub use manifest::{
     ApiVersion, HookSet, Layout, OptionKind, OptionSpec, OptionValue, PieceType, PluginManifest,
     PresetInfo, Role, VariantFlags, VariantInfo, VariantSummary, API_VERSION,
     CUSTOM_MODIFIER_CATEGORY, EXTRA_ERROR, EXTRA_MOVEMENT, EXTRA_SEARCH_PRUNING_DEPTH,
-    EXTRA_SOURCE, MOVEMENT_ADDITIVE, MOVEMENT_NONE,
+    EXTRA_SEARCH_QUIET_PRUNING, EXTRA_SOURCE, MOVEMENT_ADDITIVE, MOVEMENT_NONE,
 };
 pub use model::{CastlingModel, PieceModel, PromotionModel, RulesModel, Topology};
 pub use moves::{CapturedPiece, Event, EventKind, Move, MoveEffects, MoveFlags};

@@ -15,7 +15,7 @@ use abi_stable::{
 /// grown since (abi_stable's layout check): rebuild it against the host's API.
 pub const API_VERSION: ApiVersion = ApiVersion {
     major: 1,
-    minor: 10,
+    minor: 11,
 };
 
 /// A plugin API version.
@@ -258,6 +258,16 @@ impl VariantInfo {
 /// engine takes the highest value the variant and the active presets give; other values are
 /// ignored.
 pub const EXTRA_SEARCH_PRUNING_DEPTH: &str = "search-pruning-depth";
+
+/// [`VariantInfo::extra`] or [`PresetInfo::extra`] key (a 1.11 addition an older host
+/// ignores): `no` keeps the host's engine from leaving out quiet moves near the leaves of its
+/// search (reverse futility, futility and late-move pruning, which trust the static evaluation
+/// wherever the side to move is not in check). Say `no` where a piece whose loss decides the
+/// game can be attacked without check, so that a threat the side to move must answer does not
+/// show as check: king capture and extinction rules (duck chess: the one reply in hundreds
+/// that guards the king is a quiet move). Any other value, or none, leaves the pruning on. The
+/// variant's or any active preset's `no` turns it off.
+pub const EXTRA_SEARCH_QUIET_PRUNING: &str = "search-quiet-pruning";
 
 /// Where a preset sits in the catalogue, and how it plugs into the pipeline.
 ///

@@ -88,6 +88,16 @@ pub trait SearchGame: Clone + Send {
     fn pruning_depth(&self) -> i32 {
         PRUNING_DEPTH
     }
+    /// Whether quiet moves may be left out near the leaves (reverse futility, futility and
+    /// late-move pruning, below 4 plies left, never in check or on the principal variation,
+    /// never a move after which the side to move is in check). Sound where a position in which the side to move must answer a threat
+    /// shows as [`SearchGame::in_check`]: say `false` where a piece whose loss decides the
+    /// game can be attacked without check (king capture, extinction) or where gains come
+    /// from quiet moves. A game that asks for a [`SearchGame::pruning_depth`] above the
+    /// default is never pruned so, whatever this says. Default: yes.
+    fn prunes_quiet_moves(&self) -> bool {
+        true
+    }
 }
 
 /// The default [`SearchGame::pruning_depth`]: 3 (at 4 tictacrook_v1's depth 4 against depth

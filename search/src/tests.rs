@@ -249,6 +249,8 @@ fn clock_budget_leaves_time() {
 struct Wide {
     line: Vec<u8>,
     pruning_depth: i32,
+    /// [`SearchGame::prunes_quiet_moves`].
+    quiet_pruning: bool,
     /// Sets a stop flag once the legal moves have been asked for this many times.
     stop_at: Option<StopAt>,
 }
@@ -266,6 +268,7 @@ impl Wide {
         Wide {
             line,
             pruning_depth,
+            quiet_pruning: true,
             stop_at: None,
         }
     }
@@ -340,6 +343,9 @@ impl SearchGame for Wide {
     fn pruning_depth(&self) -> i32 {
         self.pruning_depth
     }
+    fn prunes_quiet_moves(&self) -> bool {
+        self.quiet_pruning
+    }
 }
 
 /// Plain negamax to `depth` over [`Wide`], the reference.
@@ -381,6 +387,33 @@ fn a_pruning_depth_beyond_the_search_gives_the_exact_minimax() {
     assert!(pruned_differs, "the default pruning never changed a score");
 }
 
+/// Near the leaves quiet moves are pruned (reverse futility, futility, late moves) unless the
+/// game says no: the same searches then take fewer nodes. (With a pruning depth beyond the
+/// search nothing is pruned whatever the game says: the test above, whose games allow it.)
+#[test]
+fn quiet_moves_are_pruned_near_the_leaves_unless_the_game_says_no() {
+    let nodes = |quiet_pruning: bool| -> u64 {
+        (0..6u8)
+            .map(|opening| {
+                let mut g = Wide::new(vec![opening, 7 - opening], PRUNING_DEPTH);
+                g.quiet_pruning = quiet_pruning;
+                let budget = Budget {
+                    depth: Some(5),
+                    ..Budget::default()
+                };
+                let stop = AtomicBool::new(false);
+                let found = Searcher::new(1, 1)
+                    .search(&g, &budget, &stop, &mut |_| {})
+                    .unwrap();
+                assert_eq!(found.depth, 5);
+                found.nodes
+            })
+            .sum()
+    };
+    let (pruned, full) = (nodes(true), nodes(false));
+    assert!(pruned < full, "pruned {pruned} nodes, not pruned {full}");
+}
+
 #[test]
 fn a_search_cut_short_plays_the_best_move_of_a_first_look() {
     // A budget of one node ends the first iteration at once: the move played is the best by
@@ -417,6 +450,7 @@ fn the_first_look_stops_with_the_search() {
     let g = Wide {
         line: vec![3],
         pruning_depth: PRUNING_DEPTH,
+        quiet_pruning: true,
         stop_at: Some(StopAt {
             calls: calls.clone(),
             after: 3,

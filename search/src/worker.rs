@@ -66,6 +66,11 @@ pub(crate) struct Worker<'a, G: SearchGame> {
     null_ok: bool,
     /// [`SearchGame::pruning_depth`], read once.
     pruning_depth: i32,
+    /// Whether quiet moves may be pruned at shallow depths, read once: the game allows it
+    /// ([`SearchGame::prunes_quiet_moves`]) and does not ask for a full-width search below a
+    /// later depth than the default (its gains come from quiet moves, which the static
+    /// evaluation does not foresee).
+    quiet_pruning: bool,
 }
 
 fn terminal_score(t: Terminal, turns: i32) -> i32 {
@@ -111,6 +116,29 @@ fn is_hash_move(bits: u64, hash_move: u64) -> bool {
     hash_move != 0 && bits == hash_move
 }
 
+/// Remaining depths at which quiet moves may be pruned (reverse futility, futility, late
+/// moves).
+const SHALLOW_DEPTH: i32 = 3;
+/// Remaining depths at which futility pruning applies.
+const FUTILITY_DEPTH: i32 = 2;
+/// Centipawns a ply of search is expected to change the score by, at most, in quiet play.
+const FUTILITY_MARGIN: i32 = 120;
+/// Per remaining depth (0 to [`SHALLOW_DEPTH`]), the quiet moves searched at a shallow node
+/// before the rest are pruned.
+const LATE_MOVES: [usize; 4] = [usize::MAX, 6, 12, 22];
+/// Moves picked one by one (best remaining first) before the rest are sorted at once.
+const SELECTED_MOVES: usize = 6;
+
+/// Sorts `moves` by `scores`, highest first (ties keep their order), moving both together.
+fn sort_by_score<M: Copy>(moves: &mut [M], scores: &mut [i32]) {
+    let mut keyed: Vec<(i32, M)> = scores.iter().copied().zip(moves.iter().copied()).collect();
+    keyed.sort_by_key(|k| std::cmp::Reverse(k.0));
+    for ((s, m), (ks, km)) in scores.iter_mut().zip(moves.iter_mut()).zip(keyed) {
+        *s = ks;
+        *m = km;
+    }
+}
+
 const TT_MOVE: i32 = 1 << 30;
 const CAPTURE: i32 = 1 << 28;
 const KILLER: i32 = 1 << 27;
@@ -125,6 +153,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
     ) -> Worker<'a, G> {
         let n = MAX_PLY + 2;
         let pruning_depth = game.pruning_depth().max(2);
+        let quiet_pruning = game.prunes_quiet_moves() && pruning_depth <= crate::PRUNING_DEPTH;
         Worker {
             game,
             tt,
@@ -140,6 +169,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             root_depth: 1,
             null_ok: true,
             pruning_depth,
+            quiet_pruning,
         }
     }
 
@@ -577,6 +607,24 @@ impl<'a, G: SearchGame> Worker<'a, G> {
                 }
             }
         }
+        // Shallow pruning of quiet moves ([`SearchGame::prunes_quiet_moves`]) reads the static
+        // evaluation; so does the null move.
+        let shallow = !pv_node
+            && !in_check
+            && depth <= SHALLOW_DEPTH
+            && self.quiet_pruning
+            && beta.abs() < MATE_BOUND
+            && alpha.abs() < MATE_BOUND;
+        let mut static_eval = None;
+        if shallow {
+            let stand = self.game.evaluate()?;
+            static_eval = Some(stand);
+            // Reverse futility: so far above beta that no reply at this depth is expected
+            // to bring it back.
+            if stand - FUTILITY_MARGIN * depth >= beta {
+                return Ok(stand - FUTILITY_MARGIN * depth);
+            }
+        }
         // Null move: if passing still fails high at a reduced depth, so would a real move.
         if !pv_node
             && !in_check
@@ -584,7 +632,10 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             && beta.abs() < MATE_BOUND
             && self.null_ok
         {
-            let stand = self.game.evaluate()?;
+            let stand = match static_eval {
+                Some(s) => s,
+                None => self.game.evaluate()?,
+            };
             if stand >= beta {
                 let side = self.game.side_to_move();
                 if self.game.make_null() {
@@ -612,22 +663,57 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         let mut best_bits = 0;
         let mut quiets_tried: Vec<usize> = Vec::new();
         let mut result = Ok(());
+        // Late-move pruning: quiet moves past this many at a shallow node are not searched.
+        let late = LATE_MOVES[depth.clamp(0, SHALLOW_DEPTH) as usize];
+        // Futility: a quiet move that would need more than this margin to reach alpha is
+        // not searched at the frontier.
+        let futile = static_eval
+            .filter(|_| depth <= FUTILITY_DEPTH)
+            .is_some_and(|e| e + FUTILITY_MARGIN * (depth + 1) <= *alpha);
         for i in 0..moves.len() {
-            // Selection sort: the best remaining move next.
-            let mut j = i;
-            for k in i + 1..moves.len() {
-                if scores[k] > scores[j] {
-                    j = k;
+            if i < SELECTED_MOVES {
+                // Selection sort for the first moves (a cut-off usually comes early)...
+                let mut j = i;
+                for k in i + 1..moves.len() {
+                    if scores[k] > scores[j] {
+                        j = k;
+                    }
                 }
+                moves.swap(i, j);
+                scores.swap(i, j);
+            } else if i == SELECTED_MOVES {
+                // ... then the rest sorted once: selecting each of hundreds of moves (a duck
+                // move is a move and a square) would cost their square.
+                sort_by_score(&mut moves[i..], &mut scores[i..]);
             }
-            moves.swap(i, j);
-            scores.swap(i, j);
             let m = moves[i];
             let capture = self.game.is_capture(m);
             let order = scores[i];
+            let prunable = shallow
+                && i > 0
+                && !capture
+                && order < KILLER
+                && best > -MATE_BOUND
+                && (futile || quiets_tried.len() >= late);
             if let Err(e) = self.game.make(m) {
                 result = Err(Halt::Error(e));
                 break;
+            }
+            if prunable {
+                // A check is searched whatever its order: a quiet mate (or the threat the
+                // evaluation does not see) is what these prunings would miss.
+                match self.game.in_check() {
+                    Ok(true) => {}
+                    Ok(false) => {
+                        self.game.unmake();
+                        continue;
+                    }
+                    Err(e) => {
+                        self.game.unmake();
+                        result = Err(Halt::Error(e));
+                        break;
+                    }
+                }
             }
             let flip = self.game.side_to_move() != side;
             let s = if i == 0 {

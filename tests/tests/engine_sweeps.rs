@@ -27,7 +27,8 @@
 //! against the random mover, `SWEEP_PLIES=N` the ply limit (400 against the random mover, 300
 //! between engines; a game that reaches it is a draw), `SWEEP_ONLY=name,name` the rule sets:
 //! variant ids and rule-set names such as `chess+proletariat`, or preset ids;
-//! `SWEEP_SHOW_DRAWS=1` prints the end position of every game that reached the ply limit,
+//! `SWEEP_SHOW_DRAWS=1` prints how and at which ply every game ended and the end position of
+//! every game that reached the ply limit,
 //! `SWEEP_FROM=k` starts at game k: the games of a sweep are the same whoever plays them).
 
 use houserules_host::engine::{skill, Engine, EngineConfig, Limits};
@@ -266,6 +267,9 @@ fn match_score<'p>(
             score += 1.0 - r.white_score;
             r
         };
+        if std::env::var_os("SWEEP_SHOW_DRAWS").is_some() {
+            println!("game {g}: {} at ply {}", r.reason, r.plies);
+        }
         reasons.push(format!("{}@{}", r.reason, r.plies));
     }
     (score / games as f64, reasons)

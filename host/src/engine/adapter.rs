@@ -70,6 +70,9 @@ pub(crate) struct PipelineGame<'p> {
     /// Whether only the positions since the clock's last reset count (the variant's rule,
     /// [`VariantFlags::REPETITION_SINCE_CLOCK_RESET`]).
     since_clock_reset: bool,
+    /// Whether the search may prune quiet moves near the leaves (the rules do not say no:
+    /// [`Pipeline::search_quiet_pruning`]).
+    quiet_pruning: bool,
 }
 
 impl<'p> PipelineGame<'p> {
@@ -149,6 +152,7 @@ impl<'p> PipelineGame<'p> {
             track_checks,
             own_repetition: pipeline.info.flags.contains(VariantFlags::OWN_REPETITION),
             since_clock_reset: pipeline.repetition_since_clock_reset(),
+            quiet_pruning: pipeline.search_quiet_pruning(),
         })
     }
 
@@ -470,6 +474,10 @@ impl SearchGame for PipelineGame<'_> {
             });
         }
         true
+    }
+
+    fn prunes_quiet_moves(&self) -> bool {
+        self.quiet_pruning
     }
 
     fn pruning_depth(&self) -> i32 {

@@ -1111,6 +1111,14 @@ impl Fairy {
                 value: "4".into(),
             });
         }
+        if self.spec.extinction_value.is_some() && !self.spec.extinction_pseudo_royal {
+            // Pieces whose loss decides the game are taken without check (duck chess's
+            // king, antichess's last pieces): the threats to them do not show as check.
+            extra.push(houserules_plugin_api::OptionValue {
+                key: houserules_plugin_api::EXTRA_SEARCH_QUIET_PRUNING.into(),
+                value: "no".into(),
+            });
+        }
         extra
     }
 

@@ -538,3 +538,24 @@ fn flip_sections_ask_for_a_later_pruning_depth() {
         assert_eq!(asked(id), None, "{id}");
     }
 }
+
+/// Where a piece whose loss decides the game is taken without check (an extinction rule
+/// whose pieces are not pseudo-royal), the manifest keeps the engine from pruning quiet moves
+/// near the leaves (docs/engine.md); rules with check leave the engine's default.
+#[test]
+fn extinction_sections_keep_quiet_moves_in_the_search() {
+    let asked = |id: &str| -> Option<String> {
+        variant(id)
+            .info()
+            .extra
+            .iter()
+            .find(|o| o.key.as_str() == houserules_plugin_api::EXTRA_SEARCH_QUIET_PRUNING)
+            .map(|o| o.value.to_string())
+    };
+    for id in ["duck", "antichess", "extinction"] {
+        assert_eq!(asked(id).as_deref(), Some("no"), "{id}");
+    }
+    for id in ["nocastle", "crazyhouse", "shogi", "xiangqi", "atomic"] {
+        assert_eq!(asked(id), None, "{id}");
+    }
+}

@@ -71,14 +71,22 @@ impl Meta {
             preferred_layout: None.into(),
             after_move_stages: self.stages.iter().fold(0u16, |m, s| m | (1 << s)),
             priority: self.priority,
-            extra: if self.movement.is_empty() {
-                RVec::new()
-            } else {
-                vec![OptionValue {
-                    key: EXTRA_MOVEMENT.into(),
-                    value: self.movement.into(),
-                }]
-                .into()
+            extra: {
+                let mut extra = RVec::new();
+                if !self.movement.is_empty() {
+                    extra.push(OptionValue {
+                        key: EXTRA_MOVEMENT.into(),
+                        value: self.movement.into(),
+                    });
+                }
+                if self.id == piece_hp::META.id {
+                    let (key, value) = piece_hp::SEARCH_EXTRA;
+                    extra.push(OptionValue {
+                        key: key.into(),
+                        value: value.into(),
+                    });
+                }
+                extra
             },
         }
     }

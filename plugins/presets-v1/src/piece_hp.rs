@@ -13,7 +13,7 @@ use crate::common::{default_hp, drop_castling, first_empty_around, hp, Bound};
 use crate::Meta;
 use houserules_plugin_api::{
     attr, geometry, stage, Color, Event, EventKind, HookSet, Move, MoveEffects, Position,
-    PresetRules, Role, Square, SquareSet,
+    PresetRules, Role, Square, SquareSet, EXTRA_SEARCH_QUIET_PRUNING,
 };
 
 /// Empty squares around `sq` (the squares a survivor may be pushed to).
@@ -59,6 +59,13 @@ fn knight_moves_to_attack(
         .filter_map(|q| rings.iter().position(|r| r.contains(q)))
         .min()
 }
+
+/// What piece-hp asks of the engine (an `extra` entry of its info): keep every quiet move
+/// near the leaves of the search. A king with hit points to spare is hit without being in
+/// check, so a threat to it does not show as check, where the search's pruning of quiet moves
+/// would cut the reply that meets it (with the pruning, center-bonus, which requires
+/// piece-hp, lost a game to the random mover).
+pub(crate) const SEARCH_EXTRA: (&str, &str) = (EXTRA_SEARCH_QUIET_PRUNING, "no");
 
 pub(crate) const META: Meta = Meta {
     id: "piece-hp",
@@ -246,6 +253,12 @@ mod tests {
     use houserules_plugin_api::Color;
 
     const ID: &str = "piece-hp";
+
+    #[test]
+    fn piece_hp_keeps_quiet_moves_in_the_engine_search() {
+        assert!(pipe(&[]).search_quiet_pruning());
+        assert!(!pipe(&[ID]).search_quiet_pruning());
+    }
 
     #[test]
     fn evaluation_values_king_hit_points() {
