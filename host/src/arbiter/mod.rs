@@ -280,12 +280,37 @@ struct Pipe {
     lines: Receiver<String>,
 }
 
+/// `command` for `sh -c` with `exec` before its program, so that the engine is the shell's
+/// own process (killed as one): after any leading `NAME=value` assignments, which `exec` would
+/// take for the program's name (`FOO=1 engine uci` runs `engine` with `FOO` set).
+fn exec_line(command: &str) -> String {
+    let mut rest = command.trim_start();
+    let mut assignments = String::new();
+    while let Some(word) = rest.split_whitespace().next() {
+        let is_assignment = word.split_once('=').is_some_and(|(name, value)| {
+            let mut chars = name.chars();
+            chars
+                .next()
+                .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+                && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+                && !value.contains(['\'', '"', '\\', '$', '`'])
+        });
+        if !is_assignment {
+            break;
+        }
+        assignments.push_str(word);
+        assignments.push(' ');
+        rest = rest[word.len()..].trim_start();
+    }
+    format!("{assignments}exec {rest}")
+}
+
 impl Pipe {
     /// Starts `command` through `sh -c`.
     fn spawn(command: &str) -> Result<Pipe, String> {
         let mut child = Command::new("sh")
             .arg("-c")
-            .arg(format!("exec {command}"))
+            .arg(exec_line(command))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -1259,6 +1284,29 @@ pub fn run_match(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn engine_commands_with_assignments_run_the_engine_itself() {
+        assert_eq!(exec_line("engine uci"), "exec engine uci");
+        assert_eq!(
+            exec_line("  FOO=1 _BAR=x/y engine --flag A=B"),
+            "FOO=1 _BAR=x/y exec engine --flag A=B"
+        );
+        // Not assignments: a quoted or expanded value, a name that is not one.
+        assert_eq!(exec_line("A=\"x y\" e"), "exec A=\"x y\" e");
+        assert_eq!(exec_line("1A=2 e"), "exec 1A=2 e");
+        // Through the shell: the variable reaches the program, which is the shell's process.
+        let mut p = Pipe::spawn("HOUSERULES_TEST_VALUE=42 sh -c 'echo $HOUSERULES_TEST_VALUE $$'")
+            .expect("spawns");
+        let line = p
+            .lines
+            .recv_timeout(std::time::Duration::from_secs(10))
+            .expect("a line");
+        let (value, pid) = line.split_once(' ').expect("two words");
+        assert_eq!(value, "42");
+        assert_eq!(pid, p.child.id().to_string());
+        let _ = p.child.wait();
+    }
 
     #[test]
     fn epd_lines_of_opening_books() {
