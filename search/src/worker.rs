@@ -622,7 +622,8 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             // Reverse futility: so far above beta that no reply at this depth is expected
             // to bring it back.
             if stand - FUTILITY_MARGIN * depth >= beta {
-                return Ok(stand - FUTILITY_MARGIN * depth);
+                // Never a mate score, whatever an evaluation hook returns.
+                return Ok((stand - FUTILITY_MARGIN * depth).min(MATE_BOUND - 1));
             }
         }
         // Null move: if passing still fails high at a reduced depth, so would a real move.
