@@ -521,16 +521,19 @@ fn goals_material_does_not_see_are_evaluated() {
 /// Where moves flip enemy pieces (material taken by an effect, not a capture), the manifest
 /// asks the engine to reduce late moves only from 4 plies left (docs/engine.md); other
 /// sections leave the engine's default.
+/// The value of the `extra` entry `key` in the manifest of section `id`.
+fn extra_of(id: &str, key: &str) -> Option<String> {
+    variant(id)
+        .info()
+        .extra
+        .iter()
+        .find(|o| o.key.as_str() == key)
+        .map(|o| o.value.to_string())
+}
+
 #[test]
 fn flip_sections_ask_for_a_later_pruning_depth() {
-    let asked = |id: &str| -> Option<String> {
-        variant(id)
-            .info()
-            .extra
-            .iter()
-            .find(|o| o.key.as_str() == houserules_plugin_api::EXTRA_SEARCH_PRUNING_DEPTH)
-            .map(|o| o.value.to_string())
-    };
+    let asked = |id: &str| extra_of(id, houserules_plugin_api::EXTRA_SEARCH_PRUNING_DEPTH);
     for id in ["ataxx", "flipello", "flipersi"] {
         assert_eq!(asked(id).as_deref(), Some("4"), "{id}");
     }
@@ -544,14 +547,7 @@ fn flip_sections_ask_for_a_later_pruning_depth() {
 /// near the leaves (docs/engine.md); rules with check leave the engine's default.
 #[test]
 fn extinction_sections_keep_quiet_moves_in_the_search() {
-    let asked = |id: &str| -> Option<String> {
-        variant(id)
-            .info()
-            .extra
-            .iter()
-            .find(|o| o.key.as_str() == houserules_plugin_api::EXTRA_SEARCH_QUIET_PRUNING)
-            .map(|o| o.value.to_string())
-    };
+    let asked = |id: &str| extra_of(id, houserules_plugin_api::EXTRA_SEARCH_QUIET_PRUNING);
     for id in ["duck", "antichess", "extinction"] {
         assert_eq!(asked(id).as_deref(), Some("no"), "{id}");
     }
