@@ -1291,26 +1291,25 @@ impl Pipeline {
     /// active preset asks for one ([`EXTRA_SEARCH_PRUNING_DEPTH`]: the highest, values
     /// outside 2..=16 ignored).
     pub fn search_pruning_depth(&self) -> Option<i32> {
-        let asked = |v: Option<&str>| v.and_then(pruning_depth_asked);
-        std::iter::once(asked(self.info.extra_value(EXTRA_SEARCH_PRUNING_DEPTH)))
-            .chain(
-                self.presets
-                    .iter()
-                    .map(|p| asked(p.info.extra_value(EXTRA_SEARCH_PRUNING_DEPTH))),
-            )
-            .flatten()
+        self.extra_values(EXTRA_SEARCH_PRUNING_DEPTH)
+            .filter_map(pruning_depth_asked)
             .max()
     }
 
     /// Whether the engine may prune quiet moves near the leaves: not where the variant or an
     /// active preset says `no` ([`EXTRA_SEARCH_QUIET_PRUNING`]).
     pub fn search_quiet_pruning(&self) -> bool {
-        let no = |v: Option<&str>| v.is_some_and(|v| v.trim().eq_ignore_ascii_case("no"));
-        !no(self.info.extra_value(EXTRA_SEARCH_QUIET_PRUNING))
-            && !self
-                .presets
-                .iter()
-                .any(|p| no(p.info.extra_value(EXTRA_SEARCH_QUIET_PRUNING)))
+        !self
+            .extra_values(EXTRA_SEARCH_QUIET_PRUNING)
+            .any(|v| v.trim().eq_ignore_ascii_case("no"))
+    }
+
+    /// The values of the `extra` entry `key` in the variant's info and in each active
+    /// preset's.
+    fn extra_values<'a>(&'a self, key: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+        std::iter::once(self.info.extra_value(key))
+            .chain(self.presets.iter().map(move |p| p.info.extra_value(key)))
+            .flatten()
     }
 
     /// Whether the variant marks squares with its moves ([`VariantFlags::MOVE_MARKS`]).

@@ -66,6 +66,8 @@ pub(crate) struct Worker<'a, G: SearchGame> {
     null_ok: bool,
     /// [`SearchGame::pruning_depth`], read once.
     pruning_depth: i32,
+    /// Room for [`sort_by_score`] (used within one node, never across a child's search).
+    keyed: Vec<(i32, G::Move)>,
     /// Whether quiet moves may be pruned at shallow depths, read once: the game allows it
     /// ([`SearchGame::prunes_quiet_moves`]) and does not ask for a full-width search below a
     /// later depth than the default (its gains come from quiet moves, which the static
@@ -129,11 +131,14 @@ const LATE_MOVES: [usize; 4] = [usize::MAX, 6, 12, 22];
 /// Moves picked one by one (best remaining first) before the rest are sorted at once.
 const SELECTED_MOVES: usize = 6;
 
-/// Sorts `moves` by `scores`, highest first (ties keep their order), moving both together.
-fn sort_by_score<M: Copy>(moves: &mut [M], scores: &mut [i32]) {
-    let mut keyed: Vec<(i32, M)> = scores.iter().copied().zip(moves.iter().copied()).collect();
+/// Sorts `moves` by `scores`, highest first (ties keep their order), moving both together;
+/// `keyed` is room for the pairs, kept by the caller (a sort at every node of the search
+/// allocates nothing).
+fn sort_by_score<M: Copy>(moves: &mut [M], scores: &mut [i32], keyed: &mut Vec<(i32, M)>) {
+    keyed.clear();
+    keyed.extend(scores.iter().copied().zip(moves.iter().copied()));
     keyed.sort_by_key(|k| std::cmp::Reverse(k.0));
-    for ((s, m), (ks, km)) in scores.iter_mut().zip(moves.iter_mut()).zip(keyed) {
+    for ((s, m), &(ks, km)) in scores.iter_mut().zip(moves.iter_mut()).zip(keyed.iter()) {
         *s = ks;
         *m = km;
     }
@@ -169,6 +174,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             root_depth: 1,
             null_ok: true,
             pruning_depth,
+            keyed: Vec::new(),
             quiet_pruning,
         }
     }
@@ -685,7 +691,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             } else if i == SELECTED_MOVES {
                 // ... then the rest sorted once: selecting each of hundreds of moves (a duck
                 // move is a move and a square) would cost their square.
-                sort_by_score(&mut moves[i..], &mut scores[i..]);
+                sort_by_score(&mut moves[i..], &mut scores[i..], &mut self.keyed);
             }
             let m = moves[i];
             let capture = self.game.is_capture(m);

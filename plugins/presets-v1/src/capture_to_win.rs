@@ -25,6 +25,7 @@ pub(crate) const META: Meta = Meta {
     stages: &[stage::CAPTURE],
     priority: 50,
     movement: MOVEMENT_NONE,
+    search: &[],
 };
 
 const OWNER: Name = Name::lit("capture-to-win");

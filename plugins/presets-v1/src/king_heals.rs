@@ -25,6 +25,7 @@ pub(crate) const META: Meta = Meta {
     stages: &[stage::TURN_END],
     priority: 20,
     movement: "",
+    search: &[],
 };
 
 /// Most hit points a king can heal to.

@@ -28,6 +28,7 @@ pub(crate) const META: Meta = Meta {
     stages: &[stage::MOVE],
     priority: 0,
     movement: "",
+    search: &[],
 };
 
 /// The preset.

@@ -53,6 +53,8 @@ pub(crate) struct Meta {
     /// moves, reports their captures through `is_attacked`), `MOVEMENT_NONE` (changes no
     /// movement and no piece), or "" (anything else).
     pub movement: &'static str,
+    /// What it asks of the host's engine: `extra` entries (`EXTRA_SEARCH_*` keys and values).
+    pub search: &'static [(&'static str, &'static str)],
 }
 
 impl Meta {
@@ -79,8 +81,7 @@ impl Meta {
                         value: self.movement.into(),
                     });
                 }
-                if self.id == piece_hp::META.id {
-                    let (key, value) = piece_hp::SEARCH_EXTRA;
+                for &(key, value) in self.search {
                     extra.push(OptionValue {
                         key: key.into(),
                         value: value.into(),

@@ -60,12 +60,12 @@ fn knight_moves_to_attack(
         .min()
 }
 
-/// What piece-hp asks of the engine (an `extra` entry of its info): keep every quiet move
+/// What piece-hp asks of the engine (an `extra` entry of its info, [`Meta::search`]): keep every quiet move
 /// near the leaves of the search. A king with hit points to spare is hit without being in
 /// check, so a threat to it does not show as check, where the search's pruning of quiet moves
 /// would cut the reply that meets it (with the pruning, center-bonus, which requires
 /// piece-hp, lost a game to the random mover).
-pub(crate) const SEARCH_EXTRA: (&str, &str) = (EXTRA_SEARCH_QUIET_PRUNING, "no");
+const SEARCH_EXTRA: (&str, &str) = (EXTRA_SEARCH_QUIET_PRUNING, "no");
 
 pub(crate) const META: Meta = Meta {
     id: "piece-hp",
@@ -86,6 +86,7 @@ pub(crate) const META: Meta = Meta {
     stages: &[stage::RESOLVE],
     priority: -100,
     movement: "",
+    search: &[SEARCH_EXTRA],
 };
 
 /// Centipawns per hit point of a king above 1.

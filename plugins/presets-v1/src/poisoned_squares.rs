@@ -24,6 +24,7 @@ pub(crate) const META: Meta = Meta {
     stages: &[stage::TURN_END],
     priority: 10,
     movement: "",
+    search: &[],
 };
 
 /// The preset.

@@ -26,6 +26,7 @@ pub(crate) const META: Meta = Meta {
     stages: &[stage::CAPTURE],
     priority: -50,
     movement: "",
+    search: &[],
 };
 
 /// The preset.

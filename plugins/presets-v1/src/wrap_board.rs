@@ -22,6 +22,7 @@ pub(crate) const META: Meta = Meta {
     stages: &[],
     priority: 0,
     movement: "",
+    search: &[],
 };
 /// The preset.
 #[derive(Default)]
