@@ -70,9 +70,6 @@ pub(crate) struct PipelineGame<'p> {
     /// Whether only the positions since the clock's last reset count (the variant's rule,
     /// [`VariantFlags::REPETITION_SINCE_CLOCK_RESET`]).
     since_clock_reset: bool,
-    /// Whether the search may prune quiet moves near the leaves (the rules do not say no:
-    /// [`Pipeline::search_quiet_pruning`]).
-    quiet_pruning: bool,
 }
 
 impl<'p> PipelineGame<'p> {
@@ -152,7 +149,6 @@ impl<'p> PipelineGame<'p> {
             track_checks,
             own_repetition: pipeline.info.flags.contains(VariantFlags::OWN_REPETITION),
             since_clock_reset: pipeline.repetition_since_clock_reset(),
-            quiet_pruning: pipeline.search_quiet_pruning(),
         })
     }
 
@@ -477,7 +473,7 @@ impl SearchGame for PipelineGame<'_> {
     }
 
     fn prunes_quiet_moves(&self) -> bool {
-        self.quiet_pruning
+        self.pipeline.search_quiet_pruning()
     }
 
     fn pruning_depth(&self) -> i32 {
