@@ -59,6 +59,9 @@ pub(crate) struct Worker<'a, G: SearchGame> {
     pv: Vec<Vec<G::Move>>,
     moves: Vec<Vec<G::Move>>,
     scores: Vec<Vec<i32>>,
+    /// Per ply: the indexes of the quiet moves searched at the node (their history is lowered
+    /// when a later quiet move cuts off); kept, not allocated at every node.
+    quiets: Vec<Vec<usize>>,
     nodes: u64,
     seldepth: usize,
     root_depth: i32,
@@ -169,6 +172,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             pv: (0..n).map(|_| Vec::new()).collect(),
             moves: (0..n).map(|_| Vec::new()).collect(),
             scores: (0..n).map(|_| Vec::new()).collect(),
+            quiets: (0..n).map(|_| Vec::new()).collect(),
             nodes: 0,
             seldepth: 0,
             root_depth: 1,
@@ -668,7 +672,8 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         let alpha0 = *alpha;
         let mut best = -INFINITY;
         let mut best_bits = 0;
-        let mut quiets_tried: Vec<usize> = Vec::new();
+        let mut quiets_tried = std::mem::take(&mut self.quiets[ply]);
+        quiets_tried.clear();
         let mut result = Ok(());
         // Late-move pruning: quiet moves past this many at a shallow node are not searched.
         let late = LATE_MOVES[depth.clamp(0, SHALLOW_DEPTH) as usize];
@@ -785,6 +790,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             }
         }
         self.scores[ply] = scores;
+        self.quiets[ply] = quiets_tried;
         result?;
         let bound = if best >= beta {
             Bound::Lower
