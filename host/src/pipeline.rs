@@ -160,6 +160,25 @@ macro_rules! call {
     }};
 }
 
+impl ActivePreset {
+    /// A call of this preset's hook `hook`: `f` given the preset's object, supervised as
+    /// [`call!`] says.
+    #[inline]
+    fn call<T>(
+        &self,
+        hook: &'static str,
+        f: impl FnOnce(&PresetBox) -> RResult<T, PluginError>,
+    ) -> Result<T, HostError> {
+        call!(
+            "preset",
+            self.info.id.as_str(),
+            self.plugin.as_str(),
+            hook,
+            f(&self.object)
+        )
+    }
+}
+
 /// The result of a call into a plugin: its error as a [`HostError`]; a caught panic becomes
 /// [`HostError::PluginPanic`], which names the plugin and the hook.
 fn ffi_call<T>(
@@ -457,18 +476,12 @@ impl Pipeline {
             preset: first.info.id.to_string(),
         })?;
         for p in transforming {
-            call!(
-                "preset",
-                p.info.id.as_str(),
-                p.plugin.as_str(),
-                "transform_model",
-                p.object.transform_model(&mut model)
-            )?
-            .into_result()
-            .map_err(|reason| HostError::Transform {
-                preset: p.info.id.to_string(),
-                reason: reason.to_string(),
-            })?;
+            p.call("transform_model", |o| o.transform_model(&mut model))?
+                .into_result()
+                .map_err(|reason| HostError::Transform {
+                    preset: p.info.id.to_string(),
+                    reason: reason.to_string(),
+                })?;
         }
         call!(
             "variant",
@@ -536,14 +549,9 @@ impl Pipeline {
         if let Some(m) = &self.model {
             return Ok(Some(m.clone()));
         }
-        Ok(call!(
-            "variant",
-            self.info.id.as_str(),
-            self.variant_plugin.as_str(),
-            "rules_model",
-            self.variant.rules_model()
-        )?
-        .into_option())
+        Ok(self
+            .variant_call("rules_model", |v| v.rules_model())?
+            .into_option())
     }
 
     fn assemble(
@@ -671,6 +679,23 @@ impl Pipeline {
         self.info.id.as_str()
     }
 
+    /// A call of the variant's hook `hook`: `f` given the variant's object, supervised as
+    /// [`call!`] says.
+    #[inline]
+    fn variant_call<T>(
+        &self,
+        hook: &'static str,
+        f: impl FnOnce(&VariantBox) -> RResult<T, PluginError>,
+    ) -> Result<T, HostError> {
+        call!(
+            "variant",
+            self.vname(),
+            self.variant_plugin.as_str(),
+            hook,
+            f(&self.variant)
+        )
+    }
+
     /// The variant's move generator, supervised like every plugin call.
     fn generate(
         &self,
@@ -678,13 +703,7 @@ impl Pipeline {
         req: &GenRequest,
         out: &mut RVec<Move>,
     ) -> Result<(), HostError> {
-        call!(
-            "variant",
-            self.vname(),
-            self.variant_plugin.as_str(),
-            "generate",
-            self.variant.generate(pos, req, out)
-        )
+        self.variant_call("generate", |v| v.generate(pos, req, out))
     }
 
     /// Whether the variant replays whole main lines itself ([`Pipeline::replay_line`]): it
@@ -760,23 +779,11 @@ impl Pipeline {
     pub fn evaluation_terms(&self, pos: &Position) -> Result<i32, HostError> {
         let mut total = 0i32;
         if self.info.flags.contains(VariantFlags::EVALUATES) {
-            let v = call!(
-                "variant",
-                self.vname(),
-                self.variant_plugin.as_str(),
-                "evaluate",
-                self.variant.evaluate(pos)
-            )?;
+            let v = self.variant_call("evaluate", |v| v.evaluate(pos))?;
             total = total.saturating_add(v);
         }
         for p in self.each(HookSet::EVALUATE) {
-            let v = call!(
-                "preset",
-                p.info.id.as_str(),
-                p.plugin.as_str(),
-                "evaluate",
-                p.object.evaluate(pos)
-            )?;
+            let v = p.call("evaluate", |o| o.evaluate(pos))?;
             total = total.saturating_add(v);
         }
         Ok(total)
@@ -823,21 +830,9 @@ impl Pipeline {
         };
         // With presets in force the variant only reads the setup; the pipeline validates it.
         let r = if self.presets.is_empty() {
-            call!(
-                "variant",
-                self.vname(),
-                self.variant_plugin.as_str(),
-                "parse_fen",
-                self.variant.parse_fen(RStr::from_str(core))
-            )?
+            self.variant_call("parse_fen", |v| v.parse_fen(RStr::from_str(core)))?
         } else {
-            call!(
-                "variant",
-                self.vname(),
-                self.variant_plugin.as_str(),
-                "parse_setup",
-                self.variant.parse_setup(RStr::from_str(core))
-            )?
+            self.variant_call("parse_setup", |v| v.parse_setup(RStr::from_str(core)))?
         };
         let mut pos = r.into_result().map_err(|error| HostError::Fen {
             fen: fen.to_string(),
@@ -946,14 +941,9 @@ impl Pipeline {
 
     /// Writes a FEN (the variant's, plus the host's extension for attributes and state).
     pub fn write_fen(&self, pos: &Position) -> Result<String, HostError> {
-        let mut s = call!(
-            "variant",
-            self.vname(),
-            self.variant_plugin.as_str(),
-            "write_fen",
-            self.variant.write_fen(pos)
-        )?
-        .to_string();
+        let mut s = self
+            .variant_call("write_fen", |v| v.write_fen(pos))?
+            .to_string();
         if self.host_en_passant() {
             crate::fen::write_ep_field(&mut s, pos);
         }
@@ -983,13 +973,7 @@ impl Pipeline {
     pub fn game_start(&self, fen: &str) -> Result<Position, HostError> {
         let mut pos = self.parse_fen(fen)?;
         for p in self.each(HookSet::SETUP_POSITION) {
-            call!(
-                "preset",
-                p.info.id.as_str(),
-                p.plugin.as_str(),
-                "setup_position",
-                p.object.setup_position(&mut pos)
-            )?;
+            p.call("setup_position", |o| o.setup_position(&mut pos))?;
         }
         Ok(pos)
     }
@@ -1012,33 +996,19 @@ impl Pipeline {
         out.clear();
         let mut claimed = SquareSet::EMPTY;
         for p in self.each(HookSet::OVERRIDE_PIECE_MOVES) {
-            call!(
-                "preset",
-                p.info.id.as_str(),
-                p.plugin.as_str(),
-                "override_piece_moves",
-                p.object.override_piece_moves(pos, side, &mut claimed, out),
-            )?;
+            p.call("override_piece_moves", |o| {
+                o.override_piece_moves(pos, side, &mut claimed, out)
+            })?;
         }
         let req = GenRequest::new(side, false, claimed);
         self.generate(pos, &req, out)?;
         for p in self.each(HookSet::GET_EXTRA_MOVES) {
-            call!(
-                "preset",
-                p.info.id.as_str(),
-                p.plugin.as_str(),
-                "get_extra_moves",
-                p.object.get_extra_moves(pos, side, out)
-            )?;
+            p.call("get_extra_moves", |o| o.get_extra_moves(pos, side, out))?;
         }
         for p in self.each(HookSet::GET_LEGAL_MOVE_MODIFIERS) {
-            call!(
-                "preset",
-                p.info.id.as_str(),
-                p.plugin.as_str(),
-                "get_legal_move_modifiers",
-                p.object.get_legal_move_modifiers(pos, side, out),
-            )?;
+            p.call("get_legal_move_modifiers", |o| {
+                o.get_legal_move_modifiers(pos, side, out)
+            })?;
         }
         if self
             .hooks
@@ -1063,13 +1033,7 @@ impl Pipeline {
             self.keep_legal(pos, out)?;
         }
         for p in self.each(HookSet::FILTER_LEGAL_MOVES) {
-            call!(
-                "preset",
-                p.info.id.as_str(),
-                p.plugin.as_str(),
-                "filter_legal_moves",
-                p.object.filter_legal_moves(pos, out)
-            )?;
+            p.call("filter_legal_moves", |o| o.filter_legal_moves(pos, out))?;
         }
         Ok(())
     }
@@ -1180,24 +1144,13 @@ impl Pipeline {
                 }
                 child.clone_from(pos);
                 let mut fx = MoveEffects::new(side, false);
-                call!(
-                    "variant",
-                    self.vname(),
-                    self.variant_plugin.as_str(),
-                    "apply",
-                    self.variant.apply(&mut child, m, &mut fx)
-                )?;
+                self.variant_call("apply", |v| v.apply(&mut child, m, &mut fx))?;
                 let mut hit = false;
                 if let Some(royals) = self.royals(&child, side)? {
                     'royals: for r in royals.iter() {
                         for p in self.each(HookSet::IS_ATTACKED) {
-                            if call!(
-                                "preset",
-                                p.info.id.as_str(),
-                                p.plugin.as_str(),
-                                "is_attacked",
-                                p.object.is_attacked(&child, r, by)
-                            )? == Decision::YES
+                            if p.call("is_attacked", |o| o.is_attacked(&child, r, by))?
+                                == Decision::YES
                             {
                                 hit = true;
                                 break 'royals;
@@ -1213,13 +1166,9 @@ impl Pipeline {
         }
         let mut extra = RVec::new();
         for p in self.each(HookSet::GET_EXTRA_MOVES) {
-            call!(
-                "preset",
-                p.info.id.as_str(),
-                p.plugin.as_str(),
-                "get_extra_moves",
-                p.object.get_extra_moves(pos, side, &mut extra),
-            )?;
+            p.call("get_extra_moves", |o| {
+                o.get_extra_moves(pos, side, &mut extra)
+            })?;
         }
         let mut child = pos.clone();
         for &m in extra.iter() {
@@ -1234,13 +1183,9 @@ impl Pipeline {
         // Modifiers of additive presets only remove moves (never a capture), so applying them
         // to legal moves removes what they would have removed from the pseudo-legal ones.
         for p in self.each(HookSet::GET_LEGAL_MOVE_MODIFIERS) {
-            call!(
-                "preset",
-                p.info.id.as_str(),
-                p.plugin.as_str(),
-                "get_legal_move_modifiers",
-                p.object.get_legal_move_modifiers(pos, side, out),
-            )?;
+            p.call("get_legal_move_modifiers", |o| {
+                o.get_legal_move_modifiers(pos, side, out)
+            })?;
         }
         Ok(())
     }
@@ -1255,13 +1200,7 @@ impl Pipeline {
                         .with(HookSet::GET_LEGAL_MOVE_MODIFIERS),
                 ));
         if variant_count && !self.hooks.contains(HookSet::FILTER_LEGAL_MOVES) {
-            call!(
-                "variant",
-                self.vname(),
-                self.variant_plugin.as_str(),
-                "legal_move_count",
-                self.variant.legal_move_count(pos)
-            )
+            self.variant_call("legal_move_count", |v| v.legal_move_count(pos))
         } else {
             self.legal_moves(pos, buf)?;
             Ok(buf.len() as u64)
@@ -1272,14 +1211,11 @@ impl Pipeline {
     fn filters_self_check(&self, pos: &Position, side: Color) -> Result<bool, HostError> {
         let mut v = true;
         for p in self.each(HookSet::SHOULD_FILTER_SELF_CHECK) {
-            if let Some(b) = call!(
-                "preset",
-                p.info.id.as_str(),
-                p.plugin.as_str(),
-                "should_filter_self_check",
-                p.object.should_filter_self_check(pos, side),
-            )?
-            .to_option()
+            if let Some(b) = p
+                .call("should_filter_self_check", |o| {
+                    o.should_filter_self_check(pos, side)
+                })?
+                .to_option()
             {
                 v = b;
             }
@@ -1342,27 +1278,15 @@ impl Pipeline {
         if !self.marks_moves() {
             return Ok(SquareSet::EMPTY);
         }
-        call!(
-            "variant",
-            self.vname(),
-            self.variant_plugin.as_str(),
-            "move_mark",
-            self.variant.move_mark(before, mv, after)
-        )
+        self.variant_call("move_mark", |v| v.move_mark(before, mv, after))
     }
 
     /// The royal pieces of `color`; `None` when the side has no royalty at all.
     pub fn royals(&self, pos: &Position, color: Color) -> Result<Option<SquareSet>, HostError> {
         let mut r = if self.info.flags.contains(VariantFlags::DYNAMIC_ROYALS) {
             // The variant says which pieces are royal now (API 1.4).
-            call!(
-                "variant",
-                self.vname(),
-                self.variant_plugin.as_str(),
-                "royals",
-                self.variant.royals(pos, color)
-            )?
-            .into_option()
+            self.variant_call("royals", |v| v.royals(pos, color))?
+                .into_option()
         } else if self.has_default_royalty {
             // This runs for every candidate move on the generic path.
             Some(self.royal_cells.squares(pos, color))
@@ -1375,13 +1299,9 @@ impl Pipeline {
         }
         for p in self.each(HookSet::GET_ROYAL_PIECES) {
             let mut s = SquareSet::EMPTY;
-            match call!(
-                "preset",
-                p.info.id.as_str(),
-                p.plugin.as_str(),
-                "get_royal_pieces",
-                p.object.get_royal_pieces(pos, color, &mut s),
-            )? {
+            match p.call("get_royal_pieces", |o| {
+                o.get_royal_pieces(pos, color, &mut s)
+            })? {
                 Decision::YES => r = Some(s),
                 Decision::NO => r = None,
                 _ => {}
@@ -1393,26 +1313,13 @@ impl Pipeline {
     /// Whether a piece of `by` attacks `sq` through the pipeline.
     pub fn attacked(&self, pos: &Position, sq: Square, by: Color) -> Result<bool, HostError> {
         for p in self.each(HookSet::IS_ATTACKED) {
-            if call!(
-                "preset",
-                p.info.id.as_str(),
-                p.plugin.as_str(),
-                "is_attacked",
-                p.object.is_attacked(pos, sq, by)
-            )? == Decision::YES
-            {
+            if p.call("is_attacked", |o| o.is_attacked(pos, sq, by))? == Decision::YES {
                 return Ok(true);
             }
         }
         if !self.movement_changed || self.additive {
             // Additive presets report their own captures above.
-            return call!(
-                "variant",
-                self.vname(),
-                self.variant_plugin.as_str(),
-                "is_attacked",
-                self.variant.is_attacked(pos, sq, by)
-            );
+            return self.variant_call("is_attacked", |v| v.is_attacked(pos, sq, by));
         }
         let target = pos.get(sq);
         if !target.is_color(by.opposite()) {
@@ -1424,23 +1331,13 @@ impl Pipeline {
         if self.extra_moves_only {
             // The presets only add moves: the variant's own attack test answers for the
             // moves it generates, and only the added moves need generating.
-            if call!(
-                "variant",
-                self.vname(),
-                self.variant_plugin.as_str(),
-                "is_attacked",
-                self.variant.is_attacked(pos, sq, by)
-            )? {
+            if self.variant_call("is_attacked", |v| v.is_attacked(pos, sq, by))? {
                 return Ok(true);
             }
             for p in self.each(HookSet::GET_EXTRA_MOVES) {
-                call!(
-                    "preset",
-                    p.info.id.as_str(),
-                    p.plugin.as_str(),
-                    "get_extra_moves",
-                    p.object.get_extra_moves(pos, by, &mut moves),
-                )?;
+                p.call("get_extra_moves", |o| {
+                    o.get_extra_moves(pos, by, &mut moves)
+                })?;
             }
         } else {
             self.pseudo_moves(pos, by, &mut moves)?;
@@ -1471,13 +1368,7 @@ impl Pipeline {
     ) -> Result<Option<SquareSet>, HostError> {
         if let Some(set) = r.as_mut() {
             for p in self.each(HookSet::PROTECTED_ROYALS) {
-                call!(
-                    "preset",
-                    p.info.id.as_str(),
-                    p.plugin.as_str(),
-                    "protected_royals",
-                    p.object.protected_royals(pos, color, set),
-                )?;
+                p.call("protected_royals", |o| o.protected_royals(pos, color, set))?;
             }
         }
         Ok(r)
@@ -1563,13 +1454,7 @@ impl Pipeline {
         before: Option<&Position>,
     ) -> Result<(), HostError> {
         if self.plain {
-            return call!(
-                "variant",
-                self.vname(),
-                self.variant_plugin.as_str(),
-                "apply",
-                self.variant.apply(pos, mv, fx)
-            );
+            return self.variant_call("apply", |v| v.apply(pos, mv, fx));
         }
         let mover = pos.side_to_move;
         let before_fullmove = pos.fullmove_number;
@@ -1581,50 +1466,28 @@ impl Pipeline {
         };
         let before = before.or(copy.as_ref());
         for p in self.each(HookSet::ON_BEFORE_MOVE) {
-            call!(
-                "preset",
-                p.info.id.as_str(),
-                p.plugin.as_str(),
-                "on_before_move",
-                p.object.on_before_move(pos, mv, fx)
-            )?;
+            p.call("on_before_move", |o| o.on_before_move(pos, mv, fx))?;
         }
         let mut applied = false;
         for p in self.each(HookSet::APPLY_MOVE) {
-            if call!(
-                "preset",
-                p.info.id.as_str(),
-                p.plugin.as_str(),
-                "apply_move",
-                p.object.apply_move(pos, mv, fx)
-            )? == Decision::YES
-            {
+            if p.call("apply_move", |o| o.apply_move(pos, mv, fx))? == Decision::YES {
                 applied = true;
                 break;
             }
         }
         if !applied {
-            call!(
-                "variant",
-                self.vname(),
-                self.variant_plugin.as_str(),
-                "apply",
-                self.variant.apply(pos, mv, fx)
-            )?;
+            self.variant_call("apply", |v| v.apply(pos, mv, fx))?;
         }
         self.run_stages(pos, before, mv, fx, |st| st < stage::TURN_END)?;
         let mut advance = true;
         if self.hooks.contains(HookSet::SHOULD_ADVANCE_TURN) {
             self.check_facts(pos, mover, fx)?;
             for p in self.each(HookSet::SHOULD_ADVANCE_TURN) {
-                if let Some(b) = call!(
-                    "preset",
-                    p.info.id.as_str(),
-                    p.plugin.as_str(),
-                    "should_advance_turn",
-                    p.object.should_advance_turn(pos, mv, fx),
-                )?
-                .to_option()
+                if let Some(b) = p
+                    .call("should_advance_turn", |o| {
+                        o.should_advance_turn(pos, mv, fx)
+                    })?
+                    .to_option()
                 {
                     advance = b;
                 }
@@ -1697,25 +1560,16 @@ impl Pipeline {
                         pipeline: self,
                         error: RefCell::new(None),
                     };
-                    call!(
-                        "preset",
-                        p.info.id.as_str(),
-                        p.plugin.as_str(),
-                        "on_after_move_with",
-                        p.object
-                            .on_after_move_with(pos, before, mv, *st, fx, host_query(&q)),
-                    )?;
+                    p.call("on_after_move_with", |o| {
+                        o.on_after_move_with(pos, before, mv, *st, fx, host_query(&q))
+                    })?;
                     if let Some(e) = q.error.into_inner() {
                         return Err(e);
                     }
                 } else {
-                    call!(
-                        "preset",
-                        p.info.id.as_str(),
-                        p.plugin.as_str(),
-                        "on_after_move",
-                        p.object.on_after_move(pos, before, mv, *st, fx),
-                    )?;
+                    p.call("on_after_move", |o| {
+                        o.on_after_move(pos, before, mv, *st, fx)
+                    })?;
                 }
             }
         }
@@ -1826,27 +1680,18 @@ impl Pipeline {
             None
         };
         if out.is_none() {
-            out = call!(
-                "variant",
-                self.vname(),
-                self.variant_plugin.as_str(),
-                "outcome",
-                self.variant.outcome(pos, &ctx)
-            )?
-            .into_option();
+            out = self
+                .variant_call("outcome", |v| v.outcome(pos, &ctx))?
+                .into_option();
         }
         for p in self.each(HookSet::ON_CHECK_GAME_RESULT) {
             let current = match &out {
                 Some(o) => ROption::RSome(o),
                 None => ROption::RNone,
             };
-            let d = call!(
-                "preset",
-                p.info.id.as_str(),
-                p.plugin.as_str(),
-                "on_check_game_result",
-                p.object.on_check_game_result(pos, &ctx, current),
-            )?;
+            let d = p.call("on_check_game_result", |o| {
+                o.on_check_game_result(pos, &ctx, current)
+            })?;
             match d.action {
                 1 if out.is_none() => out = Some(d.outcome),
                 2 => out = None,
@@ -1863,28 +1708,18 @@ impl Pipeline {
         pos: &Position,
         mv: Move,
     ) -> Result<Option<String>, HostError> {
-        Ok(call!(
-            "variant",
-            self.vname(),
-            self.variant_plugin.as_str(),
-            "special_coordinate",
-            self.variant.special_coordinate(pos, mv)
-        )?
-        .into_option()
-        .map(|s| s.to_string()))
+        Ok(self
+            .variant_call("special_coordinate", |v| v.special_coordinate(pos, mv))?
+            .into_option()
+            .map(|s| s.to_string()))
     }
 
     /// SAN of a special move, as the variant writes it.
     pub fn special_san(&self, pos: &Position, mv: Move) -> Result<Option<String>, HostError> {
-        Ok(call!(
-            "variant",
-            self.vname(),
-            self.variant_plugin.as_str(),
-            "special_san",
-            self.variant.special_san(pos, mv)
-        )?
-        .into_option()
-        .map(|s| s.to_string()))
+        Ok(self
+            .variant_call("special_san", |v| v.special_san(pos, mv))?
+            .into_option()
+            .map(|s| s.to_string()))
     }
 }
 
