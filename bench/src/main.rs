@@ -6,10 +6,14 @@
 //!    per-ply JSON, one job, in process and isolated;
 //! 2. `analyze` throughput on 100,000 games without and with `--isolate`;
 //! 3. peak memory (RSS) of `analyze` at 10k, 100k and 1M games;
-//! 4. a 1,000,000-ply game with piece-hp.
+//! 4. a 1,000,000-ply game with piece-hp;
+//! 5. instruction counts of section 1's runs on 1,300 games (valgrind);
+//! 6. 100,000 records of a position (`FEN` tag) and six moves, the shape of a puzzle
+//!    database: per-record costs (reading a FEN above all) rather than per-ply ones.
 //!
 //! Usage: `cargo build --release && cargo run --release --manifest-path bench/Cargo.toml --
-//! [ROUNDS] [--skip-1m]` from the workspace root. Each figure is the best of ROUNDS (default 3).
+//! [ROUNDS] [--skip-1m] [--only 1,6]` from the workspace root. Each figure is the best of
+//! ROUNDS (default 3).
 
 use pgn_reader::{BufferedReader, RawHeader, SanPlus, Skip, Visitor};
 use shakmaty::fen::Fen;
@@ -277,7 +281,7 @@ fn main() {
         .position(|a| a == "--only")
         .and_then(|i| args.get(i + 1))
         .map(|l| l.split(',').filter_map(|x| x.parse().ok()).collect())
-        .unwrap_or_else(|| vec![1, 2, 3, 4, 5]);
+        .unwrap_or_else(|| vec![1, 2, 3, 4, 5, 6]);
     let root = std::env::current_dir().expect("cwd");
     let h = root.join("target/release/houserules");
     assert!(h.exists(), "build first: cargo build --release");
@@ -300,6 +304,85 @@ fn main() {
     }
     if only.contains(&5) {
         instruction_counts(&root, &dir, &h);
+    }
+    if only.contains(&6) {
+        positions(&dir, &h, rounds);
+    }
+}
+
+/// `n` records of a position and the six moves after it, as puzzle databases publish them:
+/// random games played with shakmaty (a fixed seed), the position after ply 20 as a `FEN`
+/// tag, the next six moves in SAN.
+fn position_corpus(dir: &Path, n: usize) -> PathBuf {
+    use shakmaty::san::San;
+    use shakmaty::EnPassantMode;
+    let out = dir.join(format!("positions-{n}.pgn"));
+    if out.exists() {
+        return out;
+    }
+    let mut text = String::new();
+    let mut x = 2026u64;
+    let mut made = 0;
+    while made < n {
+        let mut pos = Chess::default();
+        let mut fen = None;
+        let mut sans = Vec::new();
+        for ply in 0..26 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let m = moves[(x >> 33) as usize % moves.len()].clone();
+            if ply == 20 {
+                fen = Some(Fen::from_position(pos.clone(), EnPassantMode::Legal).to_string());
+            }
+            if ply >= 20 {
+                sans.push(San::from_move(&pos, &m).to_string());
+            }
+            pos.play_unchecked(&m);
+        }
+        let Some(fen) = fen else { continue };
+        text.push_str(&format!(
+            "[Event \"position {made}\"]\n[FEN \"{fen}\"]\n[SetUp \"1\"]\n\n{} *\n\n",
+            sans.join(" ")
+        ));
+        made += 1;
+    }
+    std::fs::write(&out, text).expect("write the position corpus");
+    out
+}
+
+fn positions(dir: &Path, h: &Path, rounds: usize) {
+    let file = position_corpus(dir, 100_000);
+    let f = file.to_str().expect("utf-8 path");
+    let runs: Vec<_> = (0..rounds).map(|_| replay(&file)).collect();
+    let (_, _, plies, bad) = runs[0];
+    let t_ref = runs.iter().map(|r| r.0).min().expect("one round");
+    println!("\n6. 100,000 positions (FEN tag) and six moves each ({plies} plies replayed by shakmaty, {bad} records not replayable by it)");
+    println!("| program | time | vs pgn-reader + shakmaty |\n|---|---|---|");
+    println!(
+        "| pgn-reader 0.25 + shakmaty 0.26 replay | {} | 1.0x |",
+        secs(t_ref)
+    );
+    for (name, a) in [
+        (
+            "analyze --jsonl --no-plies",
+            vec!["analyze", "--jsonl", "--no-plies", "--no-isolate", f],
+        ),
+        (
+            "analyze --jsonl (per-ply JSON)",
+            vec!["analyze", "--jsonl", "--no-isolate", f],
+        ),
+    ] {
+        let (t, _, _) = best(rounds, h, &a);
+        println!(
+            "| {name} | {} | {:.1}x |",
+            secs(t),
+            t.as_secs_f64() / t_ref.as_secs_f64()
+        );
     }
 }
 

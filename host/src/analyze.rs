@@ -884,9 +884,11 @@ impl<'r> Analyzer<'r> {
         report.plies = plies;
         report.final_fen = p.write_fen(&game.position).ok();
         if complete {
+            // Whether a legal move is left is all the status needs: counted (in bulk where
+            // the variant counts its own moves), not listed.
             let status = p
-                .legal_moves(&game.position, buf)
-                .and_then(|()| game.status_with(!buf.is_empty()));
+                .legal_move_count(&game.position, buf)
+                .and_then(|n| game.status_with(n > 0));
             match status {
                 Ok(status) => {
                     let (computed, termination) = match &status.outcome {

@@ -277,11 +277,16 @@ impl Repetition {
 /// Pieces on the board and in both hands.
 fn material(pos: &Position) -> u32 {
     // The used ranks only (16 cells each): the rest of the array is always empty.
+    // Eight cells at a time: a piece cell is 2 or more (0 empty, 1 a hole), and the count
+    // is taken at every game's start and after every replayed line.
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
     let used = pos.ranks() as usize * 16;
-    let board = pos.cells()[..used]
-        .iter()
-        .filter(|c| c.kind().is_some())
-        .count() as u32;
+    let mut board = 0;
+    for eight in pos.cells()[..used].chunks_exact(8) {
+        let w = u64::from_le_bytes(std::array::from_fn(|j| eight[j].0)) & 0xfefe_fefe_fefe_fefe;
+        // The high bit of each byte that is not zero.
+        board += (((w & LOW7).wrapping_add(LOW7) | w) & !LOW7).count_ones();
+    }
     let hands: u32 = pos.hands.iter().flatten().map(|&n| n as u32).sum();
     board + hands
 }
@@ -518,7 +523,37 @@ pub(crate) fn pass_position(pos: &mut Position) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use houserules_plugin_api::MoveFlags;
+    use houserules_plugin_api::{Cell, Color, MoveFlags, Square};
+
+    #[test]
+    fn material_counts_pieces_and_hands_not_holes() {
+        // Boards of several sizes, pieces of many kinds (cell values up to 255), holes and
+        // empty squares in a pseudo-random mix: the count a cell-by-cell scan gives.
+        let mut x = 99u64;
+        for (files, ranks) in [(8u8, 8u8), (9, 10), (16, 12), (1, 1), (5, 3)] {
+            for _ in 0..50 {
+                let mut pos = Position::empty(files, ranks);
+                let mut want = 0;
+                for r in 0..pos.ranks() {
+                    for f in 0..pos.files() {
+                        x = x
+                            .wrapping_mul(6364136223846793005)
+                            .wrapping_add(1442695040888963407);
+                        let cell = match (x >> 40) % 4 {
+                            0 => Cell::EMPTY,
+                            1 => Cell::HOLE,
+                            _ => Cell::piece(((x >> 20) % 127) as u8, Color::Black),
+                        };
+                        want += u32::from(cell.kind().is_some());
+                        pos.set(Square::new(f, r), cell);
+                    }
+                }
+                pos.hands[1][3] = (x % 5) as u8;
+                want += (x % 5) as u32;
+                assert_eq!(material(&pos), want, "{files}x{ranks}");
+            }
+        }
+    }
 
     #[test]
     fn occurrences_count_alike_however_often_they_are_asked() {

@@ -151,94 +151,27 @@ pub fn parse_fen_board(
         }
         None => (text, None),
     };
-    let rows: Vec<&str> = board.split('/').collect();
-    if rows.len() != ranks as usize {
+    let rows = board.bytes().filter(|&b| b == b'/').count() + 1;
+    if rows != ranks as usize {
         return Err(FenError::new(
             0,
             offset as u32,
-            format!("the board has {} ranks, expected {}", rows.len(), ranks),
+            format!("the board has {rows} ranks, expected {ranks}"),
         ));
     }
-    let mut col = offset;
-    for (i, row) in rows.iter().enumerate() {
-        let rank = ranks - 1 - i as u8;
-        let mut file: u32 = 0;
-        // Columns count characters (an error points where an editor shows it).
-        let mut chars = row.chars().enumerate().peekable();
-        let mut promoted = false;
-        while let Some((j, ch)) = chars.next() {
-            let here = (col + j) as u32;
-            if ch.is_ascii_digit() {
-                let mut n = ch.to_digit(10).unwrap_or(0);
-                while let Some(&(_, d)) = chars.peek() {
-                    if let Some(v) = d.to_digit(10) {
-                        // Saturating: a run of a billion squares is too long, not a wrap.
-                        n = n.saturating_mul(10).saturating_add(v);
-                        chars.next();
-                    } else {
-                        break;
-                    }
-                }
-                if n == 0 {
-                    return Err(FenError::new(0, here, "an empty run of 0 squares"));
-                }
-                file = file.saturating_add(n);
-            } else if ch == '+' {
-                promoted = true;
-                continue;
-            } else {
-                if file >= files as u32 {
-                    return Err(FenError::new(
-                        0,
-                        here,
-                        format!("rank {} has more than {} files", rank + 1, files),
-                    ));
-                }
-                let sq = Square::new(file as u8, rank);
-                if ch == '*' {
-                    pos.set(sq, Cell::HOLE);
-                } else {
-                    let kind = pieces
-                        .iter()
-                        .position(|p| {
-                            p.letter() == ch.to_ascii_uppercase() && p.promoted_prefix == promoted
-                        })
-                        .ok_or_else(|| {
-                            FenError::new(
-                                0,
-                                here,
-                                format!(
-                                    "unknown piece letter `{}{ch}`",
-                                    if promoted { "+" } else { "" }
-                                ),
-                            )
-                        })?;
-                    let color = if ch.is_ascii_uppercase() {
-                        Color::White
-                    } else {
-                        Color::Black
-                    };
-                    pos.set(sq, Cell::piece(kind as u8, color));
-                }
-                file += 1;
-            }
-            promoted = false;
-            if file > files as u32 {
-                return Err(FenError::new(
-                    0,
-                    here,
-                    format!("rank {} has more than {} files", rank + 1, files),
-                ));
-            }
+    // Per ASCII letter (upper case), the first kind of that letter without the promoted
+    // prefix (what the scan below finds for it): a FEN of a long game's position is read per
+    // record, one lookup a piece instead of a scan of the piece table.
+    let mut by_letter = [u8::MAX; 128];
+    for (k, p) in pieces.iter().enumerate().rev() {
+        if !p.promoted_prefix && p.letter < 128 && k < u8::MAX as usize {
+            by_letter[p.letter as usize] = k as u8;
         }
-        if file != files as u32 {
-            return Err(FenError::new(
-                0,
-                (col + row.chars().count()) as u32,
-                format!("rank {} has {} files, expected {}", rank + 1, file, files),
-            ));
-        }
-        col += row.chars().count() + 1;
+    }
+    if !plain_board(board.as_bytes(), files, ranks, &by_letter, &mut pos) {
+        // Read again, character by character, with the error that stops it.
+        pos = Position::empty(files, ranks);
+        read_board(board, offset, files, ranks, pieces, &by_letter, &mut pos)?;
     }
     if let Some((start, pocket)) = pocket {
         for (j, ch) in pocket.chars().enumerate() {
@@ -341,12 +274,185 @@ pub struct FenField<'a> {
     pub column: usize,
 }
 
+/// The board field of [`parse_fen_board`] read into `pos` when it holds only ASCII piece
+/// letters of `by_letter`, single digits and slashes, every rank exactly `files` wide (nearly
+/// every FEN); `false` for anything else, which [`read_board`] reads again.
+fn plain_board(
+    board: &[u8],
+    files: u8,
+    ranks: u8,
+    by_letter: &[u8; 128],
+    pos: &mut Position,
+) -> bool {
+    let (mut rank, mut file) = (ranks.saturating_sub(1), 0u8);
+    let mut after_digit = false;
+    for &c in board {
+        match c {
+            b'/' => {
+                if file != files || rank == 0 {
+                    return false;
+                }
+                rank -= 1;
+                file = 0;
+                after_digit = false;
+            }
+            // A run of two digits or more (boards wider than 9) is read the long way.
+            b'1'..=b'9' if !after_digit => {
+                file += c - b'0';
+                if file > files {
+                    return false;
+                }
+                after_digit = true;
+            }
+            _ if c.is_ascii_alphabetic() => {
+                let k = by_letter[c.to_ascii_uppercase() as usize];
+                if k == u8::MAX || file >= files {
+                    return false;
+                }
+                let color = if c.is_ascii_uppercase() {
+                    Color::White
+                } else {
+                    Color::Black
+                };
+                pos.set(Square::new(file, rank), Cell::piece(k, color));
+                file += 1;
+                after_digit = false;
+            }
+            _ => return false,
+        }
+    }
+    file == files && rank == 0
+}
+
+/// The board field of [`parse_fen_board`] (`offset`: its column), read character by
+/// character into `pos`: the first error found, with its column.
+fn read_board(
+    board: &str,
+    offset: usize,
+    files: u8,
+    ranks: u8,
+    pieces: &[PieceType],
+    by_letter: &[u8; 128],
+    pos: &mut Position,
+) -> Result<(), FenError> {
+    let mut col = offset;
+    for (i, row) in board.split('/').enumerate() {
+        let rank = ranks - 1 - i as u8;
+        let mut file: u32 = 0;
+        // Columns count characters (an error points where an editor shows it).
+        let mut chars = row.chars().enumerate().peekable();
+        let mut promoted = false;
+        while let Some((j, ch)) = chars.next() {
+            let here = (col + j) as u32;
+            if ch.is_ascii_digit() {
+                let mut n = ch.to_digit(10).unwrap_or(0);
+                while let Some(&(_, d)) = chars.peek() {
+                    if let Some(v) = d.to_digit(10) {
+                        // Saturating: a run of a billion squares is too long, not a wrap.
+                        n = n.saturating_mul(10).saturating_add(v);
+                        chars.next();
+                    } else {
+                        break;
+                    }
+                }
+                if n == 0 {
+                    return Err(FenError::new(0, here, "an empty run of 0 squares"));
+                }
+                file = file.saturating_add(n);
+            } else if ch == '+' {
+                promoted = true;
+                continue;
+            } else {
+                if file >= files as u32 {
+                    return Err(FenError::new(
+                        0,
+                        here,
+                        format!("rank {} has more than {} files", rank + 1, files),
+                    ));
+                }
+                let sq = Square::new(file as u8, rank);
+                if ch == '*' {
+                    pos.set(sq, Cell::HOLE);
+                } else {
+                    let looked_up = match by_letter.get(ch.to_ascii_uppercase() as usize) {
+                        Some(&k) if !promoted && k != u8::MAX => Some(k as usize),
+                        // Promoted pieces, letters beyond ASCII and letters of no piece: the
+                        // piece table itself.
+                        _ => pieces.iter().position(|p| {
+                            p.letter() == ch.to_ascii_uppercase() && p.promoted_prefix == promoted
+                        }),
+                    };
+                    let kind = looked_up.ok_or_else(|| {
+                        FenError::new(
+                            0,
+                            here,
+                            format!(
+                                "unknown piece letter `{}{ch}`",
+                                if promoted { "+" } else { "" }
+                            ),
+                        )
+                    })?;
+                    let color = if ch.is_ascii_uppercase() {
+                        Color::White
+                    } else {
+                        Color::Black
+                    };
+                    pos.set(sq, Cell::piece(kind as u8, color));
+                }
+                file += 1;
+            }
+            promoted = false;
+            if file > files as u32 {
+                return Err(FenError::new(
+                    0,
+                    here,
+                    format!("rank {} has more than {} files", rank + 1, files),
+                ));
+            }
+        }
+        if file != files as u32 {
+            return Err(FenError::new(
+                0,
+                (col + row.chars().count()) as u32,
+                format!("rank {} has {} files, expected {}", rank + 1, file, files),
+            ));
+        }
+        col += row.chars().count() + 1;
+    }
+    Ok(())
+}
+
 /// Splits a FEN into its fields, keeping where each starts (for error columns).
 pub fn fen_fields(text: &str) -> Vec<FenField<'_>> {
-    let mut out = Vec::new();
+    // Six fields in a chess FEN, a few more in some variants': one allocation.
+    let mut out = Vec::with_capacity(8);
+    if text.is_ascii() {
+        // `char::is_whitespace` of each ASCII character, a byte at a time.
+        let blanks = text
+            .bytes()
+            .enumerate()
+            .map(|(i, b)| (i, matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r')));
+        split_fields(text, blanks, &mut out);
+    } else {
+        split_fields(
+            text,
+            text.char_indices().map(|(i, c)| (i, c.is_whitespace())),
+            &mut out,
+        );
+    }
+    out
+}
+
+/// The fields of `text` between the blanks that `blanks` marks (byte offset, blank or not,
+/// for each character), appended to `out`.
+fn split_fields<'a>(
+    text: &'a str,
+    blanks: impl Iterator<Item = (usize, bool)>,
+    out: &mut Vec<FenField<'a>>,
+) {
     let mut start = None;
-    for (i, ch) in text.char_indices() {
-        match (ch.is_whitespace(), start) {
+    for (i, blank) in blanks {
+        match (blank, start) {
             (true, Some(s)) => {
                 out.push(FenField {
                     text: &text[s..i],
@@ -364,7 +470,6 @@ pub fn fen_fields(text: &str) -> Vec<FenField<'_>> {
             column: s,
         });
     }
-    out
 }
 
 /// Reads the halfmove clock and fullmove number fields (each optional: 0 and 1 by default)
@@ -402,6 +507,93 @@ pub fn parse_fen_clocks(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Role;
+
+    /// A piece table with two letters of one kind of piece and a promoted form, as variants
+    /// have them.
+    fn pieces() -> Vec<PieceType> {
+        let mut promoted = PieceType::new('P', "tokin", Role::OTHER, 5);
+        promoted.promoted_prefix = true;
+        vec![
+            PieceType::new('P', "pawn", Role::PAWN, 1),
+            PieceType::new('N', "knight", Role::OTHER, 3),
+            PieceType::new('K', "king", Role::KING, 0),
+            PieceType::new('N', "second knight", Role::OTHER, 3),
+            promoted,
+        ]
+    }
+
+    #[test]
+    fn the_quick_board_reader_agrees_with_the_full_one() {
+        // Board fields of pseudo-random characters (letters of pieces and of none, digits
+        // 0-9, slashes, `*`, `+`, a letter beyond ASCII), on boards of several sizes: wherever
+        // the quick reader takes a field, the full reader reads the same position from it.
+        let pieces = pieces();
+        let mut by_letter = [u8::MAX; 128];
+        for (k, p) in pieces.iter().enumerate().rev() {
+            if !p.promoted_prefix {
+                by_letter[p.letter as usize] = k as u8;
+            }
+        }
+        // Well-formed fields, then one character in three of them replaced by another.
+        let letters: Vec<char> = "pPnNkKxQ".chars().collect();
+        let noise: Vec<char> = "pPnNkKxQ0123456789/*+é".chars().collect();
+        let mut x = 7u64;
+        let mut next = move |n: usize| {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (x >> 33) as usize % n
+        };
+        let mut taken = 0;
+        for (files, ranks) in [(3u8, 2u8), (8, 8), (10, 4), (1, 1)] {
+            for _ in 0..20_000 {
+                let mut rows = Vec::new();
+                for _ in 0..ranks {
+                    let mut row = String::new();
+                    let mut left = files as usize;
+                    while left > 0 {
+                        if next(2) == 0 {
+                            let run = next(left) + 1;
+                            row.push_str(&run.to_string());
+                            left -= run;
+                        } else {
+                            row.push(letters[next(letters.len())]);
+                            left -= 1;
+                        }
+                    }
+                    rows.push(row);
+                }
+                let mut field: Vec<char> = rows.join("/").chars().collect();
+                if next(3) == 0 {
+                    let at = next(field.len());
+                    field[at] = noise[next(noise.len())];
+                }
+                let field: String = field.into_iter().collect();
+                let mut quick = Position::empty(files, ranks);
+                if !plain_board(field.as_bytes(), files, ranks, &by_letter, &mut quick) {
+                    continue;
+                }
+                taken += 1;
+                let mut full = Position::empty(files, ranks);
+                read_board(&field, 0, files, ranks, &pieces, &by_letter, &mut full)
+                    .unwrap_or_else(|e| panic!("{field}: {e:?}"));
+                assert_eq!(quick, full, "{field}");
+            }
+        }
+        // The quick reader took some of them (the test compares something).
+        assert!(taken > 10_000, "{taken}");
+        // And whole fields through the public reader: full ranks, runs and both colours.
+        for field in [
+            "nnknpppp/pppppppp/8/8/8/8/PPPPPPPP/NNKNPPPP",
+            "k7/8/3p4/8/1N6/8/8/7K",
+        ] {
+            let quick = parse_fen_board(field, 0, 8, 8, &pieces).expect(field);
+            let mut full = Position::empty(8, 8);
+            read_board(field, 0, 8, 8, &pieces, &by_letter, &mut full).expect(field);
+            assert_eq!(quick, full, "{field}");
+        }
+    }
 
     #[test]
     fn fields_keep_their_columns() {

@@ -6,11 +6,11 @@ use houserules_plugin_api::{
     castle_slot, geometry, Cell, Color, FenError, PieceType, Position, Square,
 };
 
-fn kings(pos: &Position, color: Color) -> Vec<Square> {
+/// How many kings of `color` stand on the board.
+fn king_count(pos: &Position, color: Color) -> usize {
     pos.pieces_of(color)
         .filter(|(_, k)| *k == kind::KING)
-        .map(|(s, _)| s)
-        .collect()
+        .count()
 }
 
 /// Reads a chess FEN. The clocks may be omitted (0 and 1).
@@ -97,15 +97,18 @@ fn read(text: &str, pieces: &[PieceType], fide: bool) -> Result<Position, FenErr
                     )
                 })?;
                 let rook_cell = Cell::piece(kind::ROOK, color);
-                let rooks: Vec<u8> = (0..8)
+                // The files of this side's rooks on its back rank (bit `f`: file `f`).
+                let rooks = (0..8u8)
                     .filter(|&f| pos.get(Square::new(f, back)) == rook_cell)
-                    .collect();
+                    .fold(0u8, |m, f| m | 1 << f);
+                let above = rooks & !((2u16 << king.file()) - 1) as u8;
+                let below = rooks & ((1u16 << king.file()) - 1) as u8;
                 let file = match ch.to_ascii_lowercase() {
-                    'k' => rooks.iter().copied().filter(|&f| f > king.file()).max(),
-                    'q' => rooks.iter().copied().filter(|&f| f < king.file()).min(),
+                    'k' => (above != 0).then(|| 7 - above.leading_zeros() as u8),
+                    'q' => (below != 0).then(|| below.trailing_zeros() as u8),
                     l @ 'a'..='h' => {
                         let f = l as u8 - b'a';
-                        rooks.contains(&f).then_some(f)
+                        (rooks >> f & 1 == 1).then_some(f)
                     }
                     _ => {
                         return Err(FenError::new(
@@ -184,9 +187,12 @@ fn read(text: &str, pieces: &[PieceType], fide: bool) -> Result<Position, FenErr
     // Whether the side not to move is in check is the host's test, through the rules in force
     // (royalty may belong to presets). The en passant square is kept only where a capture is
     // legal in chess, as the engine records it after a double step.
-    let wk = kings(&pos, Color::White);
-    let bk = kings(&pos, Color::Black);
-    if fide && wk.len() == 1 && bk.len() == 1 {
+    // (Without an en passant field there is nothing to drop: most FENs.)
+    if fide
+        && !pos.ep_passed.is_none()
+        && king_count(&pos, Color::White) == 1
+        && king_count(&pos, Color::Black) == 1
+    {
         let mut b = crate::board_of(&pos);
         b.normalize_ep();
         if b.ep_square().is_none() {

@@ -157,12 +157,18 @@ fn board_of(pos: &Position) -> Board {
         return unsafe { std::mem::transmute::<[u64; 10], Board>(w) };
     }
     let mut b = Board::empty();
-    for s in 0..64u8 {
-        let c = pos.get(sq16(s));
-        if let (Some(k), Some(col)) = (c.kind(), c.color()) {
-            if let Some(r) = ERole::from_index(k as usize) {
-                b.put(s, side_of(col), r);
-            }
+    // The cells of the 8x8 board, rank by rank (16 cells a rank in the array): a piece cell
+    // is 2 + 2 * kind + colour, and each square is set once on the empty board.
+    let cells = pos.cells();
+    for s in 0..64usize {
+        let c = cells.get((s >> 3) * 16 + (s & 7)).map_or(0, |c| c.0);
+        if c < 2 {
+            continue;
+        }
+        let (kind, side) = ((c - 2) >> 1, (c & 1) as usize);
+        if let Some(role) = b.by_role.get_mut(kind as usize) {
+            *role |= 1u64 << s;
+            b.by_side[side] |= 1u64 << s;
         }
     }
     b.set_side_to_move(side_of(pos.side_to_move));
@@ -447,7 +453,8 @@ fn wanted(req: &GenRequest) -> Wanted {
 /// FIDE's board has no holes, and the engine's bitboards cannot hold one (a hole read as an
 /// empty square would let pieces move onto it): a FEN with `*` is refused, at its column.
 fn no_holes(text: &str, pos: &Position) -> Result<(), FenError> {
-    if !(0..64u8).any(|s| pos.get(sq16(s)) == Cell::HOLE) {
+    // A hole is read only from a `*` of the text: no `*`, no scan of the cells.
+    if !text.contains('*') || !(0..64u8).any(|s| pos.get(sq16(s)) == Cell::HOLE) {
         return Ok(());
     }
     let column = text
