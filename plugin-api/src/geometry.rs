@@ -151,14 +151,6 @@ pub fn parse_fen_board(
         }
         None => (text, None),
     };
-    let rows = board.bytes().filter(|&b| b == b'/').count() + 1;
-    if rows != ranks as usize {
-        return Err(FenError::new(
-            0,
-            offset as u32,
-            format!("the board has {rows} ranks, expected {ranks}"),
-        ));
-    }
     // Per ASCII letter (upper case), the first kind of that letter without the promoted
     // prefix (what the scan below finds for it): a FEN of a long game's position is read per
     // record, one lookup a piece instead of a scan of the piece table.
@@ -169,7 +161,16 @@ pub fn parse_fen_board(
         }
     }
     if !plain_board(board.as_bytes(), files, ranks, &by_letter, &mut pos) {
-        // Read again, character by character, with the error that stops it.
+        // Read again, character by character, with the error that stops it (a field the
+        // quick reader takes has exactly `ranks` ranks).
+        let rows = board.bytes().filter(|&b| b == b'/').count() + 1;
+        if rows != ranks as usize {
+            return Err(FenError::new(
+                0,
+                offset as u32,
+                format!("the board has {rows} ranks, expected {ranks}"),
+            ));
+        }
         pos = Position::empty(files, ranks);
         read_board(board, offset, files, ranks, pieces, &by_letter, &mut pos)?;
     }
@@ -427,12 +428,26 @@ pub fn fen_fields(text: &str) -> Vec<FenField<'_>> {
     // Six fields in a chess FEN, a few more in some variants': one allocation.
     let mut out = Vec::with_capacity(8);
     if text.is_ascii() {
-        // `char::is_whitespace` of each ASCII character, a byte at a time.
-        let blanks = text
-            .bytes()
-            .enumerate()
-            .map(|(i, b)| (i, matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r')));
-        split_fields(text, blanks, &mut out);
+        // `char::is_whitespace` of an ASCII character.
+        let blank = |b: u8| matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r');
+        let bytes = text.as_bytes();
+        let mut i = 0;
+        loop {
+            while bytes.get(i).is_some_and(|&b| blank(b)) {
+                i += 1;
+            }
+            let start = i;
+            while bytes.get(i).is_some_and(|&b| !blank(b)) {
+                i += 1;
+            }
+            let Some(field) = text.get(start..i).filter(|f| !f.is_empty()) else {
+                break;
+            };
+            out.push(FenField {
+                text: field,
+                column: start,
+            });
+        }
     } else {
         split_fields(
             text,
@@ -600,6 +615,36 @@ mod tests {
         let f = fen_fields("  8/8 w  - 0 1 ");
         let got: Vec<(&str, usize)> = f.iter().map(|x| (x.text, x.column)).collect();
         assert_eq!(got, [("8/8", 2), ("w", 6), ("-", 9), ("0", 11), ("1", 13)]);
+    }
+
+    #[test]
+    fn fields_of_ascii_text_split_as_characters_do() {
+        // Every ASCII blank `char::is_whitespace` knows (vertical tab included), runs of
+        // them, at both ends: the byte loop gives the fields the character loop gives.
+        let parts = [
+            "8/8", "w", "-", "0", "1", " ", "\t", "\n", "\x0b", "\x0c", "\r", "  ",
+        ];
+        let mut x = 3u64;
+        for _ in 0..5_000 {
+            let mut text = String::new();
+            for _ in 0..8 {
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                text.push_str(parts[(x >> 33) as usize % parts.len()]);
+            }
+            let mut want = Vec::new();
+            split_fields(
+                &text,
+                text.char_indices().map(|(i, c)| (i, c.is_whitespace())),
+                &mut want,
+            );
+            let got = fen_fields(&text);
+            let pairs = |f: &[FenField<'_>]| -> Vec<(String, usize)> {
+                f.iter().map(|f| (f.text.to_string(), f.column)).collect()
+            };
+            assert_eq!(pairs(&got), pairs(&want), "{text:?}");
+        }
     }
 
     #[test]
