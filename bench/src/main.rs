@@ -358,16 +358,7 @@ fn position_corpus(dir: &Path, n: usize) -> PathBuf {
 fn positions(dir: &Path, h: &Path, rounds: usize) {
     let file = position_corpus(dir, 100_000);
     let f = file.to_str().expect("utf-8 path");
-    let runs: Vec<_> = (0..rounds).map(|_| replay(&file)).collect();
-    let (_, _, plies, bad) = runs[0];
-    let t_ref = runs.iter().map(|r| r.0).min().expect("one round");
-    println!("\n6. 100,000 positions (FEN tag) and six moves each ({plies} plies replayed by shakmaty, {bad} records not replayable by it)");
-    println!("| program | time | vs pgn-reader + shakmaty |\n|---|---|---|");
-    println!(
-        "| pgn-reader 0.25 + shakmaty 0.26 replay | {} | 1.0x |",
-        secs(t_ref)
-    );
-    for (name, a) in [
+    let runs = [
         (
             "analyze --jsonl --no-plies",
             vec!["analyze", "--jsonl", "--no-plies", "--no-isolate", f],
@@ -376,14 +367,10 @@ fn positions(dir: &Path, h: &Path, rounds: usize) {
             "analyze --jsonl (per-ply JSON)",
             vec!["analyze", "--jsonl", "--no-isolate", f],
         ),
-    ] {
-        let (t, _, _) = best(rounds, h, &a);
-        println!(
-            "| {name} | {} | {:.1}x |",
-            secs(t),
-            t.as_secs_f64() / t_ref.as_secs_f64()
-        );
-    }
+    ];
+    side_by_side(&file, h, rounds, &runs, &|plies, bad| {
+        format!("6. 100,000 positions (FEN tag) and six moves each ({plies} plies replayed by shakmaty, {bad} records not replayable by it)")
+    });
 }
 
 /// The `analyze` runs sections 1 and 5 measure on the corpus `f`: name and arguments.
@@ -422,11 +409,26 @@ fn analyze_runs(f: &str) -> Vec<(&'static str, Vec<&str>)> {
 fn against_pgn_reader(root: &Path, dir: &Path, h: &Path, rounds: usize) {
     let real = real_corpus(root, dir, 6500);
     let f = real.to_str().expect("utf-8 path");
-    let runs: Vec<_> = (0..rounds).map(|_| replay(&real)).collect();
-    let (_, _, plies, bad) = runs[0];
-    let t_ref = runs.iter().map(|r| r.0).min().expect("one round");
-    let cpu_ref = runs.iter().map(|r| r.1).min().expect("one round");
-    println!("\n1. 6,500 real-world games ({plies} plies replayed by shakmaty, {bad} games not replayable by it)");
+    side_by_side(&real, h, rounds, &analyze_runs(f), &|plies, bad| {
+        format!("1. 6,500 real-world games ({plies} plies replayed by shakmaty, {bad} games not replayable by it)")
+    });
+}
+
+/// The pgn-reader + shakmaty replay of `corpus` and the `analyze` runs `runs` on it, a table
+/// row each (best of `rounds`), under the heading `title` gives (from the plies the
+/// reference replayed and the records it could not).
+fn side_by_side(
+    corpus: &Path,
+    h: &Path,
+    rounds: usize,
+    runs: &[(&str, Vec<&str>)],
+    title: &dyn Fn(u64, u64) -> String,
+) {
+    let refs: Vec<_> = (0..rounds).map(|_| replay(corpus)).collect();
+    let (_, _, plies, bad) = refs[0];
+    let t_ref = refs.iter().map(|r| r.0).min().expect("one round");
+    let cpu_ref = refs.iter().map(|r| r.1).min().expect("one round");
+    println!("\n{}", title(plies, bad));
     // CPU time (user + system) beside the wall time: on a loaded machine it is the steadier
     // figure (the wall time counts the waits for a core).
     println!("| program | time | vs pgn-reader + shakmaty | CPU time | CPU vs pgn-reader + shakmaty |\n|---|---|---|---|---|");
@@ -435,8 +437,8 @@ fn against_pgn_reader(root: &Path, dir: &Path, h: &Path, rounds: usize) {
         secs(t_ref),
         secs(cpu_ref)
     );
-    for (name, a) in analyze_runs(f) {
-        let (t, _, cpu) = best(rounds, h, &a);
+    for (name, a) in runs {
+        let (t, _, cpu) = best(rounds, h, a);
         println!(
             "| {name} | {} | {:.1}x | {} | {:.1}x |",
             secs(t),

@@ -151,15 +151,7 @@ pub fn parse_fen_board(
         }
         None => (text, None),
     };
-    // Per ASCII letter (upper case), the first kind of that letter without the promoted
-    // prefix (what the scan below finds for it): a FEN of a long game's position is read per
-    // record, one lookup a piece instead of a scan of the piece table.
-    let mut by_letter = [u8::MAX; 128];
-    for (k, p) in pieces.iter().enumerate().rev() {
-        if !p.promoted_prefix && p.letter < 128 && k < u8::MAX as usize {
-            by_letter[p.letter as usize] = k as u8;
-        }
-    }
+    let by_letter = letter_table(pieces);
     if !plain_board(board.as_bytes(), files, ranks, &by_letter, &mut pos) {
         // Read again, character by character, with the error that stops it (a field the
         // quick reader takes has exactly `ranks` ranks).
@@ -273,6 +265,19 @@ pub struct FenField<'a> {
     pub text: &'a str,
     /// Its start within the whole FEN (byte offset; FENs are ASCII).
     pub column: usize,
+}
+
+/// Per ASCII letter (upper case), the first kind of that letter without the promoted prefix
+/// (what a scan of `pieces` finds for it), `u8::MAX` for none: a FEN of a long game's
+/// position is read per record, one lookup a piece instead of a scan of the piece table.
+fn letter_table(pieces: &[PieceType]) -> [u8; 128] {
+    let mut by_letter = [u8::MAX; 128];
+    for (k, p) in pieces.iter().enumerate().rev() {
+        if !p.promoted_prefix && p.letter < 128 && k < u8::MAX as usize {
+            by_letter[p.letter as usize] = k as u8;
+        }
+    }
+    by_letter
 }
 
 /// The board field of [`parse_fen_board`] read into `pos` when it holds only ASCII piece
@@ -428,26 +433,12 @@ pub fn fen_fields(text: &str) -> Vec<FenField<'_>> {
     // Six fields in a chess FEN, a few more in some variants': one allocation.
     let mut out = Vec::with_capacity(8);
     if text.is_ascii() {
-        // `char::is_whitespace` of an ASCII character.
-        let blank = |b: u8| matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r');
-        let bytes = text.as_bytes();
-        let mut i = 0;
-        loop {
-            while bytes.get(i).is_some_and(|&b| blank(b)) {
-                i += 1;
-            }
-            let start = i;
-            while bytes.get(i).is_some_and(|&b| !blank(b)) {
-                i += 1;
-            }
-            let Some(field) = text.get(start..i).filter(|f| !f.is_empty()) else {
-                break;
-            };
-            out.push(FenField {
-                text: field,
-                column: start,
-            });
-        }
+        // `char::is_whitespace` of each ASCII character, a byte at a time.
+        let blanks = text
+            .bytes()
+            .enumerate()
+            .map(|(i, b)| (i, matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r')));
+        split_fields(text, blanks, &mut out);
     } else {
         split_fields(
             text,
@@ -544,12 +535,7 @@ mod tests {
         // 0-9, slashes, `*`, `+`, a letter beyond ASCII), on boards of several sizes: wherever
         // the quick reader takes a field, the full reader reads the same position from it.
         let pieces = pieces();
-        let mut by_letter = [u8::MAX; 128];
-        for (k, p) in pieces.iter().enumerate().rev() {
-            if !p.promoted_prefix {
-                by_letter[p.letter as usize] = k as u8;
-            }
-        }
+        let by_letter = letter_table(&pieces);
         // Well-formed fields, then one character in three of them replaced by another.
         let letters: Vec<char> = "pPnNkKxQ".chars().collect();
         let noise: Vec<char> = "pPnNkKxQ0123456789/*+é".chars().collect();

@@ -6,6 +6,27 @@ use houserules_plugin_api::{
     castle_slot, geometry, Cell, Color, FenError, PieceType, Position, Square,
 };
 
+/// The files of `color`'s rooks on rank `back` (bit `f`: file `f`).
+fn rook_files(pos: &Position, color: Color, back: u8) -> u8 {
+    let rook = Cell::piece(kind::ROOK, color);
+    (0..8u8)
+        .filter(|&f| pos.get(Square::new(f, back)) == rook)
+        .fold(0, |m, f| m | 1 << f)
+}
+
+/// The outermost of the rooks on files `rook_files` on one side of the king on `king_file`:
+/// the highest file above it (`king_side`), else the lowest below it. A castling right
+/// written `K`/`Q` (`k`/`q`) is this rook's.
+fn outermost_rook(rook_files: u8, king_file: u8, king_side: bool) -> Option<u8> {
+    if king_side {
+        let above = rook_files & !((2u16 << king_file) - 1) as u8;
+        (above != 0).then(|| 7 - above.leading_zeros() as u8)
+    } else {
+        let below = rook_files & ((1u16 << king_file) - 1) as u8;
+        (below != 0).then(|| below.trailing_zeros() as u8)
+    }
+}
+
 /// How many kings of `color` stand on the board.
 fn king_count(pos: &Position, color: Color) -> usize {
     pos.pieces_of(color)
@@ -96,16 +117,10 @@ fn read(text: &str, pieces: &[PieceType], fide: bool) -> Result<Position, FenErr
                         ),
                     )
                 })?;
-                let rook_cell = Cell::piece(kind::ROOK, color);
-                // The files of this side's rooks on its back rank (bit `f`: file `f`).
-                let rooks = (0..8u8)
-                    .filter(|&f| pos.get(Square::new(f, back)) == rook_cell)
-                    .fold(0u8, |m, f| m | 1 << f);
-                let above = rooks & !((2u16 << king.file()) - 1) as u8;
-                let below = rooks & ((1u16 << king.file()) - 1) as u8;
+                let rooks = rook_files(&pos, color, back);
                 let file = match ch.to_ascii_lowercase() {
-                    'k' => (above != 0).then(|| 7 - above.leading_zeros() as u8),
-                    'q' => (below != 0).then(|| below.trailing_zeros() as u8),
+                    'k' => outermost_rook(rooks, king.file(), true),
+                    'q' => outermost_rook(rooks, king.file(), false),
                     l @ 'a'..='h' => {
                         let f = l as u8 - b'a';
                         (rooks >> f & 1 == 1).then_some(f)
@@ -324,22 +339,11 @@ impl StateText {
             let (king_file, rook_files) = match cells_board {
                 Some(b) => back_rank_of(b, color, back),
                 None => {
-                    let rook_cell = Cell::piece(kind::ROOK, color);
-                    let files = (0..8u8)
-                        .filter(|&f| pos.get(Square::new(f, back)) == rook_cell)
-                        .fold(0u8, |m, f| m | 1 << f);
                     let king = crate::castling_king(pos, color).map(|k| k.file());
-                    (king.unwrap_or(4), files)
+                    (king.unwrap_or(4), self::rook_files(pos, color, back))
                 }
             };
-            let outermost = if king_side {
-                // Files above the king's: the highest.
-                let above = rook_files & !((2u16 << king_file) - 1) as u8;
-                (above != 0).then(|| 7 - above.leading_zeros() as u8)
-            } else {
-                let below = rook_files & ((1u16 << king_file) - 1) as u8;
-                (below != 0).then(|| below.trailing_zeros() as u8)
-            };
+            let outermost = outermost_rook(rook_files, king_file, king_side);
             let ch = if outermost == Some(rook.file()) {
                 if king_side {
                     b'k'

@@ -157,18 +157,18 @@ fn board_of(pos: &Position) -> Board {
         return unsafe { std::mem::transmute::<[u64; 10], Board>(w) };
     }
     let mut b = Board::empty();
-    // The cells of the 8x8 board, rank by rank (16 cells a rank in the array): a piece cell
-    // is 2 + 2 * kind + colour, and each square is set once on the empty board.
+    // The cells of the 8x8 board read straight from the array (16 cells a rank), each piece
+    // added to the empty board's bitboards (`put` would first clear its square everywhere).
     let cells = pos.cells();
     for s in 0..64usize {
-        let c = cells.get((s >> 3) * 16 + (s & 7)).map_or(0, |c| c.0);
-        if c < 2 {
+        let Some(c) = cells.get((s >> 3) * 16 + (s & 7)) else {
             continue;
-        }
-        let (kind, side) = ((c - 2) >> 1, (c & 1) as usize);
-        if let Some(role) = b.by_role.get_mut(kind as usize) {
-            *role |= 1u64 << s;
-            b.by_side[side] |= 1u64 << s;
+        };
+        if let (Some(kind), Some(color)) = (c.kind(), c.color()) {
+            if let Some(role) = b.by_role.get_mut(kind as usize) {
+                *role |= 1u64 << s;
+                b.by_side[side_of(color) as usize] |= 1u64 << s;
+            }
         }
     }
     b.set_side_to_move(side_of(pos.side_to_move));
