@@ -144,6 +144,8 @@ pub struct Fairy {
     extinction: Vec<(u16, Option<u64>)>,
     /// The pieces' capture leaps, both ways (where stones touch for [`crate::eval::last_move`]).
     capture_steps: Vec<(i8, i8)>,
+    /// Per kind, its quiet leaps as White makes them (what [`crate::eval::territory`] walks).
+    quiet_leaps: Vec<Vec<(i8, i8)>>,
     /// This instance's number in [`crate::board_memo`], where the generator's bitboards
     /// hold every kind (they are the memo's key); `None` elsewhere.
     memo_owner: Option<u64>,
@@ -504,6 +506,7 @@ impl Fairy {
             blast: None,
             goals: crate::eval::Goals::default(),
             capture_steps: Vec::new(),
+            quiet_leaps: Vec::new(),
             extinction: Vec::new(),
             memo_owner: None,
         };
@@ -547,6 +550,9 @@ impl Fairy {
             .collect();
         if v.goals.last_move {
             v.capture_steps = v.capture_steps();
+        }
+        if v.goals.territory {
+            v.quiet_leaps = v.quiet_leaps().unwrap_or_default();
         }
         v.memo_owner = v.memo_owner();
         Ok(v)
@@ -1144,7 +1150,44 @@ impl Fairy {
                 && !sp.piece_drops
                 && !self.kinds.is_empty()
                 && self.kinds.iter().all(|k| captures_only(&k.movement)),
+            territory: sp.stalemate_value == Value::Loss
+                && sp.walling_rule == Some(crate::walling::WallingRule::Past)
+                && !sp.piece_drops
+                && self.quiet_leaps().is_some(),
         }
+    }
+
+    /// Per kind, its quiet leaps (as White makes them) where every piece on the board only
+    /// steps or leaps to empty squares (no capture, slide, hop, lame or two-leg move, the
+    /// same moves from any square): what [`crate::eval::territory`] walks. `None` otherwise.
+    fn quiet_leaps(&self) -> Option<Vec<Vec<(i8, i8)>>> {
+        use houserules_movegen::betza::{CAPTURE, QUIET};
+        let mut out = Vec::with_capacity(self.kinds.len());
+        let mut any = false;
+        for k in &self.kinds {
+            if k.ty == crate::walling::WALL_TY {
+                out.push(Vec::new());
+                continue;
+            }
+            let m = &k.movement;
+            let none = |t: &[[houserules_movegen::betza::Table; 2]; 2]| {
+                t.iter().flatten().all(|t| t.is_empty())
+            };
+            let plain = none(&m.slider)
+                && none(&m.hopper)
+                && m.double_leaps.is_empty()
+                && m.warps.iter().all(Vec::is_empty)
+                && m.steps[1].iter().all(|t| t.is_empty())
+                && m.steps[0][CAPTURE].is_empty()
+                && m.steps[0][QUIET].entries.iter().all(|&(_, d)| d == 0);
+            if !plain {
+                return None;
+            }
+            let leaps: Vec<(i8, i8)> = m.steps[0][QUIET].entries.iter().map(|&(v, _)| v).collect();
+            any |= !leaps.is_empty();
+            out.push(leaps);
+        }
+        any.then_some(out)
     }
 
     /// Pieces of `color` of type `ty` on the board.
@@ -2561,6 +2604,9 @@ impl VariantRules for Fairy {
         }
         if goals.last_move {
             score += crate::eval::last_move(pos, &self.capture_steps);
+        }
+        if goals.territory {
+            score += crate::eval::territory(pos, &self.quiet_leaps);
         }
         score
     }

@@ -1,8 +1,8 @@
 //! The engine's evaluation terms of the fairy plugin's goals that material does not see:
 //! open lines of connect-N variants (tictacrook), the flag race (racing kings, king of the
 //! hill: a piece to reach a region), pieces as a burden (giveaway: losing them wins), the
-//! corners and edges of reversi's flipping games (Othello) and the movable stones of games
-//! where the last move wins (Clobber).
+//! corners and edges of reversi's flipping games (Othello), the movable stones of games
+//! where the last move wins (Clobber) and the territory of wall-leaving races (snailtrail).
 //!
 //! Open lines:
 //! Every segment of N cells in a row (horizontal, vertical, both diagonals) that holds
@@ -133,12 +133,21 @@ pub struct Goals {
     /// Every piece moves only by capturing and a side left without a move loses (clobber):
     /// the stones still in play (see [`last_move`]).
     pub last_move: bool,
+    /// Every piece only steps or leaps to empty squares, the square it leaves becomes a wall,
+    /// and a side left without a move loses (snailtrail, joust): the squares each side
+    /// reaches first (see [`territory`]).
+    pub territory: bool,
 }
 
 impl Goals {
     /// Whether any term applies.
     pub fn any(&self) -> bool {
-        self.connect || self.flag_race || self.burden || self.discs || self.last_move
+        self.connect
+            || self.flag_race
+            || self.burden
+            || self.discs
+            || self.last_move
+            || self.territory
     }
 }
 
@@ -296,6 +305,67 @@ pub fn last_move(pos: &Position, steps: &[(i8, i8)]) -> i32 {
                 };
             }
         }
+    }
+    score
+}
+
+/// Centipawns per empty square a side reaches before the other (in fewer moves).
+pub const TERRITORY_SQUARE: i32 = 20;
+/// Centipawns per square of a side's region more than the other's, once no square can be
+/// reached by both: then each side has only its own region left to fill, and the larger
+/// one outlasts the other.
+pub const SEALED_SQUARE: i32 = 100;
+
+/// The race of walls for White (snailtrail, joust: each piece steps or leaps to an empty
+/// square, the square it left becomes a wall, and the side left without a move loses).
+/// Material is even and the host's mobility counts only the next move, which walked the
+/// engine into pockets it could not leave (78.8% against a random mover over 80 games of
+/// snailtrail). What decides these games is room: every empty square is scored for the
+/// side whose pieces reach it in fewer moves (a square both reach as fast counts for
+/// neither), and once the two regions are sealed from each other the larger one wins.
+/// `leaps[k]`: the quiet leaps of kind `k` as White makes them (Black's mirrored in rank).
+pub fn territory(pos: &Position, leaps: &[Vec<(i8, i8)>]) -> i32 {
+    let (files, ranks) = (pos.files(), pos.ranks());
+    let n = files as usize * ranks as usize;
+    let index = |sq: Square| sq.rank() as usize * files as usize + sq.file() as usize;
+    let mut dist = [vec![u16::MAX; n], vec![u16::MAX; n]];
+    for color in [Color::White, Color::Black] {
+        let d = &mut dist[color.index()];
+        let mut frontier: Vec<(Square, u8)> = pos.pieces_of(color).collect();
+        let mut steps = 0u16;
+        while !frontier.is_empty() {
+            steps += 1;
+            let mut next = Vec::new();
+            for (sq, kind) in frontier {
+                for &(df, dr) in leaps.get(kind as usize).map_or(&[][..], Vec::as_slice) {
+                    let dr = if color == Color::White { dr } else { -dr };
+                    let Some(to) = sq.offset_within(df, dr, files, ranks) else {
+                        continue;
+                    };
+                    let i = index(to);
+                    if d[i] == u16::MAX && pos.get(to).is_empty() {
+                        d[i] = steps;
+                        next.push((to, kind));
+                    }
+                }
+            }
+            frontier = next;
+        }
+    }
+    let (mut first, mut reach, mut shared) = ([0i32; 2], [0i32; 2], false);
+    for (&w, &b) in dist[0].iter().zip(&dist[1]) {
+        reach[0] += i32::from(w != u16::MAX);
+        reach[1] += i32::from(b != u16::MAX);
+        shared |= w != u16::MAX && b != u16::MAX;
+        if w < b {
+            first[0] += 1;
+        } else if b < w {
+            first[1] += 1;
+        }
+    }
+    let mut score = (first[0] - first[1]) * TERRITORY_SQUARE;
+    if !shared {
+        score += (reach[0] - reach[1]) * SEALED_SQUARE;
     }
     score
 }
@@ -473,6 +543,73 @@ mod tests {
                 &orthogonal
             ),
             0
+        );
+    }
+
+    /// King steps, as snailtrail's `mK` leaps.
+    const KING: [(i8, i8); 8] = [
+        (-1, -1),
+        (-1, 0),
+        (-1, 1),
+        (0, -1),
+        (0, 1),
+        (1, -1),
+        (1, 0),
+        (1, 1),
+    ];
+
+    #[test]
+    fn territory_counts_the_squares_each_side_reaches_first() {
+        let leaps = vec![KING.to_vec()];
+        // Mirror images: as much room each, whoever is where.
+        let level = board(&[("a1", Color::White), ("h8", Color::Black)]);
+        assert_eq!(territory(&level, &leaps), 0);
+        // The nearer the centre, the more squares a king reaches first.
+        let central = board(&[("d4", Color::White), ("h8", Color::Black)]);
+        assert!(territory(&central, &leaps) > 10 * TERRITORY_SQUARE);
+        let mirrored = board(&[("a1", Color::White), ("e5", Color::Black)]);
+        assert!(territory(&mirrored, &leaps) < -10 * TERRITORY_SQUARE);
+        // Squares both reach in as many moves count for neither: kings on d1 and e1 of
+        // an empty board split it evenly but for the files each reaches first.
+        let side_by_side = board(&[("d1", Color::White), ("e1", Color::Black)]);
+        assert_eq!(territory(&side_by_side, &leaps), 0);
+    }
+
+    #[test]
+    fn a_sealed_region_is_worth_its_size() {
+        let leaps = vec![KING.to_vec(), Vec::new()];
+        // A wall (kind 1, no leaps) along the third rank seals White's king into the first
+        // two ranks (16 squares, 15 of them empty) from Black's six.
+        let mut pos = board(&[("a1", Color::White), ("h8", Color::Black)]);
+        for f in 0..8 {
+            pos.set(Square::new(f, 2), Cell::piece(1, Color::White));
+        }
+        let sealed = territory(&pos, &leaps);
+        assert_eq!(
+            sealed,
+            (15 - 39) * TERRITORY_SQUARE + (15 - 39) * SEALED_SQUARE,
+            "White reaches 15 squares, Black 39"
+        );
+        // One gap in the wall and the regions touch: no sealed term, and the gap's square
+        // goes to White, two steps from it, against Black's five.
+        pos.set(Square::new(0, 2), Cell::EMPTY);
+        let open = territory(&pos, &leaps);
+        assert!(open > sealed + 20 * SEALED_SQUARE, "{open} {sealed}");
+    }
+
+    #[test]
+    fn black_leaps_are_mirrored_in_rank() {
+        // A piece that only steps forward: White's on a1 reaches the a-file up to a8,
+        // Black's on h8 the h-file down to h1; seven squares each.
+        let forward = vec![vec![(0, 1)]];
+        let pos = board(&[("a1", Color::White), ("h8", Color::Black)]);
+        assert_eq!(territory(&pos, &forward), 0);
+        let one_sided = board(&[("a1", Color::White), ("h1", Color::Black)]);
+        // Black's piece on h1 cannot step down: it reaches nothing, and the regions never
+        // meet (sealed): White's seven squares win.
+        assert_eq!(
+            territory(&one_sided, &forward),
+            7 * TERRITORY_SQUARE + 7 * SEALED_SQUARE
         );
     }
 }

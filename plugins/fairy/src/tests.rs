@@ -452,7 +452,7 @@ fn san_disambiguates_only_by_rivals_with_the_same_move_type() {
 /// The evaluation terms of goals material does not see: in racing kings a king nearer the
 /// eighth rank is better; in antichess and codrus every piece counts against its side (the
 /// host adds each piece at its value, the term twice against), so a side a piece down stands
-/// better; Othello's corners and Clobber's stones in play.
+/// better; Othello's corners, Clobber's stones in play and the room of snailtrail's races.
 #[test]
 fn goals_material_does_not_see_are_evaluated() {
     use houserules_plugin_api::VariantFlags;
@@ -509,8 +509,28 @@ fn goals_material_does_not_see_are_evaluated() {
     let in_play = clobber.parse("5/5/5/5/1pP2/1P3 w 0 1").expect("fen");
     let cut_off = clobber.parse("5/5/5/5/1pP2/4P w 0 1").expect("fen");
     assert!(clobber.evaluate(&in_play) > clobber.evaluate(&cut_off));
-    // Chess-like sections keep the host's evaluation alone, and so do ataxx's flips.
-    for id in ["nocastle", "ataxx"] {
+    // The wall-leaving races (snailtrail's kings, joust's knights): a piece walled into a
+    // pocket of three squares has lost the room the other side still has.
+    for id in ["snailtrail", "joust"] {
+        assert!(
+            variant(id).info().flags.contains(VariantFlags::EVALUATES),
+            "{id}"
+        );
+    }
+    let snail = variant("snailtrail");
+    let start = snail.parse(&snail.start_fen).expect("fen");
+    assert_eq!(snail.evaluate(&start), 0, "the start is symmetric");
+    let pocket = snail
+        .parse("6p/7/7/7/***4/2*4/P1*4 w - - 0 1")
+        .expect("fen");
+    assert!(
+        snail.evaluate(&pocket) < -30 * crate::eval::SEALED_SQUARE,
+        "{}",
+        snail.evaluate(&pocket)
+    );
+    // Chess-like sections keep the host's evaluation alone, and so do ataxx's flips and
+    // the races whose walls go anywhere (isolation) or shoot from a queen's slide (amazons).
+    for id in ["nocastle", "ataxx", "isolation", "amazons"] {
         assert!(
             !variant(id).info().flags.contains(VariantFlags::EVALUATES),
             "{id}"
