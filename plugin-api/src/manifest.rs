@@ -15,7 +15,7 @@ use abi_stable::{
 /// grown since (abi_stable's layout check): rebuild it against the host's API.
 pub const API_VERSION: ApiVersion = ApiVersion {
     major: 1,
-    minor: 11,
+    minor: 12,
 };
 
 /// A plugin API version.
@@ -57,6 +57,11 @@ impl Role {
     pub const KING: Role = Role(6);
     /// Commoner (a non-royal king).
     pub const COMMONER: Role = Role(7);
+    /// A wall: a blocker on the board that belongs to neither side's material and never
+    /// moves (API 1.12; the walls of Fairy-Stockfish's walling rules are the fairy plugin's).
+    /// Whichever colour its cell carries, the host's engine counts it nothing; an older host
+    /// sees an unknown role and values it as any piece that declares no value.
+    pub const WALL: Role = Role(8);
 
     /// Lower-case name (`"knight"`), as used in preset options.
     pub fn name(self) -> &'static str {
@@ -68,6 +73,7 @@ impl Role {
             5 => "queen",
             6 => "king",
             7 => "commoner",
+            8 => "wall",
             _ => "other",
         }
     }
@@ -81,6 +87,7 @@ impl Role {
             "queen" => Role::QUEEN,
             "king" => Role::KING,
             "commoner" => Role::COMMONER,
+            "wall" => Role::WALL,
             "other" => Role::OTHER,
             _ => return None,
         })

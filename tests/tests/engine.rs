@@ -336,3 +336,24 @@ fn arbiter_writes_promotions_as_fairy_stockfish_reads_them() {
     kyoto.sort();
     assert_eq!(kyoto, houserules_tests::KYOTO_START_MOVES);
 }
+
+/// Walls (`Role::WALL`, the fairy plugin's, stored as White pieces) are no side's material:
+/// amazons' start and the same board with arrows shot all over it weigh the same (counted,
+/// every wall was a pawn for White).
+#[test]
+fn walls_are_no_material() {
+    let p = pipeline("amazons", &[]);
+    let engine = Engine::new(
+        &p,
+        EngineConfig {
+            threads: 1,
+            hash_mb: 4,
+        },
+    )
+    .unwrap();
+    let material = |fen: &str| engine.evaluation().material(&p.game_start(fen).unwrap());
+    assert_eq!(
+        material("3q2q3/**********/10/q8q/****4**/10/Q8Q/10/**********/3Q2Q3 w - - 0 1"),
+        material("3q2q3/10/10/q8q/10/10/Q8Q/10/10/3Q2Q3 w - - 0 1"),
+    );
+}

@@ -18,7 +18,7 @@
 use crate::error::HostError;
 use crate::pipeline::Pipeline;
 use abi_stable::std_types::RVec;
-use houserules_plugin_api::{attr, Cell, Color, Position, Square};
+use houserules_plugin_api::{attr, Cell, Color, Position, Role, Square};
 
 /// The evaluation terms of one pipeline, prepared once.
 pub struct Evaluation {
@@ -26,6 +26,8 @@ pub struct Evaluation {
     values: Vec<i32>,
     /// Per piece kind: royal (a capture of it is ordered first).
     royal: Vec<bool>,
+    /// Per piece kind: a wall ([`Role::WALL`]), no side's material and no placement.
+    wall: Vec<bool>,
     /// Per cell: centrality bonus (0 at the rim).
     center: Vec<i32>,
     least: i32,
@@ -53,7 +55,7 @@ impl Evaluation {
             .iter()
             .enumerate()
             .map(|(kind, p)| {
-                if p.royal {
+                if p.royal || p.role == Role::WALL {
                     0
                 } else if p.value > 0 {
                     p.value
@@ -81,6 +83,7 @@ impl Evaluation {
         Evaluation {
             values,
             royal: info.pieces.iter().map(|p| p.royal).collect(),
+            wall: info.pieces.iter().map(|p| p.role == Role::WALL).collect(),
             center,
             least,
             plugin_terms: pipeline.has_evaluation_terms(),
@@ -118,6 +121,12 @@ impl Evaluation {
             let (Some(kind), Some(color)) = (cell.kind(), cell.color()) else {
                 continue;
             };
+            // Walls are stored as pieces of a colour (the fairy plugin's are White's): counted,
+            // every wall put was a pawn won, and in atlantis, where a turn may put a wall
+            // instead of moving, the engine walled the board up instead of playing.
+            if self.wall.get(kind as usize).copied().unwrap_or(false) {
+                continue;
+            }
             let mut v = self.value(kind);
             if hp_in_use {
                 // A piece that takes n hits to remove is worth more, by half a piece per

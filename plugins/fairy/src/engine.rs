@@ -144,8 +144,8 @@ pub struct Fairy {
     extinction: Vec<(u16, Option<u64>)>,
     /// The pieces' capture leaps, both ways (where stones touch for [`crate::eval::last_move`]).
     capture_steps: Vec<(i8, i8)>,
-    /// Per kind, its quiet leaps as White makes them (what [`crate::eval::territory`] walks).
-    quiet_leaps: Vec<Vec<(i8, i8)>>,
+    /// Per kind, how it moves to empty squares (what [`crate::eval::territory`] walks).
+    move_only_reach: Vec<crate::eval::Reach>,
     /// This instance's number in [`crate::board_memo`], where the generator's bitboards
     /// hold every kind (they are the memo's key); `None` elsewhere.
     memo_owner: Option<u64>,
@@ -506,7 +506,7 @@ impl Fairy {
             blast: None,
             goals: crate::eval::Goals::default(),
             capture_steps: Vec::new(),
-            quiet_leaps: Vec::new(),
+            move_only_reach: Vec::new(),
             extinction: Vec::new(),
             memo_owner: None,
         };
@@ -552,7 +552,7 @@ impl Fairy {
             v.capture_steps = v.capture_steps();
         }
         if v.goals.territory {
-            v.quiet_leaps = v.quiet_leaps().unwrap_or_default();
+            v.move_only_reach = v.move_only_reach().unwrap_or_default();
         }
         v.memo_owner = v.memo_owner();
         Ok(v)
@@ -1151,43 +1151,57 @@ impl Fairy {
                 && !self.kinds.is_empty()
                 && self.kinds.iter().all(|k| captures_only(&k.movement)),
             territory: sp.stalemate_value == Value::Loss
-                && sp.walling_rule == Some(crate::walling::WallingRule::Past)
+                && matches!(
+                    sp.walling_rule,
+                    Some(crate::walling::WallingRule::Past | crate::walling::WallingRule::Arrow)
+                )
                 && !sp.piece_drops
-                && self.quiet_leaps().is_some(),
+                && self.move_only_reach().is_some(),
         }
     }
 
-    /// Per kind, its quiet leaps (as White makes them) where every piece on the board only
-    /// steps or leaps to empty squares (no capture, slide, hop, lame or two-leg move, the
-    /// same moves from any square): what [`crate::eval::territory`] walks. `None` otherwise.
-    fn quiet_leaps(&self) -> Option<Vec<Vec<(i8, i8)>>> {
-        use houserules_movegen::betza::{CAPTURE, QUIET};
+    /// Per kind, how it moves where every piece on the board moves only to empty squares, by
+    /// leaps and slides (see [`Fairy::reach_of`]; walls move nowhere): what
+    /// [`crate::eval::territory`] walks. `None` otherwise.
+    fn move_only_reach(&self) -> Option<Vec<crate::eval::Reach>> {
         let mut out = Vec::with_capacity(self.kinds.len());
         let mut any = false;
-        for k in &self.kinds {
-            if k.ty == crate::walling::WALL_TY {
-                out.push(Vec::new());
+        for (k, kind) in self.kinds.iter().enumerate() {
+            if kind.ty == crate::walling::WALL_TY {
+                out.push(crate::eval::Reach::default());
                 continue;
             }
-            let m = &k.movement;
-            let none = |t: &[[houserules_movegen::betza::Table; 2]; 2]| {
-                t.iter().flatten().all(|t| t.is_empty())
-            };
-            let plain = none(&m.slider)
-                && none(&m.hopper)
-                && m.double_leaps.is_empty()
-                && m.warps.iter().all(Vec::is_empty)
-                && m.steps[1].iter().all(|t| t.is_empty())
-                && m.steps[0][CAPTURE].is_empty()
-                && m.steps[0][QUIET].entries.iter().all(|&(_, d)| d == 0);
-            if !plain {
-                return None;
-            }
-            let leaps: Vec<(i8, i8)> = m.steps[0][QUIET].entries.iter().map(|&(v, _)| v).collect();
-            any |= !leaps.is_empty();
-            out.push(leaps);
+            let reach = self.reach_of(k)?;
+            any |= !reach.leaps.is_empty() || !reach.slides.is_empty();
+            out.push(reach);
         }
         any.then_some(out)
+    }
+
+    /// How kind `k` moves where it only moves to empty squares, by leaps and slides (no
+    /// capture, hop, lame or two-leg move, the same moves from any square); `None` otherwise.
+    fn reach_of(&self, k: usize) -> Option<crate::eval::Reach> {
+        use houserules_movegen::betza::{CAPTURE, QUIET};
+        let m = &self.kinds.get(k)?.movement;
+        let plain = m.hopper.iter().flatten().all(|t| t.is_empty())
+            && m.double_leaps.is_empty()
+            && m.warps.iter().all(Vec::is_empty)
+            && [&m.steps, &m.slider]
+                .iter()
+                .all(|t| t[1].iter().all(|t| t.is_empty()) && t[0][CAPTURE].is_empty())
+            && m.steps[0][QUIET].entries.iter().all(|&(_, d)| d == 0)
+            && m.slider[0][QUIET]
+                .entries
+                .iter()
+                .all(|&(_, d)| (0..=255).contains(&d));
+        plain.then(|| crate::eval::Reach {
+            leaps: m.steps[0][QUIET].entries.iter().map(|&(v, _)| v).collect(),
+            slides: m.slider[0][QUIET]
+                .entries
+                .iter()
+                .map(|&(v, d)| (v, d as u8))
+                .collect(),
+        })
     }
 
     /// Pieces of `color` of type `ty` on the board.
@@ -2576,7 +2590,7 @@ impl VariantRules for Fairy {
         }
         if goals.flag_race {
             let kinds = [0, 1].map(|c| self.kinds_of_type(sp.flag_piece[c]));
-            score += crate::eval::flag_race(pos, &sp.flag_region, kinds);
+            score += crate::eval::flag_race(pos, &sp.flag_region, kinds, sp.flag_piece_count);
         }
         if goals.burden {
             // Where the loss of the extinction types wins (giveaway, antichess, losers,
@@ -2606,7 +2620,7 @@ impl VariantRules for Fairy {
             score += crate::eval::last_move(pos, &self.capture_steps);
         }
         if goals.territory {
-            score += crate::eval::territory(pos, &self.quiet_leaps);
+            score += crate::eval::territory(pos, &self.move_only_reach);
         }
         score
     }

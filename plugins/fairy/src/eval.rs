@@ -83,10 +83,15 @@ fn flag_value(d: u32) -> i32 {
     2500 / (1 + (d * d) as i32)
 }
 
-/// The flag race for White: per side with a region, its flag piece (of the kinds in
-/// `kinds[side]`, bit mask) nearest its region (`regions[side]`), scored by its king steps
-/// to it. A king's distance stands in for any piece's: the search sees the rest.
-pub fn flag_race(pos: &Position, regions: &[SquareSet; 2], kinds: [u64; 2]) -> i32 {
+/// The flag race for White: per side with a region, its `count` flag pieces (of the kinds
+/// in `kinds[side]`, bit mask) nearest its region (`regions[side]`), each scored by its king
+/// steps to it, and the mean taken (`flagPieceCount`: the race is won when that many stand
+/// in the region; with one, the nearest piece alone, and a side with fewer pieces than
+/// `count` scores its missing ones as nothing). Scored by the nearest piece alone, a race
+/// for three (bajr) stopped once one piece was home: nothing then asked the others to come.
+/// A king's distance stands in for any piece's: the search sees the rest.
+pub fn flag_race(pos: &Position, regions: &[SquareSet; 2], kinds: [u64; 2], count: u32) -> i32 {
+    let count = count.max(1) as usize;
     let mut score = 0;
     for color in [Color::White, Color::Black] {
         let region = &regions[color.index()];
@@ -94,7 +99,7 @@ pub fn flag_race(pos: &Position, regions: &[SquareSet; 2], kinds: [u64; 2]) -> i
             continue;
         }
         let mask = kinds[color.index()];
-        let best = pos
+        let mut distances: Vec<u32> = pos
             .pieces_of(color)
             .filter(|&(_, k)| k < 64 && mask & (1 << k) != 0)
             .map(|(sq, _)| {
@@ -108,11 +113,11 @@ pub fn flag_race(pos: &Position, regions: &[SquareSet; 2], kinds: [u64; 2]) -> i
                     .min()
                     .unwrap_or(u8::MAX) as u32
             })
-            .min();
-        if let Some(d) = best {
-            let v = flag_value(d);
-            score += if color == Color::White { v } else { -v };
-        }
+            .collect();
+        distances.sort_unstable();
+        let total: i32 = distances.iter().take(count).map(|&d| flag_value(d)).sum();
+        let v = total / count as i32;
+        score += if color == Color::White { v } else { -v };
     }
     score
 }
@@ -133,9 +138,9 @@ pub struct Goals {
     /// Every piece moves only by capturing and a side left without a move loses (clobber):
     /// the stones still in play (see [`last_move`]).
     pub last_move: bool,
-    /// Every piece only steps or leaps to empty squares, the square it leaves becomes a wall,
-    /// and a side left without a move loses (snailtrail, joust): the squares each side
-    /// reaches first (see [`territory`]).
+    /// Every piece only moves to empty squares, a wall is left on the square it leaves or
+    /// shot after the move, and a side left without a move loses (snailtrail, joust,
+    /// amazons): the squares each side reaches first (see [`territory`]).
     pub territory: bool,
 }
 
@@ -316,15 +321,51 @@ pub const TERRITORY_SQUARE: i32 = 20;
 /// one outlasts the other.
 pub const SEALED_SQUARE: i32 = 100;
 
-/// The race of walls for White (snailtrail, joust: each piece steps or leaps to an empty
-/// square, the square it left becomes a wall, and the side left without a move loses).
-/// Material is even and the host's mobility counts only the next move, which walked the
-/// engine into pockets it could not leave (78.8% against a random mover over 80 games of
+/// How a piece of one kind moves in a race of walls: to empty squares only, by leaps and by
+/// slides (a direction and a range, 0 for any), as White makes them (Black's mirrored in rank).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Reach {
+    /// Leaps to an empty square.
+    pub leaps: Vec<(i8, i8)>,
+    /// Slides over empty squares: direction and range (0: as far as the board is empty).
+    pub slides: Vec<((i8, i8), u8)>,
+}
+
+impl Reach {
+    /// Calls `visit` with each square a piece of `color` on `from` moves to in one move
+    /// (a square may come twice; a slide passes over squares already visited).
+    fn each_move(&self, pos: &Position, from: Square, color: Color, mut visit: impl FnMut(Square)) {
+        let (files, ranks) = (pos.files(), pos.ranks());
+        let side = |dr: i8| if color == Color::White { dr } else { -dr };
+        for &(df, dr) in &self.leaps {
+            if let Some(to) = from.offset_within(df, side(dr), files, ranks) {
+                if pos.get(to).is_empty() {
+                    visit(to);
+                }
+            }
+        }
+        for &((df, dr), range) in &self.slides {
+            let (mut at, mut k) = (from, 0u8);
+            while let Some(to) = at.offset_within(df, side(dr), files, ranks) {
+                if !pos.get(to).is_empty() || (range != 0 && k == range) {
+                    break;
+                }
+                visit(to);
+                (at, k) = (to, k + 1);
+            }
+        }
+    }
+}
+
+/// The race of walls for White (snailtrail, joust, amazons: each piece moves only to empty
+/// squares, a wall is left behind or shot after each move, and the side left without a move
+/// loses). Material is even and the host's mobility counts only the next move, which walked
+/// the engine into pockets it could not leave (78.8% against a random mover over 80 games of
 /// snailtrail). What decides these games is room: every empty square is scored for the
 /// side whose pieces reach it in fewer moves (a square both reach as fast counts for
-/// neither), and once the two regions are sealed from each other the larger one wins.
-/// `leaps[k]`: the quiet leaps of kind `k` as White makes them (Black's mirrored in rank).
-pub fn territory(pos: &Position, leaps: &[Vec<(i8, i8)>]) -> i32 {
+/// neither; amazons' "minimum distance" territory), and once the two regions are sealed from
+/// each other the larger one wins. `reach[k]`: how kind `k` moves.
+pub fn territory(pos: &Position, reach: &[Reach]) -> i32 {
     let (files, ranks) = (pos.files(), pos.ranks());
     let n = files as usize * ranks as usize;
     let index = |sq: Square| sq.rank() as usize * files as usize + sq.file() as usize;
@@ -337,25 +378,24 @@ pub fn territory(pos: &Position, leaps: &[Vec<(i8, i8)>]) -> i32 {
             steps += 1;
             let mut next = Vec::new();
             for (sq, kind) in frontier {
-                for &(df, dr) in leaps.get(kind as usize).map_or(&[][..], Vec::as_slice) {
-                    let dr = if color == Color::White { dr } else { -dr };
-                    let Some(to) = sq.offset_within(df, dr, files, ranks) else {
-                        continue;
-                    };
+                let Some(r) = reach.get(kind as usize) else {
+                    continue;
+                };
+                r.each_move(pos, sq, color, |to| {
                     let i = index(to);
-                    if d[i] == u16::MAX && pos.get(to).is_empty() {
+                    if d[i] == u16::MAX {
                         d[i] = steps;
                         next.push((to, kind));
                     }
-                }
+                });
             }
             frontier = next;
         }
     }
-    let (mut first, mut reach, mut shared) = ([0i32; 2], [0i32; 2], false);
+    let (mut first, mut room, mut shared) = ([0i32; 2], [0i32; 2], false);
     for (&w, &b) in dist[0].iter().zip(&dist[1]) {
-        reach[0] += i32::from(w != u16::MAX);
-        reach[1] += i32::from(b != u16::MAX);
+        room[0] += i32::from(w != u16::MAX);
+        room[1] += i32::from(b != u16::MAX);
         shared |= w != u16::MAX && b != u16::MAX;
         if w < b {
             first[0] += 1;
@@ -365,7 +405,7 @@ pub fn territory(pos: &Position, leaps: &[Vec<(i8, i8)>]) -> i32 {
     }
     let mut score = (first[0] - first[1]) * TERRITORY_SQUARE;
     if !shared {
-        score += (reach[0] - reach[1]) * SEALED_SQUARE;
+        score += (room[0] - room[1]) * SEALED_SQUARE;
     }
     score
 }
@@ -445,27 +485,53 @@ mod tests {
         let regions = regions(7, 7);
         let at = |sq: &str| board(&[(sq, Color::White)]);
         let (far, mid, near) = (
-            flag_race(&at("d2"), &regions, [1, 1]),
-            flag_race(&at("d5"), &regions, [1, 1]),
-            flag_race(&at("d7"), &regions, [1, 1]),
+            flag_race(&at("d2"), &regions, [1, 1], 1),
+            flag_race(&at("d5"), &regions, [1, 1], 1),
+            flag_race(&at("d7"), &regions, [1, 1], 1),
         );
         assert!(0 < far && far < mid && mid < near, "{far} {mid} {near}");
         // A step from the goal outweighs a rook.
         assert!(near >= 500, "{near}");
         // Only the flag kinds count (kind 0 is not in a mask of kind 1), and a side with no
         // region scores nothing.
-        assert_eq!(flag_race(&at("d7"), &regions, [2, 2]), 0);
+        assert_eq!(flag_race(&at("d7"), &regions, [2, 2], 1), 0);
         let none = [SquareSet::EMPTY, SquareSet::EMPTY];
-        assert_eq!(flag_race(&at("d7"), &none, [1, 1]), 0);
+        assert_eq!(flag_race(&at("d7"), &none, [1, 1], 1), 0);
+    }
+
+    #[test]
+    fn a_race_for_several_pieces_counts_each_of_them() {
+        let regions = regions(7, 7);
+        let pieces =
+            |sqs: &[&str]| board(&sqs.iter().map(|&s| (s, Color::White)).collect::<Vec<_>>());
+        // Three to bring home: one there and two far is worth less than one there and one
+        // near, and a second one home is worth more again.
+        let one_home = flag_race(&pieces(&["d8", "a2", "h2"]), &regions, [1, 1], 3);
+        let one_near = flag_race(&pieces(&["d8", "a6", "h2"]), &regions, [1, 1], 3);
+        let two_home = flag_race(&pieces(&["d8", "a8", "h2"]), &regions, [1, 1], 3);
+        assert!(
+            one_home < one_near && one_near < two_home,
+            "{one_home} {one_near} {two_home}"
+        );
+        // With one to bring, the nearest alone counts, as before.
+        assert_eq!(
+            flag_race(&pieces(&["d8", "a2"]), &regions, [1, 1], 1),
+            flag_race(&pieces(&["d8"]), &regions, [1, 1], 1)
+        );
+        // Fewer pieces than the count: the missing ones score nothing.
+        assert_eq!(
+            flag_race(&pieces(&["d8"]), &regions, [1, 1], 2),
+            flag_race(&pieces(&["d8"]), &regions, [1, 1], 1) / 2
+        );
     }
 
     #[test]
     fn the_flag_race_is_symmetric() {
         let pos = board(&[("e4", Color::White), ("e5", Color::Black)]);
         // White to rank 8 and Black to rank 1: both three steps away.
-        assert_eq!(flag_race(&pos, &regions(7, 0), [1, 1]), 0);
+        assert_eq!(flag_race(&pos, &regions(7, 0), [1, 1], 1), 0);
         // Both to rank 8: Black is nearer.
-        assert!(flag_race(&pos, &regions(7, 7), [1, 1]) < 0);
+        assert!(flag_race(&pos, &regions(7, 7), [1, 1], 1) < 0);
     }
 
     #[test]
@@ -546,6 +612,13 @@ mod tests {
         );
     }
 
+    fn leaper(leaps: &[(i8, i8)]) -> Reach {
+        Reach {
+            leaps: leaps.to_vec(),
+            slides: Vec::new(),
+        }
+    }
+
     /// King steps, as snailtrail's `mK` leaps.
     const KING: [(i8, i8); 8] = [
         (-1, -1),
@@ -560,7 +633,7 @@ mod tests {
 
     #[test]
     fn territory_counts_the_squares_each_side_reaches_first() {
-        let leaps = vec![KING.to_vec()];
+        let leaps = vec![leaper(&KING)];
         // Mirror images: as much room each, whoever is where.
         let level = board(&[("a1", Color::White), ("h8", Color::Black)]);
         assert_eq!(territory(&level, &leaps), 0);
@@ -577,7 +650,7 @@ mod tests {
 
     #[test]
     fn a_sealed_region_is_worth_its_size() {
-        let leaps = vec![KING.to_vec(), Vec::new()];
+        let leaps = vec![leaper(&KING), Reach::default()];
         // A wall (kind 1, no leaps) along the third rank seals White's king into the first
         // two ranks (16 squares, 15 of them empty) from Black's six.
         let mut pos = board(&[("a1", Color::White), ("h8", Color::Black)]);
@@ -601,7 +674,7 @@ mod tests {
     fn black_leaps_are_mirrored_in_rank() {
         // A piece that only steps forward: White's on a1 reaches the a-file up to a8,
         // Black's on h8 the h-file down to h1; seven squares each.
-        let forward = vec![vec![(0, 1)]];
+        let forward = vec![leaper(&[(0, 1)])];
         let pos = board(&[("a1", Color::White), ("h8", Color::Black)]);
         assert_eq!(territory(&pos, &forward), 0);
         let one_sided = board(&[("a1", Color::White), ("h1", Color::Black)]);
@@ -609,6 +682,40 @@ mod tests {
         // meet (sealed): White's seven squares win.
         assert_eq!(
             territory(&one_sided, &forward),
+            7 * TERRITORY_SQUARE + 7 * SEALED_SQUARE
+        );
+    }
+
+    #[test]
+    fn slides_reach_a_line_in_one_move_up_to_a_wall() {
+        // A rook mover (amazons' queens slide alike) on a1 against a king stepper on h8: the
+        // rook reaches the first rank and the a-file in one move, and the rest in two.
+        let rook = Reach {
+            leaps: Vec::new(),
+            slides: vec![((1, 0), 0), ((-1, 0), 0), ((0, 1), 0), ((0, -1), 0)],
+        };
+        let kinds = vec![rook.clone(), leaper(&KING), Reach::default()];
+        let mut pos = Position::empty(8, 8);
+        pos.set(Square::parse("a1").unwrap(), Cell::piece(0, Color::White));
+        pos.set(Square::parse("h8").unwrap(), Cell::piece(1, Color::Black));
+        let open = territory(&pos, &kinds);
+        assert!(open > 20 * TERRITORY_SQUARE, "{open}");
+        // Walls (kind 2) on b1 and a2 shut the rook in: it reaches nothing, sealed.
+        pos.set(Square::parse("b1").unwrap(), Cell::piece(2, Color::White));
+        pos.set(Square::parse("a2").unwrap(), Cell::piece(2, Color::White));
+        assert_eq!(
+            territory(&pos, &kinds),
+            -60 * TERRITORY_SQUARE - 60 * SEALED_SQUARE,
+            "the king reaches the 60 empty squares"
+        );
+        // A range: a slide of at most two squares stops there.
+        let short = vec![Reach {
+            leaps: Vec::new(),
+            slides: vec![((0, 1), 2)],
+        }];
+        let one = board(&[("a1", Color::White)]);
+        assert_eq!(
+            territory(&one, &short),
             7 * TERRITORY_SQUARE + 7 * SEALED_SQUARE
         );
     }

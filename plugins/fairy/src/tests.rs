@@ -509,9 +509,9 @@ fn goals_material_does_not_see_are_evaluated() {
     let in_play = clobber.parse("5/5/5/5/1pP2/1P3 w 0 1").expect("fen");
     let cut_off = clobber.parse("5/5/5/5/1pP2/4P w 0 1").expect("fen");
     assert!(clobber.evaluate(&in_play) > clobber.evaluate(&cut_off));
-    // The wall-leaving races (snailtrail's kings, joust's knights): a piece walled into a
-    // pocket of three squares has lost the room the other side still has.
-    for id in ["snailtrail", "joust"] {
+    // The races of walls (snailtrail's kings, joust's knights, amazons' queens): a piece
+    // walled into a pocket of three squares has lost the room the other side still has.
+    for id in ["snailtrail", "joust", "amazons"] {
         assert!(
             variant(id).info().flags.contains(VariantFlags::EVALUATES),
             "{id}"
@@ -528,9 +528,21 @@ fn goals_material_does_not_see_are_evaluated() {
         "{}",
         snail.evaluate(&pocket)
     );
+    // Amazons: a queen shut in by arrows in its corner is worse than one in the open.
+    let amazons = variant("amazons");
+    let start = amazons.parse(&amazons.start_fen).expect("fen");
+    assert_eq!(amazons.evaluate(&start), 0, "the start is symmetric");
+    let shut_in = amazons
+        .parse("3q2q3/10/10/q8q/10/10/9Q/10/**8/Q**Q2Q3 w - - 0 1")
+        .expect("fen");
+    assert!(
+        amazons.evaluate(&shut_in) < 0,
+        "{}",
+        amazons.evaluate(&shut_in)
+    );
     // Chess-like sections keep the host's evaluation alone, and so do ataxx's flips and
-    // the races whose walls go anywhere (isolation) or shoot from a queen's slide (amazons).
-    for id in ["nocastle", "ataxx", "isolation", "amazons"] {
+    // the race whose walls go anywhere (isolation).
+    for id in ["nocastle", "ataxx", "isolation"] {
         assert!(
             !variant(id).info().flags.contains(VariantFlags::EVALUATES),
             "{id}"

@@ -306,7 +306,7 @@ pub fn push_wall_kind(kinds: &mut Vec<Kind>, pieces: &mut Vec<PieceType>) -> Res
         movement,
         betza: String::new(),
     });
-    pieces.push(PieceType::new('*', "wall", Role::OTHER, 0));
+    pieces.push(PieceType::new('*', "wall", Role::WALL, 0));
     Ok(kind)
 }
 
