@@ -540,6 +540,21 @@ fn goals_material_does_not_see_are_evaluated() {
         "{}",
         amazons.evaluate(&shut_in)
     );
+    // Where a line loses (misère connect four, `connectValue = loss`), an open line of one's
+    // own is a burden, not a threat.
+    let cfour = "[cfour]\nmaxRank = 6\nmaxFile = 7\nimmobile = p\n\
+                 startFen = 7/7/7/7/7/7[PPPPPPPPPPPPPPPPPPPPPppppppppppppppppppppp] w - - 0 1\n\
+                 pieceDrops = true\nenclosingDrop = top\ndoubleStep = false\ncastling = false\n\
+                 stalemateValue = draw\nimmobilityIllegal = false\nconnectN = 4\nnMoveRule = 0\n\
+                 [cfour-misere:cfour]\nconnectValue = loss\n";
+    let three = "7/7/7/7/7/PPP4[PPPPPPPPPPPPPPPPPPpppppppppppppppppppp] w - - 0 1";
+    let normal = over_builtins(&[("test.ini", cfour)], "cfour").expect("builds");
+    let misere = over_builtins(&[("test.ini", cfour)], "cfour-misere").expect("builds");
+    let (good, bad) = (
+        normal.evaluate(&normal.parse(three).expect("fen")),
+        misere.evaluate(&misere.parse(three).expect("fen")),
+    );
+    assert!(good > 0 && bad == -good, "{good} {bad}");
     // Chess-like sections keep the host's evaluation alone, and so do ataxx's flips and
     // the race whose walls go anywhere (isolation).
     for id in ["nocastle", "ataxx", "isolation"] {
