@@ -620,16 +620,7 @@ mod tests {
     }
 
     /// King steps, as snailtrail's `mK` leaps.
-    const KING: [(i8, i8); 8] = [
-        (-1, -1),
-        (-1, 0),
-        (-1, 1),
-        (0, -1),
-        (0, 1),
-        (1, -1),
-        (1, 0),
-        (1, 1),
-    ];
+    const KING: [(i8, i8); 8] = crate::placement::KING_STEPS;
 
     #[test]
     fn territory_counts_the_squares_each_side_reaches_first() {

@@ -517,29 +517,26 @@ fn goals_material_does_not_see_are_evaluated() {
             "{id}"
         );
     }
-    let snail = variant("snailtrail");
-    let start = snail.parse(&snail.start_fen).expect("fen");
-    assert_eq!(snail.evaluate(&start), 0, "the start is symmetric");
-    let pocket = snail
-        .parse("6p/7/7/7/***4/2*4/P1*4 w - - 0 1")
-        .expect("fen");
-    assert!(
-        snail.evaluate(&pocket) < -30 * crate::eval::SEALED_SQUARE,
-        "{}",
-        snail.evaluate(&pocket)
-    );
-    // Amazons: a queen shut in by arrows in its corner is worse than one in the open.
-    let amazons = variant("amazons");
-    let start = amazons.parse(&amazons.start_fen).expect("fen");
-    assert_eq!(amazons.evaluate(&start), 0, "the start is symmetric");
-    let shut_in = amazons
-        .parse("3q2q3/10/10/q8q/10/10/9Q/10/**8/Q**Q2Q3 w - - 0 1")
-        .expect("fen");
-    assert!(
-        amazons.evaluate(&shut_in) < 0,
-        "{}",
-        amazons.evaluate(&shut_in)
-    );
+    // From symmetric starts, a piece walled in: snailtrail's king in a pocket of three
+    // squares, sealed off from the rest; an amazon shut in by arrows in its corner.
+    for (id, walled_in, below) in [
+        (
+            "snailtrail",
+            "6p/7/7/7/***4/2*4/P1*4 w - - 0 1",
+            -30 * crate::eval::SEALED_SQUARE,
+        ),
+        (
+            "amazons",
+            "3q2q3/10/10/q8q/10/10/9Q/10/**8/Q**Q2Q3 w - - 0 1",
+            0,
+        ),
+    ] {
+        let v = variant(id);
+        let start = v.parse(&v.start_fen).expect("fen");
+        assert_eq!(v.evaluate(&start), 0, "{id}: the start is symmetric");
+        let score = v.evaluate(&v.parse(walled_in).expect("fen"));
+        assert!(score < below, "{id}: {score}");
+    }
     // Where a line loses (misère connect four, `connectValue = loss`), an open line of one's
     // own is a burden, not a threat.
     let cfour = "[cfour]\nmaxRank = 6\nmaxFile = 7\nimmobile = p\n\
