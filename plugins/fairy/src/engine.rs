@@ -146,6 +146,9 @@ pub struct Fairy {
     capture_steps: Vec<(i8, i8)>,
     /// Per kind, how it moves to empty squares (what [`crate::eval::territory`] walks).
     move_only_reach: Vec<crate::eval::Reach>,
+    /// Per kind, how it moves where it only moves to empty squares: flag pieces of such kinds
+    /// run the race by their own moves ([`crate::eval::flag_race`]).
+    flag_runners: Vec<Option<crate::eval::Reach>>,
     /// This instance's number in [`crate::board_memo`], where the generator's bitboards
     /// hold every kind (they are the memo's key); `None` elsewhere.
     memo_owner: Option<u64>,
@@ -507,6 +510,7 @@ impl Fairy {
             goals: crate::eval::Goals::default(),
             capture_steps: Vec::new(),
             move_only_reach: Vec::new(),
+            flag_runners: Vec::new(),
             extinction: Vec::new(),
             memo_owner: None,
         };
@@ -550,6 +554,9 @@ impl Fairy {
             .collect();
         if v.goals.last_move {
             v.capture_steps = v.capture_steps();
+        }
+        if v.goals.flag_race {
+            v.flag_runners = (0..v.kinds.len()).map(|k| v.reach_of(k)).collect();
         }
         if v.goals.territory {
             v.move_only_reach = v.move_only_reach().unwrap_or_default();
@@ -2598,7 +2605,13 @@ impl VariantRules for Fairy {
         }
         if goals.flag_race {
             let kinds = [0, 1].map(|c| self.kinds_of_type(sp.flag_piece[c]));
-            score += crate::eval::flag_race(pos, &sp.flag_region, kinds, sp.flag_piece_count);
+            score += crate::eval::flag_race(
+                pos,
+                &sp.flag_region,
+                kinds,
+                sp.flag_piece_count,
+                &self.flag_runners,
+            );
         }
         if goals.burden {
             // Where the loss of the extinction types wins (giveaway, antichess, losers,

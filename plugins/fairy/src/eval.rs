@@ -90,7 +90,13 @@ fn flag_value(d: u32) -> i32 {
 /// `count` scores its missing ones as nothing). Scored by the nearest piece alone, a race
 /// for three (bajr) stopped once one piece was home: nothing then asked the others to come.
 /// A king's distance stands in for any piece's: the search sees the rest.
-pub fn flag_race(pos: &Position, regions: &[SquareSet; 2], kinds: [u64; 2], count: u32) -> i32 {
+pub fn flag_race(
+    pos: &Position,
+    regions: &[SquareSet; 2],
+    kinds: [u64; 2],
+    count: u32,
+    runners: &[Option<Reach>],
+) -> i32 {
     let count = count.max(1) as usize;
     let mut score = 0;
     for color in [Color::White, Color::Black] {
@@ -99,9 +105,31 @@ pub fn flag_race(pos: &Position, regions: &[SquareSet; 2], kinds: [u64; 2], coun
             continue;
         }
         let mask = kinds[color.index()];
-        let mut distances: Vec<u32> = pos
-            .pieces_of(color)
-            .filter(|&(_, k)| k < 64 && mask & (1 << k) != 0)
+        let flags = || {
+            pos.pieces_of(color)
+                .filter(move |&(_, k)| k < 64 && mask & (1 << k) != 0)
+        };
+        // Where any one runner wins and every runner only moves to empty squares (buffalo's
+        // buffaloes), each free one counts, by its own moves, and a blocked one not at all,
+        // so that blocking one more is worth something while others run.
+        let moves: Option<Vec<(Square, &Reach)>> = flags()
+            .map(|(sq, k)| {
+                runners
+                    .get(k as usize)
+                    .and_then(Option::as_ref)
+                    .map(|r| (sq, r))
+            })
+            .collect();
+        if let Some(moves) = moves.filter(|m| count == 1 && !m.is_empty()) {
+            let v: i32 = moves
+                .iter()
+                .filter_map(|&(sq, r)| r.moves_to(pos, sq, color, region))
+                .map(flag_value)
+                .sum();
+            score += if color == Color::White { v } else { -v };
+            continue;
+        }
+        let mut distances: Vec<u32> = flags()
             .map(|(sq, _)| {
                 region
                     .iter()
@@ -355,6 +383,41 @@ impl Reach {
             }
         }
     }
+
+    /// The moves a piece of `color` on `from` needs to stand in `region`, over empty squares
+    /// (0 where it stands there); `None` where every way is blocked.
+    fn moves_to(
+        &self,
+        pos: &Position,
+        from: Square,
+        color: Color,
+        region: &SquareSet,
+    ) -> Option<u32> {
+        if region.contains(from) {
+            return Some(0);
+        }
+        let mut seen = SquareSet::EMPTY;
+        seen.insert(from);
+        let (mut frontier, mut steps) = (vec![from], 0);
+        while !frontier.is_empty() {
+            steps += 1;
+            let (mut next, mut arrived) = (Vec::new(), false);
+            for sq in frontier {
+                self.each_move(pos, sq, color, |to| {
+                    if !seen.contains(to) {
+                        seen.insert(to);
+                        arrived |= region.contains(to);
+                        next.push(to);
+                    }
+                });
+            }
+            if arrived {
+                return Some(steps);
+            }
+            frontier = next;
+        }
+        None
+    }
 }
 
 /// The race of walls for White (snailtrail, joust, amazons: each piece moves only to empty
@@ -485,18 +548,18 @@ mod tests {
         let regions = regions(7, 7);
         let at = |sq: &str| board(&[(sq, Color::White)]);
         let (far, mid, near) = (
-            flag_race(&at("d2"), &regions, [1, 1], 1),
-            flag_race(&at("d5"), &regions, [1, 1], 1),
-            flag_race(&at("d7"), &regions, [1, 1], 1),
+            flag_race(&at("d2"), &regions, [1, 1], 1, &[]),
+            flag_race(&at("d5"), &regions, [1, 1], 1, &[]),
+            flag_race(&at("d7"), &regions, [1, 1], 1, &[]),
         );
         assert!(0 < far && far < mid && mid < near, "{far} {mid} {near}");
         // A step from the goal outweighs a rook.
         assert!(near >= 500, "{near}");
         // Only the flag kinds count (kind 0 is not in a mask of kind 1), and a side with no
         // region scores nothing.
-        assert_eq!(flag_race(&at("d7"), &regions, [2, 2], 1), 0);
+        assert_eq!(flag_race(&at("d7"), &regions, [2, 2], 1, &[]), 0);
         let none = [SquareSet::EMPTY, SquareSet::EMPTY];
-        assert_eq!(flag_race(&at("d7"), &none, [1, 1], 1), 0);
+        assert_eq!(flag_race(&at("d7"), &none, [1, 1], 1, &[]), 0);
     }
 
     #[test]
@@ -506,32 +569,51 @@ mod tests {
             |sqs: &[&str]| board(&sqs.iter().map(|&s| (s, Color::White)).collect::<Vec<_>>());
         // Three to bring home: one there and two far is worth less than one there and one
         // near, and a second one home is worth more again.
-        let one_home = flag_race(&pieces(&["d8", "a2", "h2"]), &regions, [1, 1], 3);
-        let one_near = flag_race(&pieces(&["d8", "a6", "h2"]), &regions, [1, 1], 3);
-        let two_home = flag_race(&pieces(&["d8", "a8", "h2"]), &regions, [1, 1], 3);
+        let one_home = flag_race(&pieces(&["d8", "a2", "h2"]), &regions, [1, 1], 3, &[]);
+        let one_near = flag_race(&pieces(&["d8", "a6", "h2"]), &regions, [1, 1], 3, &[]);
+        let two_home = flag_race(&pieces(&["d8", "a8", "h2"]), &regions, [1, 1], 3, &[]);
         assert!(
             one_home < one_near && one_near < two_home,
             "{one_home} {one_near} {two_home}"
         );
         // With one to bring, the nearest alone counts, as before.
         assert_eq!(
-            flag_race(&pieces(&["d8", "a2"]), &regions, [1, 1], 1),
-            flag_race(&pieces(&["d8"]), &regions, [1, 1], 1)
+            flag_race(&pieces(&["d8", "a2"]), &regions, [1, 1], 1, &[]),
+            flag_race(&pieces(&["d8"]), &regions, [1, 1], 1, &[])
         );
         // Fewer pieces than the count: the missing ones score nothing.
         assert_eq!(
-            flag_race(&pieces(&["d8"]), &regions, [1, 1], 2),
-            flag_race(&pieces(&["d8"]), &regions, [1, 1], 1) / 2
+            flag_race(&pieces(&["d8"]), &regions, [1, 1], 2, &[]),
+            flag_race(&pieces(&["d8"]), &regions, [1, 1], 1, &[]) / 2
         );
+    }
+
+    #[test]
+    fn runners_that_only_move_count_each_and_not_when_blocked() {
+        // Runners stepping forward only (buffalo's `mfW`), White's to the eighth rank.
+        let runner = vec![Some(Reach {
+            leaps: vec![(0, 1)],
+            slides: Vec::new(),
+        })];
+        let regions = regions(7, 7);
+        let race = |pos: &Position| flag_race(pos, &regions, [1, 1], 1, &runner);
+        let one = board(&[("a4", Color::White)]);
+        let two = board(&[("a4", Color::White), ("c4", Color::White)]);
+        assert!(race(&two) > race(&one), "every free runner counts");
+        // A Black piece in front of the c-runner stops it: it counts nothing (and the Black
+        // piece, a runner that steps away from its region on the eighth rank, nothing either).
+        let mut blocked = two.clone();
+        blocked.set(Square::parse("c5").unwrap(), Cell::piece(0, Color::Black));
+        assert_eq!(race(&blocked), race(&one));
     }
 
     #[test]
     fn the_flag_race_is_symmetric() {
         let pos = board(&[("e4", Color::White), ("e5", Color::Black)]);
         // White to rank 8 and Black to rank 1: both three steps away.
-        assert_eq!(flag_race(&pos, &regions(7, 0), [1, 1], 1), 0);
+        assert_eq!(flag_race(&pos, &regions(7, 0), [1, 1], 1, &[]), 0);
         // Both to rank 8: Black is nearer.
-        assert!(flag_race(&pos, &regions(7, 7), [1, 1], 1) < 0);
+        assert!(flag_race(&pos, &regions(7, 7), [1, 1], 1, &[]) < 0);
     }
 
     #[test]
