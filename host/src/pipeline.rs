@@ -725,7 +725,7 @@ impl Pipeline {
         if !self.replays_lines() {
             return Ok(None);
         }
-        self.line_call("replay_line", tokens, |t| self.variant.replay_line(pos, t))
+        self.line_call("replay_line", tokens, |v, t| v.replay_line(pos, t))
     }
 
     /// Calls the variant's line hook `hook` (`replay_line`, `describe_line`) with `tokens`.
@@ -733,16 +733,10 @@ impl Pipeline {
         &self,
         hook: &'static str,
         tokens: &[&str],
-        f: impl FnOnce(RSlice<'_, RStr<'_>>) -> RResult<ROption<T>, PluginError>,
+        f: impl FnOnce(&VariantBox, RSlice<'_, RStr<'_>>) -> RResult<ROption<T>, PluginError>,
     ) -> Result<Option<T>, HostError> {
         let tokens: Vec<RStr<'_>> = tokens.iter().map(|t| RStr::from_str(t)).collect();
-        let line = call!(
-            "variant",
-            self.vname(),
-            self.variant_plugin.as_str(),
-            hook,
-            f(RSlice::from_slice(&tokens))
-        )?;
+        let line = self.variant_call(hook, |v| f(v, RSlice::from_slice(&tokens)))?;
         Ok(line.into_option())
     }
 
@@ -764,9 +758,7 @@ impl Pipeline {
         if !self.describes_lines() {
             return Ok(None);
         }
-        self.line_call("describe_line", tokens, |t| {
-            self.variant.describe_line(pos, t)
-        })
+        self.line_call("describe_line", tokens, |v, t| v.describe_line(pos, t))
     }
 
     /// Whether the variant or a preset adds terms to the engine's evaluation (API 1.3).

@@ -433,11 +433,11 @@ pub fn fen_fields(text: &str) -> Vec<FenField<'_>> {
     // Six fields in a chess FEN, a few more in some variants': one allocation.
     let mut out = Vec::with_capacity(8);
     if text.is_ascii() {
-        // `char::is_whitespace` of each ASCII character, a byte at a time.
+        // A byte at a time: each is a character.
         let blanks = text
             .bytes()
             .enumerate()
-            .map(|(i, b)| (i, matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r')));
+            .map(|(i, b)| (i, char::from(b).is_whitespace()));
         split_fields(text, blanks, &mut out);
     } else {
         split_fields(
@@ -515,6 +515,15 @@ mod tests {
     use super::*;
     use crate::Role;
 
+    /// A number below `n` from the linear congruential generator of state `x` (the tests'
+    /// pseudo-random inputs, the same on every run).
+    fn random_below(x: &mut u64, n: usize) -> usize {
+        *x = x
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (*x >> 33) as usize % n
+    }
+
     /// A piece table with two letters of one kind of piece and a promoted form, as variants
     /// have them.
     fn pieces() -> Vec<PieceType> {
@@ -540,12 +549,7 @@ mod tests {
         let letters: Vec<char> = "pPnNkKxQ".chars().collect();
         let noise: Vec<char> = "pPnNkKxQ0123456789/*+é".chars().collect();
         let mut x = 7u64;
-        let mut next = move |n: usize| {
-            x = x
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (x >> 33) as usize % n
-        };
+        let mut next = move |n: usize| random_below(&mut x, n);
         let mut taken = 0;
         for (files, ranks) in [(3u8, 2u8), (8, 8), (10, 4), (1, 1)] {
             for _ in 0..20_000 {
@@ -614,10 +618,7 @@ mod tests {
         for _ in 0..5_000 {
             let mut text = String::new();
             for _ in 0..8 {
-                x = x
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                text.push_str(parts[(x >> 33) as usize % parts.len()]);
+                text.push_str(parts[random_below(&mut x, parts.len())]);
             }
             let mut want = Vec::new();
             split_fields(

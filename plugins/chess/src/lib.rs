@@ -158,16 +158,15 @@ fn board_of(pos: &Position) -> Board {
     }
     let mut b = Board::empty();
     // The cells of the 8x8 board read straight from the array (16 cells a rank), each piece
-    // added to the empty board's bitboards (`put` would first clear its square everywhere).
+    // added to the empty board (`put` would first clear its square everywhere).
     let cells = pos.cells();
-    for s in 0..64usize {
-        let Some(c) = cells.get((s >> 3) * 16 + (s & 7)) else {
+    for s in 0..64u8 {
+        let Some(c) = cells.get((s as usize >> 3) * 16 + (s as usize & 7)) else {
             continue;
         };
         if let (Some(kind), Some(color)) = (c.kind(), c.color()) {
-            if let Some(role) = b.by_role.get_mut(kind as usize) {
-                *role |= 1u64 << s;
-                b.by_side[side_of(color) as usize] |= 1u64 << s;
+            if let Some(role) = ERole::from_index(kind as usize) {
+                b.add(s, side_of(color), role);
             }
         }
     }

@@ -89,7 +89,10 @@ fn flag_value(d: u32) -> i32 {
 /// in the region; with one, the nearest piece alone, and a side with fewer pieces than
 /// `count` scores its missing ones as nothing). Scored by the nearest piece alone, a race
 /// for three (bajr) stopped once one piece was home: nothing then asked the others to come.
-/// A king's distance stands in for any piece's: the search sees the rest.
+/// A king's distance stands in for any piece's, the search sees the rest; except where one
+/// piece wins the race and every flag piece of the side only moves to empty squares
+/// (`runners[kind]`: buffalo's buffaloes): there each is scored by its own moves
+/// (`runners_race`).
 pub fn flag_race(
     pos: &Position,
     regions: &[SquareSet; 2],
@@ -109,43 +112,48 @@ pub fn flag_race(
             pos.pieces_of(color)
                 .filter(move |&(_, k)| k < 64 && mask & (1 << k) != 0)
         };
-        // Where any one runner wins and every runner only moves to empty squares (buffalo's
-        // buffaloes), each free one counts, by its own moves, and a blocked one not at all,
-        // so that blocking one more is worth something while others run.
-        let moves: Option<Vec<(Square, &Reach)>> = flags()
-            .map(|(sq, k)| {
-                runners
-                    .get(k as usize)
-                    .and_then(Option::as_ref)
-                    .map(|r| (sq, r))
-            })
-            .collect();
-        if let Some(moves) = moves.filter(|m| count == 1 && !m.is_empty()) {
-            let v: i32 = moves
-                .iter()
-                .filter_map(|&(sq, r)| r.moves_to(pos, sq, color, region))
-                .map(flag_value)
-                .sum();
-            score += if color == Color::White { v } else { -v };
-            continue;
-        }
-        let mut distances: Vec<u32> = flags()
-            .map(|(sq, _)| {
-                region
-                    .iter()
-                    .map(|t| {
-                        sq.file()
-                            .abs_diff(t.file())
-                            .max(sq.rank().abs_diff(t.rank()))
-                    })
-                    .min()
-                    .unwrap_or(u8::MAX) as u32
-            })
-            .collect();
-        distances.sort_unstable();
-        let total: i32 = distances.iter().take(count).map(|&d| flag_value(d)).sum();
-        let v = total / count as i32;
+        let raced = (count == 1)
+            .then(|| runners_race(pos, color, region, flags(), runners))
+            .flatten();
+        let v = raced.unwrap_or_else(|| {
+            let mut distances: Vec<u32> = flags()
+                .map(|(sq, _)| {
+                    region
+                        .iter()
+                        .map(|t| {
+                            sq.file()
+                                .abs_diff(t.file())
+                                .max(sq.rank().abs_diff(t.rank()))
+                        })
+                        .min()
+                        .unwrap_or(u8::MAX) as u32
+                })
+                .collect();
+            distances.sort_unstable();
+            let total: i32 = distances.iter().take(count).map(|&d| flag_value(d)).sum();
+            total / count as i32
+        });
         score += if color == Color::White { v } else { -v };
+    }
+    score
+}
+
+/// The race of `color`'s flag pieces `flags` where every one only moves to empty squares
+/// (`runners[kind]`) and any one wins: each free one scores by its own moves to `region` and
+/// a blocked one nothing, so that blocking one more runner is worth something while others
+/// run. `None` where some flag piece moves otherwise, or there is none.
+fn runners_race(
+    pos: &Position,
+    color: Color,
+    region: &SquareSet,
+    flags: impl Iterator<Item = (Square, u8)>,
+    runners: &[Option<Reach>],
+) -> Option<i32> {
+    let mut score = None;
+    for (sq, k) in flags {
+        let reach = runners.get(k as usize)?.as_ref()?;
+        let v = reach.moves_to(pos, sq, color, region).map_or(0, flag_value);
+        score = Some(score.unwrap_or(0) + v);
     }
     score
 }

@@ -98,6 +98,13 @@ impl Board {
     /// Places a piece (replacing whatever stood on `sq`).
     pub fn put(&mut self, sq: u8, side: Side, role: Role) {
         self.remove(sq);
+        self.add(sq, side, role);
+    }
+
+    /// Places a piece on a square known to be empty (no other piece's bits to clear, as
+    /// [`Board::put`] does): a board built square by square from nothing.
+    #[inline]
+    pub fn add(&mut self, sq: u8, side: Side, role: Role) {
         let b = bit(sq);
         self.by_role[role as usize] |= b;
         self.by_side[side as usize] |= b;
