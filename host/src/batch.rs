@@ -17,6 +17,7 @@ use std::collections::BTreeMap;
 use std::io::{self, BufRead};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{mpsc, Arc, Mutex};
+use std::time::{Duration, Instant};
 
 /// A source of records.
 pub struct Source {
@@ -368,12 +369,12 @@ impl JobQueue {
     }
 
     /// The next records for one of `workers` threads (a fair share of those waiting, at
-    /// most [`BATCH`]); `None` when the queue is closed and empty.
-    fn take(&self, workers: usize) -> Option<std::collections::VecDeque<Job>> {
+    /// most `most`); `None` when the queue is closed and empty.
+    fn take(&self, workers: usize, most: usize) -> Option<std::collections::VecDeque<Job>> {
         let mut q = self.state.lock().ok()?;
         loop {
             if !q.jobs.is_empty() {
-                let n = (q.jobs.len() / workers).clamp(1, BATCH);
+                let n = (q.jobs.len() / workers).clamp(1, most.max(1));
                 return Some(q.jobs.drain(..n).collect());
             }
             if q.closed {
@@ -388,12 +389,30 @@ impl JobQueue {
 
 /// Records a worker thread takes at once at most, and tokens handed back to the reader
 /// together ([`crate::tokens`]): per record, the wake-ups cost more than a second thread
-/// gained.
-const BATCH: usize = 16;
+/// gained. 64 rather than 16: on 100,000 real-world games with two jobs, 0.97 → 0.83 s
+/// (`--no-plies`) and 1.62 → 1.46 s (per-ply JSON), the CPU time spent on waking threads and
+/// on freeing memory across them a sixth less (docs/benchmarks.md, 2026-12-06).
+const BATCH: usize = 64;
+
+/// About how long a worker thread's batch should take: where records are slow (engine
+/// analysis, huge games) a worker takes fewer at once, down to one, so that their results
+/// are handed on without waiting for a batch and no thread sits idle at the end while
+/// another still holds a batch of them.
+const BATCH_TIME: Duration = Duration::from_millis(5);
+
+/// The records a worker takes next, after a batch of `n` took `elapsed`: as many as fit
+/// [`BATCH_TIME`] at that pace, 1 to [`BATCH`].
+fn next_batch(n: usize, elapsed: Duration) -> usize {
+    let per_record = elapsed / n.max(1) as u32;
+    if per_record.is_zero() {
+        return BATCH;
+    }
+    (BATCH_TIME.as_nanos() / per_record.as_nanos()).clamp(1, BATCH as u128) as usize
+}
 
 /// Reads every record of `sources` and analyzes it on `jobs` threads (1: on this thread);
 /// `sink` receives the results in input order, each as soon as it and all before it are done.
-/// Memory stays bounded: at most `64 * jobs + 16` records are in flight.
+/// Memory stays bounded: at most `256 * jobs + 64` records are in flight.
 pub fn run<S>(
     registry: &Registry,
     options: &Options,
@@ -495,7 +514,10 @@ where
             let done_tx = done_tx.clone();
             s.spawn(move || {
                 let mut state = make();
-                while let Some(batch) = queue.take(jobs) {
+                // The first batch is a single record: its time says how many the next may be.
+                let mut most = 1;
+                while let Some(batch) = queue.take(jobs, most) {
+                    let (n, started) = (batch.len(), Instant::now());
                     let mut pending = Pending {
                         results: Vec::with_capacity(batch.len()),
                         jobs: batch,
@@ -513,6 +535,7 @@ where
                         queue.abandon();
                         return;
                     }
+                    most = next_batch(n, started.elapsed());
                 }
             });
         }
@@ -608,6 +631,18 @@ mod tests {
             assert!(text.contains("deliberate failure on record 7"), "{text}");
             assert!(text.contains("\"kind\":\"host-panic\""), "{text}");
         }
+    }
+
+    #[test]
+    fn slow_records_are_taken_one_at_a_time_and_fast_ones_in_batches() {
+        // 15 µs a record (a game replayed): a full batch.
+        assert_eq!(next_batch(64, Duration::from_micros(64 * 15)), BATCH);
+        // 200 ms a record (engine analysis): one at a time.
+        assert_eq!(next_batch(1, Duration::from_millis(200)), 1);
+        // 2.5 ms a record: two fit the batch's time.
+        assert_eq!(next_batch(4, Duration::from_millis(10)), 2);
+        // Too fast to time: a full batch.
+        assert_eq!(next_batch(8, Duration::ZERO), BATCH);
     }
 
     #[test]
