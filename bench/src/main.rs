@@ -3,7 +3,7 @@
 //! 1. a 6,500-game corpus of real-world records (the files of `tests/data/records`, 20
 //!    games, repeated): a pgn-reader + shakmaty replay (every main-line SAN resolved and
 //!    played, variations skipped) against `houserules analyze --jsonl --no-plies` and with
-//!    per-ply JSON, one job, in process and isolated;
+//!    per-ply JSON, one job, in process and isolated (and two jobs in process, for the record);
 //! 2. `analyze` throughput on 100,000 games without and with `--isolate`;
 //! 3. peak memory (RSS) of `analyze` at 10k, 100k and 1M games;
 //! 4. a 1,000,000-ply game with piece-hp;
@@ -409,7 +409,26 @@ fn analyze_runs(f: &str) -> Vec<(&'static str, Vec<&str>)> {
 fn against_pgn_reader(root: &Path, dir: &Path, h: &Path, rounds: usize) {
     let real = real_corpus(root, dir, 6500);
     let f = real.to_str().expect("utf-8 path");
-    side_by_side(&real, h, rounds, &analyze_runs(f), &|plies, bad| {
+    // The targets compare one job with the reference; two jobs (in process) show what a
+    // second core adds.
+    let mut runs = analyze_runs(f);
+    runs.push((
+        "analyze --jsonl --no-plies --jobs 2",
+        vec![
+            "analyze",
+            "--jsonl",
+            "--no-plies",
+            "--no-isolate",
+            "--jobs",
+            "2",
+            f,
+        ],
+    ));
+    runs.push((
+        "analyze --jsonl --jobs 2 (per-ply JSON)",
+        vec!["analyze", "--jsonl", "--no-isolate", "--jobs", "2", f],
+    ));
+    side_by_side(&real, h, rounds, &runs, &|plies, bad| {
         format!("1. 6,500 real-world games ({plies} plies replayed by shakmaty, {bad} games not replayable by it)")
     });
 }
