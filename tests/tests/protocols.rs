@@ -1068,6 +1068,65 @@ fn match_forfeits_misbehaving_engines_and_goes_on() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("no engine 3"));
 }
 
+#[test]
+fn match_plays_games_at_the_same_time_with_engines_of_their_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = |name: &str, on_go: &str| {
+        let p = dir.path().join(name);
+        std::fs::write(
+            &p,
+            format!(
+                "while read line; do case \"$line\" in\n\
+                 uci) echo \"id name {name}\"; echo uciok;;\n\
+                 isready) echo readyok;;\n\
+                 go*) {on_go};;\n\
+                 quit) exit 0;;\n\
+                 esac; done\n"
+            ),
+        )
+        .unwrap();
+        format!("sh {}", p.display())
+    };
+    let liar = script("liar", "echo bestmove a1a8");
+    let dier = script("dier", "exit 3");
+    let pgn = dir.path().join("m.pgn");
+    let hr = format!("{} uci", binary().display());
+    let (stdout, games) = match_games(
+        &[
+            "--engine",
+            &hr,
+            "--engine",
+            &liar,
+            "--engine",
+            &dier,
+            "--games",
+            "2",
+            "--movetime",
+            "50",
+            "--margin",
+            "1000",
+            "--concurrency",
+            "2",
+        ],
+        &pgn,
+    );
+    // Every game of the round robin was played once, whatever order they ended in, and
+    // scored to its pair: houserules won both against each bad engine (the dead one
+    // started again in the set of the game thread that lost it).
+    assert_won_against(&stdout, &["liar", "dier"]);
+    assert!(stdout.contains("Final:"), "{stdout}");
+    assert_eq!(games.matches("[Event \"houserules match\"]").count(), 6);
+    let mut rounds: Vec<u32> = games
+        .lines()
+        .filter_map(|l| l.strip_prefix("[Round \""))
+        .filter_map(|r| r.trim_end_matches("\"]").parse().ok())
+        .collect();
+    rounds.sort_unstable();
+    assert_eq!(rounds, [1, 2, 3, 4, 5, 6]);
+    let ends = stdout.matches("Game ").count();
+    assert_eq!(ends, 6, "{stdout}");
+}
+
 /// A scripted XBoard engine in `dir`: its `feature` line names it `name` and adds
 /// `features`; it answers `ping`, runs `on_go` on `go` and `on_usermove` on `usermove ...`
 /// (shell commands, `$line` the line read). Its command line.

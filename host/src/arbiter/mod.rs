@@ -636,6 +636,8 @@ pub struct MatchSettings {
     pub max_plies: u32,
     /// Start positions, used in turn (each twice, colours swapped).
     pub openings: Vec<Opening>,
+    /// Games played at the same time, each by a set of engines of its own.
+    pub concurrency: usize,
 }
 
 /// Wins, draws and losses of the first engine of a pair.
@@ -1237,48 +1239,130 @@ pub fn run_match(
             report.pairs.push(((i, j), Tally::default()));
         }
     }
-    let total = settings.games * report.pairs.len() as u32;
-    let mut number = 0;
+    // The games in order: pair, then game of the pair (colours alternate, each opening
+    // twice).
+    let mut schedule: Vec<Scheduled> = Vec::new();
     for k in 0..report.pairs.len() {
         let (i, j) = report.pairs[k].0;
         for g in 0..settings.games {
-            number += 1;
-            let opening = &settings.openings[(g as usize / 2) % settings.openings.len()];
             let (white, black) = if g % 2 == 0 { (i, j) } else { (j, i) };
+            schedule.push(Scheduled {
+                pair: k,
+                number: schedule.len() as u32 + 1,
+                white,
+                black,
+                opening: (g as usize / 2) % settings.openings.len(),
+            });
+        }
+    }
+    let total = schedule.len() as u32;
+    let tally = |report: &mut MatchReport, s: &Scheduled, r: &GameResult| {
+        let first_white = s.white == report.pairs[s.pair].0 .0;
+        let t = &mut report.pairs[s.pair].1;
+        match (r.result.as_str(), first_white) {
+            ("1-0", true) | ("0-1", false) => t.wins += 1,
+            ("1-0", false) | ("0-1", true) => t.losses += 1,
+            ("1/2-1/2", _) => t.draws += 1,
+            _ => {}
+        }
+    };
+    let concurrency = settings.concurrency.clamp(1, schedule.len().max(1));
+    if concurrency == 1 {
+        for s in &schedule {
+            let opening = &settings.openings[s.opening];
             let r = play_game(
                 p,
                 settings,
                 &mut engines,
                 specs,
                 &names,
-                white,
-                black,
+                s.white,
+                s.black,
                 opening,
-                number,
+                s.number,
             );
-            let t = &mut report.pairs[k].1;
-            let first_white = white == i;
-            match (r.result.as_str(), first_white) {
-                ("1-0", true) | ("0-1", false) => t.wins += 1,
-                ("1-0", false) | ("0-1", true) => t.losses += 1,
-                ("1/2-1/2", _) => t.draws += 1,
-                _ => {}
-            }
+            tally(&mut report, s, &r);
             on_event(
                 MatchEvent::Game {
-                    number,
+                    number: s.number,
                     total,
-                    sides: [white, black],
+                    sides: [s.white, s.black],
                     result: &r,
                 },
                 &report,
             )?;
         }
+        for e in engines.into_iter().flatten() {
+            e.stop();
+        }
+        return Ok(report);
     }
-    for e in engines.into_iter().flatten() {
-        e.stop();
+    // Several games at once: a set of engines per game thread (the first set is the one
+    // started above), games taken in schedule order, each reported as it ends.
+    let mut sets = vec![engines];
+    for _ in 1..concurrency {
+        let mut set = Vec::new();
+        for s in specs {
+            set.push(Ok(MatchEngine::start(s, &settings.rules)?));
+        }
+        sets.push(set);
     }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let (tx, rx) = std::sync::mpsc::channel::<(usize, GameResult)>();
+    std::thread::scope(|scope| -> Result<(), MatchError> {
+        for mut set in sets {
+            let tx = tx.clone();
+            let (next, stop, schedule, names) = (&next, &stop, &schedule, &names);
+            scope.spawn(move || {
+                use std::sync::atomic::Ordering;
+                while !stop.load(Ordering::Relaxed) {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(s) = schedule.get(i) else { break };
+                    let opening = &settings.openings[s.opening];
+                    let r = play_game(
+                        p, settings, &mut set, specs, names, s.white, s.black, opening, s.number,
+                    );
+                    if tx.send((i, r)).is_err() {
+                        break;
+                    }
+                }
+                for e in set.into_iter().flatten() {
+                    e.stop();
+                }
+            });
+        }
+        drop(tx);
+        for (i, r) in rx {
+            let s = &schedule[i];
+            tally(&mut report, s, &r);
+            let event = MatchEvent::Game {
+                number: s.number,
+                total,
+                sides: [s.white, s.black],
+                result: &r,
+            };
+            if let Err(e) = on_event(event, &report) {
+                // The games being played are played out; no other is started.
+                stop.store(true, std::sync::atomic::Ordering::Relaxed);
+                return Err(e);
+            }
+        }
+        Ok(())
+    })?;
     Ok(report)
+}
+
+/// A game of a match's schedule.
+struct Scheduled {
+    /// Which pair of engines plays it.
+    pair: usize,
+    /// Its number, from 1, in schedule order.
+    number: u32,
+    white: usize,
+    black: usize,
+    /// Which opening it starts from.
+    opening: usize,
 }
 
 #[cfg(test)]

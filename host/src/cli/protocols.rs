@@ -92,6 +92,10 @@ pub struct MatchArgs {
     /// Adjudicate a draw after this many plies (0: never).
     #[arg(long, default_value_t = 600)]
     max_plies: u32,
+    /// Games played at the same time, each with engines of its own (as cutechess-cli's
+    /// `-concurrency`): up to the number of cores, so that no engine thinks on a busy one.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    concurrency: usize,
     /// Start positions: FENs, one per line, or a PGN file (each used for two games,
     /// colours swapped).
     #[arg(long, value_name = "FILE")]
@@ -279,6 +283,7 @@ fn run(
         margin: Duration::from_millis(a.margin),
         max_plies: a.max_plies,
         openings,
+        concurrency: a.concurrency.max(1),
     };
     let mut pgn: Option<std::io::BufWriter<std::fs::File>> = match &a.pgn {
         Some(f) => Some(std::io::BufWriter::new(std::fs::File::create(f).map_err(
