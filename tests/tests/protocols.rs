@@ -997,26 +997,30 @@ fn assert_won_against(stdout: &str, engines: &[&str]) {
     }
 }
 
+/// A scripted UCI engine in `dir` named `name`: it answers `uci` and `isready` and runs
+/// `on_go` (a shell command) on `go`. Its command line.
+fn uci_script(dir: &std::path::Path, name: &str, on_go: &str) -> String {
+    let p = dir.join(name);
+    std::fs::write(
+        &p,
+        format!(
+            "while read line; do case \"$line\" in\n\
+             uci) echo \"id name {name}\"; echo uciok;;\n\
+             isready) echo readyok;;\n\
+             go*) {on_go};;\n\
+             quit) exit 0;;\n\
+             esac; done\n"
+        ),
+    )
+    .unwrap();
+    format!("sh {}", p.display())
+}
+
 #[test]
 fn match_forfeits_misbehaving_engines_and_goes_on() {
     let dir = tempfile::tempdir().unwrap();
     // Engines that speak UCI but play an illegal move, die, or never answer.
-    let script = |name: &str, on_go: &str| {
-        let p = dir.path().join(name);
-        std::fs::write(
-            &p,
-            format!(
-                "while read line; do case \"$line\" in\n\
-                 uci) echo \"id name {name}\"; echo uciok;;\n\
-                 isready) echo readyok;;\n\
-                 go*) {on_go};;\n\
-                 quit) exit 0;;\n\
-                 esac; done\n"
-            ),
-        )
-        .unwrap();
-        format!("sh {}", p.display())
-    };
+    let script = |name: &str, on_go: &str| uci_script(dir.path(), name, on_go);
     let liar = script("liar", "echo bestmove a1a8");
     let dier = script("dier", "exit 3");
     let sleeper = script("sleeper", "sleep 5; echo bestmove e2e4");
@@ -1071,45 +1075,19 @@ fn match_forfeits_misbehaving_engines_and_goes_on() {
 #[test]
 fn match_plays_games_at_the_same_time_with_engines_of_their_own() {
     let dir = tempfile::tempdir().unwrap();
-    let script = |name: &str, on_go: &str| {
-        let p = dir.path().join(name);
-        std::fs::write(
-            &p,
-            format!(
-                "while read line; do case \"$line\" in\n\
-                 uci) echo \"id name {name}\"; echo uciok;;\n\
-                 isready) echo readyok;;\n\
-                 go*) {on_go};;\n\
-                 quit) exit 0;;\n\
-                 esac; done\n"
-            ),
-        )
-        .unwrap();
-        format!("sh {}", p.display())
-    };
+    let script = |name: &str, on_go: &str| uci_script(dir.path(), name, on_go);
     let liar = script("liar", "echo bestmove a1a8");
     let dier = script("dier", "exit 3");
     let pgn = dir.path().join("m.pgn");
     let hr = format!("{} uci", binary().display());
-    let (stdout, games) = match_games(
-        &[
-            "--engine",
-            &hr,
-            "--engine",
-            &liar,
-            "--engine",
-            &dier,
-            "--games",
-            "2",
-            "--movetime",
-            "50",
-            "--margin",
-            "1000",
-            "--concurrency",
-            "2",
-        ],
-        &pgn,
-    );
+    // Three engines, every pair twice: six games, two at a time.
+    let mut args: Vec<&str> = [&hr, &liar, &dier]
+        .iter()
+        .flat_map(|e| ["--engine", e.as_str()])
+        .collect();
+    args.extend(["--games", "2", "--movetime", "50", "--margin", "1000"]);
+    args.extend(["--concurrency", "2"]);
+    let (stdout, games) = match_games(&args, &pgn);
     // Every game of the round robin was played once, whatever order they ended in, and
     // scored to its pair: houserules won both against each bad engine (the dead one
     // started again in the set of the game thread that lost it).
