@@ -1210,11 +1210,8 @@ pub fn run_match(
             }
         }
     }
-    let mut engines: Vec<Result<MatchEngine, String>> = Vec::new();
-    for s in specs {
-        // A failure to start at the beginning is an error of the match: nothing was played.
-        engines.push(Ok(MatchEngine::start(s, &settings.rules)?));
-    }
+    // A failure to start at the beginning is an error of the match: nothing was played.
+    let engines = start_engines(specs, &settings.rules)?;
     let mut names: Vec<String> = engines
         .iter()
         .map(|e| e.as_ref().map(|e| e.name().to_string()).unwrap_or_default())
@@ -1256,7 +1253,8 @@ pub fn run_match(
         }
     }
     let total = schedule.len() as u32;
-    let tally = |report: &mut MatchReport, s: &Scheduled, r: &GameResult| {
+    // A game ended: counted to its pair, then reported.
+    let mut finish = |report: &mut MatchReport, s: &Scheduled, r: &GameResult| {
         let first_white = s.white == report.pairs[s.pair].0 .0;
         let t = &mut report.pairs[s.pair].1;
         match (r.result.as_str(), first_white) {
@@ -1265,9 +1263,17 @@ pub fn run_match(
             ("1/2-1/2", _) => t.draws += 1,
             _ => {}
         }
+        let event = MatchEvent::Game {
+            number: s.number,
+            total,
+            sides: [s.white, s.black],
+            result: r,
+        };
+        on_event(event, report)
     };
     let concurrency = settings.concurrency.clamp(1, schedule.len().max(1));
     if concurrency == 1 {
+        let mut engines = engines;
         for s in &schedule {
             let opening = &settings.openings[s.opening];
             let r = play_game(
@@ -1281,16 +1287,7 @@ pub fn run_match(
                 opening,
                 s.number,
             );
-            tally(&mut report, s, &r);
-            on_event(
-                MatchEvent::Game {
-                    number: s.number,
-                    total,
-                    sides: [s.white, s.black],
-                    result: &r,
-                },
-                &report,
-            )?;
+            finish(&mut report, s, &r)?;
         }
         for e in engines.into_iter().flatten() {
             e.stop();
@@ -1301,11 +1298,7 @@ pub fn run_match(
     // started above), games taken in schedule order, each reported as it ends.
     let mut sets = vec![engines];
     for _ in 1..concurrency {
-        let mut set = Vec::new();
-        for s in specs {
-            set.push(Ok(MatchEngine::start(s, &settings.rules)?));
-        }
-        sets.push(set);
+        sets.push(start_engines(specs, &settings.rules)?);
     }
     let next = std::sync::atomic::AtomicUsize::new(0);
     let stop = std::sync::atomic::AtomicBool::new(false);
@@ -1334,15 +1327,7 @@ pub fn run_match(
         }
         drop(tx);
         for (i, r) in rx {
-            let s = &schedule[i];
-            tally(&mut report, s, &r);
-            let event = MatchEvent::Game {
-                number: s.number,
-                total,
-                sides: [s.white, s.black],
-                result: &r,
-            };
-            if let Err(e) = on_event(event, &report) {
+            if let Err(e) = finish(&mut report, &schedule[i], &r) {
                 // The games being played are played out; no other is started.
                 stop.store(true, std::sync::atomic::Ordering::Relaxed);
                 return Err(e);
@@ -1351,6 +1336,17 @@ pub fn run_match(
         Ok(())
     })?;
     Ok(report)
+}
+
+/// One engine of each spec, started for the match's rules.
+fn start_engines(
+    specs: &[EngineSpec],
+    rules: &RulesOptions,
+) -> Result<Vec<Result<MatchEngine, String>>, MatchError> {
+    specs
+        .iter()
+        .map(|s| MatchEngine::start(s, rules).map(Ok))
+        .collect()
 }
 
 /// A game of a match's schedule.

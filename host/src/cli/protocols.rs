@@ -283,7 +283,7 @@ fn run(
         margin: Duration::from_millis(a.margin),
         max_plies: a.max_plies,
         openings,
-        concurrency: a.concurrency.max(1),
+        concurrency: a.concurrency,
     };
     let mut pgn: Option<std::io::BufWriter<std::fs::File>> = match &a.pgn {
         Some(f) => Some(std::io::BufWriter::new(std::fs::File::create(f).map_err(
