@@ -9,6 +9,9 @@ plugins/fairy/tests/data/xiangqi_chased.json, read by plugins/fairy/tests/chase.
     python3 tools/fsf-diff/chased.py --engine /work/fsf/fairy-stockfish \
         --ini /work/shared/data/fsf-variants.ini --variants xiangqi crowdedxiangqi \
         --games 60 --plies 80 --seed 1 --out plugins/fairy/tests/data/xiangqi_chased.json
+
+The fixture's `xiangqihouse` games (drops) were recorded apart and appended to its games, with
+their section to its `ini`: `--variants xiangqihouse --games 20 --plies 100 --seed 5`.
 """
 import argparse
 import json
@@ -104,7 +107,7 @@ def main():
                     break
                 # Quiet moves more often than captures: longer games, more chases.
                 occ = occupied(pyffish.get_fen(v, start, moves))
-                quiet = [m for m in legal if re.findall(r"[a-z]\d+", m)[1] not in occ]
+                quiet = [m for m in legal if re.findall(r"[a-z]\d+", m)[-1] not in occ]
                 pick = quiet if quiet and rng.random() < 0.8 else legal
                 moves.append(rng.choice(sorted(pick)))
                 marks.append(eng.chased(moves))

@@ -16,8 +16,12 @@
 //! Attacks are Fairy-Stockfish's: the moved or uncovered piece attacks only inside its
 //! mobility region, what defends a square counts only the types that may stand there, but
 //! the raw patterns (the uncovered attacks, a pinned defender's reach) ignore regions. Only xiangqi's pieces are
-//! known to the rule (the C++ names them), so a section with other pieces or with drops is
-//! refused (for a drop Fairy-Stockfish's chase reads its tables at the "no square" index).
+//! known to the rule (the C++ names them), so a section with other pieces is refused.
+//!
+//! Drops (`xiangqihouse`): Fairy-Stockfish reads a drop's origin, `SQ_NONE`, from its
+//! tables, past their end, so what it calls the chase of a drop is whatever memory lies
+//! there. Here a drop is a piece that attacked nothing before: every attack of the dropped
+//! piece is new, and the only piece it can uncover is a cannon that gains it as a screen.
 
 use crate::spec::{self, Spec};
 use houserules_plugin_api::{Color, Move, Outcome, OutcomeContext, Position, Square, SquareSet};
@@ -67,14 +71,6 @@ pub fn unsupported(spec: &Spec) -> Option<String> {
     }
     if !spec.pieces.contains_key(&spec::KING) {
         return Some("`axf` needs the kings".into());
-    }
-    if spec.piece_drops {
-        return Some(
-            "`axf` with drops: Fairy-Stockfish judges the chase of a drop from the origin \
-             square a drop does not have (it reads its tables past the board), which is no \
-             rule to follow"
-                .into(),
-        );
     }
     if !spec.promoted_piece_type.is_empty() || spec.max_file as usize * spec.max_rank as usize > 128
     {
@@ -424,16 +420,25 @@ impl Chasing {
     /// Fairy-Stockfish's `Position::chased()`: the pieces of the side to move in `after`
     /// that `mv` (made in `before`) chases, as host squares.
     pub fn chased(&self, before: &Position, mv: Move, after: &Position) -> SquareSet {
-        if mv.is_drop() || crate::pass::is_pass(&mv) {
+        if crate::pass::is_pass(&mv) {
             return SquareSet::EMPTY;
         }
         let a = self.board_of(after);
         let prev = self.board_of(before);
         let stm = after.side_to_move.index();
         let mover = 1 - stm;
-        let (Some(from), Some(to)) = (self.index_of(mv.from), self.index_of(mv.destination()))
-        else {
+        let Some(to) = self.index_of(mv.destination()) else {
             return SquareSet::EMPTY;
+        };
+        // A drop has no origin: every attack of the dropped piece is new, and it uncovers
+        // nothing (it can only give a cannon a screen, on `to`).
+        let from = if mv.is_drop() {
+            None
+        } else {
+            match self.index_of(mv.from) {
+                Some(f) => Some(f),
+                None => return SquareSet::EMPTY,
+            }
         };
         let captured = mv.is_capture();
         let mut chased: Bb = 0;
@@ -489,7 +494,7 @@ impl Chasing {
         if let Some(moved) = a.type_at(to) {
             if moved != KING && moved != SOLDIER {
                 let mut direct = self.attacks_from(mover, moved, to, a.occ) & a.color[stm];
-                if moved == ROOK || moved == CANNON {
+                if let (Some(from), ROOK | CANNON) = (from, moved) {
                     direct &= !self.line(from, to);
                 }
                 add(&mut chased, to, moved, direct);
@@ -497,11 +502,14 @@ impl Chasing {
         }
 
         // Discovered attacks.
-        let candidates = (self.steps(from, &ORTHO) & a.pieces(mover, HORSE))
-            | (self.steps(from, &DIAG) & a.pieces(mover, ELEPHANT))
-            | (self.attacks(0, ROOK, from, 0) & (a.pieces(mover, CANNON) | a.pieces(mover, ROOK)))
-            | (self.attacks(0, ROOK, to, 0) & a.pieces(mover, CANNON));
-        let old_occ = if captured { a.occ } else { a.occ ^ bit(to) } ^ bit(from);
+        let through_from = from.map_or(0, |from| {
+            (self.steps(from, &ORTHO) & a.pieces(mover, HORSE))
+                | (self.steps(from, &DIAG) & a.pieces(mover, ELEPHANT))
+                | (self.attacks(0, ROOK, from, 0)
+                    & (a.pieces(mover, CANNON) | a.pieces(mover, ROOK)))
+        });
+        let candidates = through_from | (self.attacks(0, ROOK, to, 0) & a.pieces(mover, CANNON));
+        let old_occ = if captured { a.occ } else { a.occ ^ bit(to) } ^ from.map_or(0, bit);
         for s in squares(candidates) {
             let Some(t) = a.type_at(s) else { continue };
             let discoveries = a.color[stm]

@@ -31,6 +31,11 @@ chasingRule = none
 horse = n
 [xqe:xqnochase]
 customPiece1 = e:W
+[xqhouse:xiangqi]
+startFen = rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR[] w - - 0 1
+pieceDrops = true
+capturesToHand = true
+dropChecks = false
 ";
 
 /// A section of [`SECTIONS`], whose parents may be built-ins.
@@ -188,16 +193,8 @@ fn the_chasing_rule_builds_for_xiangqi_s_pieces_only() {
     assert!(xq.expect("builds").chasing.is_some());
     let manchu = crate::tests::builtin().get("manchu").expect("listed");
     assert!(manchu.expect("builds").chasing.is_none());
-    // Drops: Fairy-Stockfish's chase of a drop is not a rule (see crate::chasing).
-    let e = child_of_builtins(
-        "[x:xiangqi]\nstartFen = rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR[] w - - 0 1\npieceDrops = true\ncapturesToHand = true\n",
-        "x",
-    )
-    .expect_err("refused");
-    assert!(
-        e.contains("key `chasingRule`") && e.contains("drops"),
-        "{e}"
-    );
+    // With drops too (xiangqihouse of Fairy-Stockfish's example file).
+    assert!(section("xqhouse").chasing.is_some());
     // A piece the rule does not name.
     let e = child_of_builtins("[x:xiangqi]\nqueen = q\n", "x").expect_err("refused");
     assert!(
@@ -281,4 +278,63 @@ fn letter_synonym_key_errors_name_the_pair() {
     )
     .expect("loads");
     assert_eq!(san_of(&v, &start, "g1f3"), "Nf3");
+}
+
+/// The pieces the move `text` (coordinate form) chases in `fen` (the variant's move mark),
+/// sorted.
+fn chased_by(v: &Fairy, fen: &str, text: &str) -> Vec<String> {
+    use houserules_plugin_api::{abi_stable::std_types::RVec, MoveEffects, VariantRules};
+    let pos = v.parse(fen).expect("fen");
+    let mut legal = RVec::new();
+    v.legal(&pos, &mut legal);
+    let mv = legal
+        .iter()
+        .copied()
+        .find(|&m| crate::tests::coord(v, &pos, m) == text)
+        .unwrap_or_else(|| panic!("{text} is not legal in {fen}"));
+    let mut after = pos.clone();
+    v.apply(
+        &mut after,
+        mv,
+        &mut MoveEffects::new(pos.side_to_move, false),
+    );
+    let mut out: Vec<String> = v
+        .move_mark(&pos, mv, &after)
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn a_drop_chases_with_every_attack_of_the_dropped_piece() {
+    // Fairy-Stockfish's `chased()` reads a drop's origin square, which is `SQ_NONE`, from its
+    // tables (out of bounds); houserules judges a drop as a piece with no attacks before.
+    let v = section("xqhouse");
+    // A horse dropped beside an unprotected rook.
+    assert_eq!(
+        chased_by(&v, "5k3/9/9/3r5/9/9/9/9/9/4K4[N] w - - 0 1", "N@c5"),
+        ["d7"]
+    );
+    // A rook dropped on the file of an unprotected horse: the whole file is new, where a
+    // rook moving along that file only keeps its attack.
+    assert_eq!(
+        chased_by(&v, "5k3/9/1n7/9/9/9/9/9/9/4K4[R] w - - 0 1", "R@b5"),
+        ["b8"]
+    );
+    assert_eq!(
+        chased_by(&v, "5k3/9/1n7/9/9/9/9/9/9/1R2K4 w - - 0 1", "b1b5"),
+        Vec::<String>::new()
+    );
+    // A soldier dropped as a cannon's screen uncovers the cannon's attack on the rook.
+    assert_eq!(
+        chased_by(&v, "5k3/r8/9/9/9/9/9/9/C8/4K4[P] w - - 0 1", "P@a5"),
+        ["a9"]
+    );
+    // The same soldier dropped off the cannon's file chases nothing.
+    assert_eq!(
+        chased_by(&v, "5k3/r8/9/9/9/9/9/9/C8/4K4[P] w - - 0 1", "P@c5"),
+        Vec::<String>::new()
+    );
 }
