@@ -312,29 +312,19 @@ fn a_drop_chases_with_every_attack_of_the_dropped_piece() {
     // Fairy-Stockfish's `chased()` reads a drop's origin square, which is `SQ_NONE`, from its
     // tables (out of bounds); houserules judges a drop as a piece with no attacks before.
     let v = section("xqhouse");
-    // A horse dropped beside an unprotected rook.
-    assert_eq!(
-        chased_by(&v, "5k3/9/9/3r5/9/9/9/9/9/4K4[N] w - - 0 1", "N@c5"),
-        ["d7"]
-    );
-    // A rook dropped on the file of an unprotected horse: the whole file is new, where a
-    // rook moving along that file only keeps its attack.
-    assert_eq!(
-        chased_by(&v, "5k3/9/1n7/9/9/9/9/9/9/4K4[R] w - - 0 1", "R@b5"),
-        ["b8"]
-    );
-    assert_eq!(
-        chased_by(&v, "5k3/9/1n7/9/9/9/9/9/9/1R2K4 w - - 0 1", "b1b5"),
-        Vec::<String>::new()
-    );
-    // A soldier dropped as a cannon's screen uncovers the cannon's attack on the rook.
-    assert_eq!(
-        chased_by(&v, "5k3/r8/9/9/9/9/9/9/C8/4K4[P] w - - 0 1", "P@a5"),
-        ["a9"]
-    );
-    // The same soldier dropped off the cannon's file chases nothing.
-    assert_eq!(
-        chased_by(&v, "5k3/r8/9/9/9/9/9/9/C8/4K4[P] w - - 0 1", "P@c5"),
-        Vec::<String>::new()
-    );
+    let cases: [(&str, &str, &[&str]); 5] = [
+        // A horse dropped beside an unprotected rook.
+        ("5k3/9/9/3r5/9/9/9/9/9/4K4[N] w - - 0 1", "N@c5", &["d7"]),
+        // A rook dropped on the file of an unprotected horse: the whole file is new, where a
+        // rook moving along that file only keeps its attack.
+        ("5k3/9/1n7/9/9/9/9/9/9/4K4[R] w - - 0 1", "R@b5", &["b8"]),
+        ("5k3/9/1n7/9/9/9/9/9/9/1R2K4 w - - 0 1", "b1b5", &[]),
+        // A soldier dropped as a cannon's screen uncovers the cannon's attack on the rook;
+        // dropped off the cannon's file, it chases nothing.
+        ("5k3/r8/9/9/9/9/9/9/C8/4K4[P] w - - 0 1", "P@a5", &["a9"]),
+        ("5k3/r8/9/9/9/9/9/9/C8/4K4[P] w - - 0 1", "P@c5", &[]),
+    ];
+    for (fen, mv, want) in cases {
+        assert_eq!(chased_by(&v, fen, mv), want, "{mv} in {fen}");
+    }
 }
