@@ -1103,7 +1103,7 @@ mod records {
         #[arg(long, default_value_t = 1000)]
         max_plies: u32,
         /// Play this many games (seeds SEED, SEED+1, ...; no board shown): a corpus generator.
-        #[arg(long, default_value_t = 1)]
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
         games: u32,
         /// Do not show the board.
         #[arg(long, short)]
@@ -1464,7 +1464,7 @@ mod records {
         let Ok(mut file_out) = output_file(a.out.as_deref()) else {
             return Ok(2);
         };
-        for g in 0..a.games.max(1) {
+        for g in 0..a.games {
             setup.seed = seed.wrapping_add(g as u64);
             let played = {
                 let mut out = stdout.lock();

@@ -178,6 +178,12 @@ fn errors_are_clear_and_exit_with_2() {
         Some(2),
         "missing --depth is a usage error"
     );
+    // No games asked is a usage error, not one game played.
+    let play = fails(&["play", "--games", "0"]);
+    let matched = fails(&["match", "--games", "0", "--engine", "a", "--engine", "b"]);
+    for e in [play, matched] {
+        assert!(e.contains("invalid value '0' for '--games"), "{e}");
+    }
 }
 
 #[test]

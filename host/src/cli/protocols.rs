@@ -77,7 +77,7 @@ pub struct MatchArgs {
     #[command(flatten)]
     rules: Rules,
     /// Games per pair of engines (colours alternate).
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..))]
     games: u32,
     /// Time per move, milliseconds (the default: 100; 1000 where an XBoard engine plays, whose
     /// time per move is whole seconds).
@@ -278,7 +278,7 @@ fn run(
             &preset_specs,
             a.rules.layout.is_some(),
         ),
-        games: a.games.max(1),
+        games: a.games,
         time,
         margin: Duration::from_millis(a.margin),
         max_plies: a.max_plies,
