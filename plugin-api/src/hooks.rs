@@ -216,7 +216,9 @@ pub trait VariantRules: Send + Sync + 'static {
     /// variant declares [`crate::VariantFlags::MOVE_MARKS`]): facts about one move that a rule
     /// on repetition judges over a whole cycle, such as the pieces a move chases. The host
     /// keeps them with the game's moves and answers
-    /// [`crate::OutcomeContext::marked_in_cycle`]. Default: nothing marked.
+    /// [`crate::OutcomeContext::marked_in_cycle`]. It must depend on its arguments only: the
+    /// engine's search asks for the marks of its moves when a repetition is to be judged, not
+    /// as it makes them. Default: nothing marked.
     fn move_mark(&self, before: &Position, mv: Move, after: &Position) -> SquareSet {
         let _ = (before, mv, after);
         SquareSet::EMPTY

@@ -357,3 +357,35 @@ fn walls_are_no_material() {
         material("3q2q3/10/10/q8q/10/10/Q8Q/10/10/3Q2Q3 w - - 0 1"),
     );
 }
+
+/// Plays `moves` (coordinate form) from `fen` in `p`, then searches to `depth`: the score and
+/// the move chosen.
+fn search_after(p: &Pipeline, fen: &str, moves: &str, depth: u32) -> (Score, String) {
+    let mut game = Game::new(p, p.game_start(fen).unwrap());
+    for text in moves.split_whitespace() {
+        houserules_tests::play_text(&mut game, text).unwrap_or_else(|e| panic!("{text}: {e}"));
+    }
+    let before = game.position.clone();
+    let mut engine = Engine::new(p, EngineConfig::default()).unwrap();
+    let stop = AtomicBool::new(false);
+    let limits: Limits = format!("depth={depth}").parse().unwrap();
+    let r = engine.search(&game, &limits, &stop, &mut |_| {}).unwrap();
+    (r.score, coordinate(p, &before, r.best.unwrap()).unwrap())
+}
+
+#[test]
+fn a_perpetual_chase_is_a_loss_the_engine_does_not_repeat_into() {
+    // Xiangqi: White's rook has chased Black's unprotected cannon up and down (a7, a6, a7);
+    // a7a6 would repeat the start a third time. White is a cannon down and would take a
+    // draw, but that repetition is White's perpetual chase, a loss. The search marks its
+    // moves only when a repetition asks for them (xiangqi's chase rule cost most of a
+    // node's time): a7a6 is such a move.
+    let p = pipeline("xiangqi", &[]);
+    let cycle = "e6e7 a6a7 e7e6 a7a6 e6e7 a6a7 e7e6";
+    let (score, best) = search_after(&p, "5k3/5r3/9/9/R3c4/9/9/9/9/3K5 b - - 0 1", cycle, 3);
+    assert_ne!(best, "a7a6", "{score:?}");
+    assert!(
+        matches!(score, Score::Cp(c) if c < -200),
+        "{score:?} {best}"
+    );
+}

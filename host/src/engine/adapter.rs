@@ -63,7 +63,14 @@ pub(crate) struct PipelineGame<'p> {
     /// The move that led to the root (the game's last), for results that depend on it.
     root_last_move: Option<Move>,
     /// The moves of `plies` and their marks, for variants that mark their moves (API 1.5).
+    /// The marks of the search's moves are asked for only when a repetition needs them
+    /// (`marked_in_cycle`): xiangqi's chase rule cost most of a node's time when every move
+    /// was marked as it was made.
     marked: Vec<MarkedPly>,
+    /// How many entries of `marked` hold their move's mark (those after are still to ask).
+    marks_known: usize,
+    /// Entries of `marked` before the search's moves (the game's, marked when replayed).
+    root_marked: usize,
     marks_moves: bool,
     track_checks: bool,
     own_repetition: bool,
@@ -144,6 +151,8 @@ impl<'p> PipelineGame<'p> {
             start_hash,
             start_check,
             root_last_move: game.moves.last().copied().flatten(),
+            marks_known: marked.len(),
+            root_marked: marked.len(),
             marked,
             marks_moves,
             track_checks,
@@ -219,11 +228,12 @@ impl<'p> PipelineGame<'p> {
     }
 
     /// The repetition facts of the current position (see [`Game::history_facts`]).
-    fn history_facts(&self) -> HistoryFacts {
+    fn history_facts(&mut self) -> Result<HistoryFacts, HostError> {
+        let marked_in_cycle = self.marked_in_cycle()?;
         let mut facts = HistoryFacts {
             repetitions: self.repetitions(),
             checks_in_cycle: self.checks_in_cycle(),
-            marked_in_cycle: self.marked_in_cycle(),
+            marked_in_cycle,
             last_move: if self.plies.len() > self.root_plies {
                 self.plies.last().and_then(|p| p.mv)
             } else {
@@ -248,22 +258,40 @@ impl<'p> PipelineGame<'p> {
                 self.start_check
             };
         }
-        facts
+        Ok(facts)
     }
 
     /// For a repeated position: whether a mark held through every move of each colour in
     /// the cycle, the move into its first occurrence included.
-    fn marked_in_cycle(&self) -> [bool; 2] {
+    fn marked_in_cycle(&mut self) -> Result<[bool; 2], HostError> {
         if !self.marks_moves || self.repetitions() < 2 {
-            return [false; 2];
+            return Ok([false; 2]);
         }
+        self.ask_marks()?;
         // `plies[i]` led to position `i + 1`; the first position has no move.
-        match self.first_occurrence() {
+        Ok(match self.first_occurrence() {
             Some(first) => {
                 history::marked_in_cycle(self.marked[first.saturating_sub(1)..].iter().rev())
             }
             None => [false; 2],
+        })
+    }
+
+    /// Asks the variant for the marks of the search's moves not marked yet: the search
+    /// move `k` was made in `undo[k]`'s position and led to `undo[k + 1]`'s (the current
+    /// one for the last).
+    fn ask_marks(&mut self) -> Result<(), HostError> {
+        for i in self.marks_known..self.marked.len() {
+            let k = i - self.root_marked;
+            let Some(mv) = self.marked[i].mv else {
+                continue;
+            };
+            let before = &self.undo[k].0;
+            let after = self.undo.get(k + 1).map_or(&self.pos, |u| &u.0);
+            self.marked[i].mark = self.pipeline.move_mark(before, mv, after)?;
         }
+        self.marks_known = self.marked.len();
+        Ok(())
     }
 }
 
@@ -316,17 +344,12 @@ impl SearchGame for PipelineGame<'_> {
                 }
             };
         if self.marks_moves {
-            match self.pipeline.move_mark(&before, m, &self.pos) {
-                Ok(mark) => self.marked.push(MarkedPly {
-                    mover,
-                    mv: Some(m),
-                    mark,
-                }),
-                Err(e) => {
-                    self.pos = before;
-                    return Err(e);
-                }
-            }
+            // Marked when a repetition asks (`ask_marks`).
+            self.marked.push(MarkedPly {
+                mover,
+                mv: Some(m),
+                mark: houserules_plugin_api::SquareSet::EMPTY,
+            });
         }
         self.undo.push((before, self.hash, self.mobility));
         self.hash = self.pos.repetition_hash();
@@ -353,6 +376,7 @@ impl SearchGame for PipelineGame<'_> {
             self.plies.pop();
             if self.marks_moves {
                 self.marked.pop();
+                self.marks_known = self.marks_known.min(self.marked.len());
             }
             self.pos = pos;
             self.hash = hash;
@@ -361,12 +385,10 @@ impl SearchGame for PipelineGame<'_> {
 
     fn terminal(&mut self, has_legal_moves: bool) -> Result<Option<Terminal>, HostError> {
         let reps = self.repetitions();
-        let out = self.pipeline.outcome_in_game(
-            &self.pos,
-            has_legal_moves,
-            false,
-            &self.history_facts(),
-        )?;
+        let facts = self.history_facts()?;
+        let out = self
+            .pipeline
+            .outcome_in_game(&self.pos, has_legal_moves, false, &facts)?;
         let side = self.pos.side_to_move;
         if let Some(o) = out {
             return Ok(Some(match o.winner {
