@@ -11,7 +11,7 @@ use crate::engine::Fairy;
 use houserules_plugin_api::{Color, Move, Position, Square, SquareSet};
 
 /// `color`'s pieces of the extinction types (Fairy-Stockfish's pseudo-royal candidates).
-fn candidates(v: &Fairy, pos: &Position, color: Color) -> Vec<Square> {
+pub fn candidates(v: &Fairy, pos: &Position, color: Color) -> Vec<Square> {
     v.board_squares()
         .filter(|&sq| {
             let c = pos.get(sq);
@@ -53,20 +53,21 @@ pub fn all_attacked(v: &Fairy, pos: &Position, color: Color, theirs: &SquareSet)
     }
 }
 
-/// Whether `m` from `pos` (reaching `after`) leaves all the mover's candidates attacked:
-/// those of `pos`, the moved one on its destination, and a promotion to an extinction type.
+/// Whether `us`'s move `m` (reaching `after`) leaves all of `us`'s candidates attacked:
+/// `before`, `us`'s [`candidates`] in the position the move is made in, with the moved one
+/// on its destination, and a promotion to an extinction type.
 pub fn leaves_all_attacked(
     v: &Fairy,
-    pos: &Position,
+    us: Color,
+    before: &[Square],
     m: Move,
     after: &Position,
     theirs: &SquareSet,
 ) -> bool {
-    let us = pos.side_to_move;
     let dest = if m.is_castle() { m.via } else { m.to };
-    let mut c: Vec<Square> = candidates(v, pos, us)
-        .into_iter()
-        .map(|s| if !m.is_drop() && s == m.from { dest } else { s })
+    let mut c: Vec<Square> = before
+        .iter()
+        .map(|&s| if !m.is_drop() && s == m.from { dest } else { s })
         .collect();
     let promoted_to_candidate = m.is_promotion()
         && !m.is_drop()

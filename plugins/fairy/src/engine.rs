@@ -703,15 +703,21 @@ impl Fairy {
             let us = pos.side_to_move;
             let pair = self.pseudo_royal_pair(pos);
             let (ours, theirs) = (pair[us.index()], pair[us.opposite().index()]);
+            // The duple check's pieces, found once for all the moves.
+            let duple = if sp.duple_check {
+                crate::duple_check::candidates(self, pos, us)
+            } else {
+                Vec::new()
+            };
+            let safe = |m: Move| self.pseudo_royals_safe(pos, m, &ours, &theirs, &duple);
             match &self.blast {
                 Some(blast) => {
                     self.gen
                         .retain_blast_safe(pos, moves, &ours, &theirs, blast, |m| {
-                            self.blast_needs_position(m)
-                                .then(|| self.pseudo_royals_safe(pos, *m, &ours, &theirs))
+                            self.blast_needs_position(m).then(|| safe(*m))
                         });
                 }
-                None => moves.retain(|&m| self.pseudo_royals_safe(pos, m, &ours, &theirs)),
+                None => moves.retain(|&m| safe(m)),
             }
         }
         if !sp.checking || !sp.drop_checks {
@@ -991,12 +997,15 @@ impl Fairy {
     /// (`ours`, before the move, following the moved, dropped or promoted piece) is gone
     /// (an explosion) or attacked, unless the move removed one of theirs by explosion or en
     /// passant; castling pseudo-royals may not pass attacked squares.
+    /// `duple`: the mover's duple check pieces in `pos` (`crate::duple_check::candidates`,
+    /// with `dupleCheck`).
     fn pseudo_royals_safe(
         &self,
         pos: &Position,
         m: Move,
         ours: &SquareSet,
         theirs: &SquareSet,
+        duple: &[Square],
     ) -> bool {
         let us = pos.side_to_move;
         let them = us.opposite();
@@ -1077,7 +1086,7 @@ impl Fairy {
                 .iter()
                 .all(|&s| self.touches(s, theirs) || !self.attacked_for_safety(&after, s, them));
         safe && !(self.spec.duple_check
-            && crate::duple_check::leaves_all_attacked(self, pos, m, &after, theirs))
+            && crate::duple_check::leaves_all_attacked(self, us, duple, m, &after, theirs))
     }
 
     /// `promotionLimit`: whether a promotion `m` stays within its type's limit.
