@@ -139,7 +139,19 @@ impl Walling {
     /// walling region, and where the rule allows.
     pub(crate) fn wall_squares(&self, v: &Fairy, pos: &Position, m: Move) -> SquareSet {
         let board = Self::board(v);
-        let mut occ: SquareSet = board.iter().filter(|&s| !pos.get(s).is_empty()).collect();
+        self.wall_squares_on(v, pos, m, board, occupied(pos, board))
+    }
+
+    /// [`Walling::wall_squares`] with the board's squares and those occupied in `pos` given
+    /// (the same for every move of a position).
+    fn wall_squares_on(
+        &self,
+        v: &Fairy,
+        pos: &Position,
+        m: Move,
+        board: SquareSet,
+        mut occ: SquareSet,
+    ) -> SquareSet {
         if !is_pass(m) {
             occ.remove(m.from);
             if m.is_castle() {
@@ -157,10 +169,7 @@ impl Walling {
             }
         }
         let us = pos.side_to_move;
-        let mut b: SquareSet = board
-            .iter()
-            .filter(|&s| !occ.contains(s) && self.region[us.index()].contains(s))
-            .collect();
+        let mut b = minus(and(board, self.region[us.index()]), occ);
         match self.rule {
             WallingRule::Arrow => {
                 // The moved piece's quiet moves from its destination, its origin left empty.
@@ -168,7 +177,8 @@ impl Walling {
                 let cell = pos.get(m.from);
                 probe.clear(m.from);
                 probe.set(m.to, cell);
-                let skip: SquareSet = board.iter().filter(|&s| s != m.to).collect();
+                let mut skip = board;
+                skip.remove(m.to);
                 let mut moves = RVec::new();
                 v.gen.pseudo_moves(&probe, us, &skip, &mut moves);
                 let reach: SquareSet = moves
@@ -176,7 +186,7 @@ impl Walling {
                     .filter(|x| x.from == m.to && !x.is_capture() && !x.is_drop() && !x.is_castle())
                     .map(|x| x.to)
                     .collect();
-                b = b.iter().filter(|&s| reach.contains(s)).collect();
+                b = and(b, reach);
             }
             WallingRule::Past => b = b.iter().filter(|&s| s == m.from).collect(),
             WallingRule::Edge => {
@@ -231,8 +241,10 @@ impl Walling {
             }
             return;
         }
+        let board = Self::board(v);
+        let occ = occupied(pos, board);
         for m in base {
-            for w in self.wall_squares(v, pos, m).iter() {
+            for w in self.wall_squares_on(v, pos, m, board, occ).iter() {
                 out.push(with_wall(m, w));
             }
         }
@@ -359,4 +371,19 @@ impl Walling {
     pub fn san_suffix(&self, mv: Move) -> String {
         format!(",{}", wall_of(mv).unwrap_or(Square::new(0, 0)))
     }
+}
+
+/// The squares of `board` occupied in `pos`.
+fn occupied(pos: &Position, board: SquareSet) -> SquareSet {
+    board.iter().filter(|&s| !pos.get(s).is_empty()).collect()
+}
+
+/// The squares in both sets.
+fn and(a: SquareSet, b: SquareSet) -> SquareSet {
+    SquareSet(std::array::from_fn(|i| a.0[i] & b.0[i]))
+}
+
+/// The squares of `a` not in `b`.
+fn minus(a: SquareSet, b: SquareSet) -> SquareSet {
+    SquareSet(std::array::from_fn(|i| a.0[i] & !b.0[i]))
 }
