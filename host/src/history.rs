@@ -27,7 +27,7 @@ pub fn marked_in_cycle<'a>(newest_first: impl IntoIterator<Item = &'a MarkedPly>
         let c = ply.mover.index();
         held[c] = Some(match held[c] {
             None => ply.mark,
-            Some(h) => intersection(h, ply.mark),
+            Some(h) => h.intersection(ply.mark),
         });
         // Before this move, the piece now on its destination stood on its origin.
         if let Some(m) = ply.mv.filter(|m| !m.is_drop()) {
@@ -44,14 +44,6 @@ pub fn marked_in_cycle<'a>(newest_first: impl IntoIterator<Item = &'a MarkedPly>
         }
     }
     held.map(|h| h.is_some_and(|s| !s.is_empty()))
-}
-
-fn intersection(a: SquareSet, b: SquareSet) -> SquareSet {
-    let mut out = a;
-    for (w, o) in out.0.iter_mut().zip(b.0) {
-        *w &= o;
-    }
-    out
 }
 
 /// The facts a game's history gives [`crate::pipeline::Pipeline::outcome_in_game`].

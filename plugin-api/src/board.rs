@@ -263,6 +263,16 @@ impl SquareSet {
     pub fn is_empty(&self) -> bool {
         self.0 == [0; 4]
     }
+    /// The squares in both sets.
+    #[inline]
+    pub fn intersection(self, other: SquareSet) -> SquareSet {
+        SquareSet(std::array::from_fn(|i| self.0[i] & other.0[i]))
+    }
+    /// The squares of this set that are not in `other`.
+    #[inline]
+    pub fn difference(self, other: SquareSet) -> SquareSet {
+        SquareSet(std::array::from_fn(|i| self.0[i] & !other.0[i]))
+    }
     /// Number of squares in the set.
     #[inline]
     pub fn len(&self) -> usize {
@@ -938,6 +948,18 @@ mod tests {
         // Swapped values between two pieces is another position.
         let d = with_hp(&[("a1", 1), ("b2", 2), ("c3", 3)]);
         assert_ne!(a.repetition_hash(), d.repetition_hash());
+    }
+
+    #[test]
+    fn square_sets_intersect_and_subtract_in_every_word() {
+        // a1 (word 0), h8's cell 119 (word 1), and cells 200 and 255 (words 3).
+        let a: SquareSet = [0u8, 119, 200, 255].into_iter().map(Square).collect();
+        let b: SquareSet = [119u8, 200, 7].into_iter().map(Square).collect();
+        let both: Vec<u8> = a.intersection(b).iter().map(|s| s.0).collect();
+        assert_eq!(both, [119, 200]);
+        let only_a: Vec<u8> = a.difference(b).iter().map(|s| s.0).collect();
+        assert_eq!(only_a, [0, 255]);
+        assert!(a.difference(a).is_empty());
     }
 
     #[test]

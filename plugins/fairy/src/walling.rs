@@ -169,7 +169,7 @@ impl Walling {
             }
         }
         let us = pos.side_to_move;
-        let mut b = minus(and(board, self.region[us.index()]), occ);
+        let mut b = board.intersection(self.region[us.index()]).difference(occ);
         match self.rule {
             WallingRule::Arrow => {
                 // The moved piece's quiet moves from its destination, its origin left empty.
@@ -186,7 +186,7 @@ impl Walling {
                     .filter(|x| x.from == m.to && !x.is_capture() && !x.is_drop() && !x.is_castle())
                     .map(|x| x.to)
                     .collect();
-                b = and(b, reach);
+                b = b.intersection(reach);
             }
             WallingRule::Past => b = b.iter().filter(|&s| s == m.from).collect(),
             WallingRule::Edge => {
@@ -376,14 +376,4 @@ impl Walling {
 /// The squares of `board` occupied in `pos`.
 fn occupied(pos: &Position, board: SquareSet) -> SquareSet {
     board.iter().filter(|&s| !pos.get(s).is_empty()).collect()
-}
-
-/// The squares in both sets.
-fn and(a: SquareSet, b: SquareSet) -> SquareSet {
-    SquareSet(std::array::from_fn(|i| a.0[i] & b.0[i]))
-}
-
-/// The squares of `a` not in `b`.
-fn minus(a: SquareSet, b: SquareSet) -> SquareSet {
-    SquareSet(std::array::from_fn(|i| a.0[i] & !b.0[i]))
 }

@@ -24,7 +24,13 @@ pub fn mobility_regions(spec: &Spec, kinds: &[Kind]) -> Vec<Option<[SquareSet; 2
         .map(|k| {
             let r = spec.mobility_region.get(&k.ty)?;
             let all = board(spec);
-            let side = |s: SquareSet| if s.is_empty() { all } else { and(s, all) };
+            let side = |s: SquareSet| {
+                if s.is_empty() {
+                    all
+                } else {
+                    s.intersection(all)
+                }
+            };
             (!r[0].is_empty() || !r[1].is_empty()).then(|| [side(r[0]), side(r[1])])
         })
         .collect()
@@ -64,13 +70,9 @@ pub fn restrict_drops(
         if let Some(r) = r {
             let all = board(spec);
             let old = d.unwrap_or([all, all]);
-            *d = Some([and(old[0], r[0]), and(old[1], r[1])]);
+            *d = Some([old[0].intersection(r[0]), old[1].intersection(r[1])]);
         }
     }
-}
-
-fn and(a: SquareSet, b: SquareSet) -> SquareSet {
-    a.iter().filter(|&sq| b.contains(sq)).collect()
 }
 
 fn board(spec: &Spec) -> SquareSet {
