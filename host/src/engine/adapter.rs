@@ -69,8 +69,6 @@ pub(crate) struct PipelineGame<'p> {
     marked: Vec<MarkedPly>,
     /// How many entries of `marked` hold their move's mark (those after are still to ask).
     marks_known: usize,
-    /// Entries of `marked` before the search's moves (the game's, marked when replayed).
-    root_marked: usize,
     marks_moves: bool,
     track_checks: bool,
     own_repetition: bool,
@@ -152,7 +150,6 @@ impl<'p> PipelineGame<'p> {
             start_check,
             root_last_move: game.moves.last().copied().flatten(),
             marks_known: marked.len(),
-            root_marked: marked.len(),
             marked,
             marks_moves,
             track_checks,
@@ -279,10 +276,12 @@ impl<'p> PipelineGame<'p> {
 
     /// Asks the variant for the marks of the search's moves not marked yet: the search
     /// move `k` was made in `undo[k]`'s position and led to `undo[k + 1]`'s (the current
-    /// one for the last).
+    /// one for the last). Every search move (a null move too) adds one entry to `undo` and
+    /// one to `marked`, so the game's entries are the first `marked.len() - undo.len()`.
     fn ask_marks(&mut self) -> Result<(), HostError> {
+        let game_plies = self.marked.len() - self.undo.len();
         for i in self.marks_known..self.marked.len() {
-            let k = i - self.root_marked;
+            let k = i - game_plies;
             let Some(mv) = self.marked[i].mv else {
                 continue;
             };
