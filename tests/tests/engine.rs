@@ -20,8 +20,24 @@ fn pipeline(variant: &str, presets: &[&str]) -> Pipeline {
 }
 
 fn search(p: &Pipeline, fen: &str, limits: &str, threads: usize) -> (SearchResult, String) {
+    search_after(p, fen, "", limits, threads)
+}
+
+/// Plays `moves` (coordinate form) from `fen`, then searches the position reached with
+/// `limits` on `threads`: the result and its move (coordinate form, empty for none).
+fn search_after(
+    p: &Pipeline,
+    fen: &str,
+    moves: &str,
+    limits: &str,
+    threads: usize,
+) -> (SearchResult, String) {
     let start = p.game_start(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
-    let game = Game::new(p, start.clone());
+    let mut game = Game::new(p, start);
+    for text in moves.split_whitespace() {
+        houserules_tests::play_text(&mut game, text).unwrap_or_else(|e| panic!("{text}: {e}"));
+    }
+    let before = game.position.clone();
     let mut engine = Engine::new(
         p,
         EngineConfig {
@@ -37,7 +53,7 @@ fn search(p: &Pipeline, fen: &str, limits: &str, threads: usize) -> (SearchResul
         .unwrap_or_else(|e| panic!("{fen}: {e}"));
     let best = r
         .best
-        .map(|m| coordinate(p, &start, m).unwrap())
+        .map(|m| coordinate(p, &before, m).unwrap())
         .unwrap_or_default();
     (r, best)
 }
@@ -198,23 +214,15 @@ fn repetition_saves_the_worse_side() {
     // Black is a queen down; the knights have gone out and back twice, and Nf6-g8 now
     // repeats the start position a third time: a draw the engine takes.
     let p = pipeline("chess", &[]);
-    let start = p
-        .game_start("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
-        .unwrap();
-    let mut game = Game::new(&p, start);
-    for text in ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"] {
-        let legal = game.legal_moves().unwrap();
-        let m = houserules_host::notation::parse_move(&p, &game.position, text, &legal).unwrap();
-        game.play(m).unwrap();
-    }
-    let before = game.position.clone();
-    let mut engine = Engine::new(&p, EngineConfig::default()).unwrap();
-    let stop = AtomicBool::new(false);
-    let r = engine
-        .search(&game, &"depth=4".parse().unwrap(), &stop, &mut |_| {})
-        .unwrap();
+    let (r, best) = search_after(
+        &p,
+        "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1",
+        "depth=4",
+        1,
+    );
     assert_eq!(r.score, Score::Cp(0), "{r:?}");
-    assert_eq!(coordinate(&p, &before, r.best.unwrap()).unwrap(), "f6g8");
+    assert_eq!(best, "f6g8");
 }
 
 #[test]
@@ -358,21 +366,6 @@ fn walls_are_no_material() {
     );
 }
 
-/// Plays `moves` (coordinate form) from `fen` in `p`, then searches to `depth`: the score and
-/// the move chosen.
-fn search_after(p: &Pipeline, fen: &str, moves: &str, depth: u32) -> (Score, String) {
-    let mut game = Game::new(p, p.game_start(fen).unwrap());
-    for text in moves.split_whitespace() {
-        houserules_tests::play_text(&mut game, text).unwrap_or_else(|e| panic!("{text}: {e}"));
-    }
-    let before = game.position.clone();
-    let mut engine = Engine::new(p, EngineConfig::default()).unwrap();
-    let stop = AtomicBool::new(false);
-    let limits: Limits = format!("depth={depth}").parse().unwrap();
-    let r = engine.search(&game, &limits, &stop, &mut |_| {}).unwrap();
-    (r.score, coordinate(p, &before, r.best.unwrap()).unwrap())
-}
-
 #[test]
 fn a_perpetual_chase_is_a_loss_the_engine_does_not_repeat_into() {
     // Xiangqi: White's rook has chased Black's unprotected cannon up and down (a7, a6, a7);
@@ -382,7 +375,9 @@ fn a_perpetual_chase_is_a_loss_the_engine_does_not_repeat_into() {
     // node's time): a7a6 is such a move.
     let p = pipeline("xiangqi", &[]);
     let cycle = "e6e7 a6a7 e7e6 a7a6 e6e7 a6a7 e7e6";
-    let (score, best) = search_after(&p, "5k3/5r3/9/9/R3c4/9/9/9/9/3K5 b - - 0 1", cycle, 3);
+    let fen = "5k3/5r3/9/9/R3c4/9/9/9/9/3K5 b - - 0 1";
+    let (r, best) = search_after(&p, fen, cycle, "depth=3", 1);
+    let score = r.score;
     assert_ne!(best, "a7a6", "{score:?}");
     assert!(
         matches!(score, Score::Cp(c) if c < -200),
