@@ -10,6 +10,18 @@ use std::time::Instant;
 const INFINITY: i32 = MATE + 1;
 /// Quiescence plies at most beyond the main search.
 const MAX_QUIESCENCE: usize = 12;
+/// Quiet check evasions searched in quiescence once one answer is known not to be mated.
+const QUIET_EVASIONS: usize = 2;
+/// Quiet answers to check on one quiescence line after which a check stands pat.
+const QUIET_ANSWER_PLIES: usize = 4;
+
+/// Where a quiescence node is on its line: moves since the main search, and how many of
+/// them were quiet answers to check.
+#[derive(Clone, Copy, Default)]
+struct QuiescenceLine {
+    moves: usize,
+    quiet_answers: usize,
+}
 
 /// What every thread shares.
 pub(crate) struct Shared<'a> {
@@ -56,6 +68,8 @@ pub(crate) struct Worker<'a, G: SearchGame> {
     id: usize,
     history: &'a mut [i32],
     killers: Vec<[u64; 2]>,
+    /// Per ply of the path: whether the side to move there is in check.
+    checked: Vec<bool>,
     pv: Vec<Vec<G::Move>>,
     moves: Vec<Vec<G::Move>>,
     scores: Vec<Vec<i32>>,
@@ -169,6 +183,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             id,
             history,
             killers: vec![[0; 2]; n],
+            checked: vec![false; n],
             pv: (0..n).map(|_| Vec::new()).collect(),
             moves: (0..n).map(|_| Vec::new()).collect(),
             scores: (0..n).map(|_| Vec::new()).collect(),
@@ -469,6 +484,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         let mut best_index = 0;
         let side = self.game.side_to_move();
         let key = self.game.hash();
+        self.checked[0] = self.game.in_check()?;
         for (i, &m) in root_moves.iter().enumerate() {
             self.pv[1].clear();
             self.game.make(m)?;
@@ -593,13 +609,20 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             return Ok(self.game.evaluate()?);
         }
         let in_check = self.game.in_check()?;
-        let depth = if in_check && ply < 2 * self.root_depth as usize {
+        self.checked[ply] = in_check;
+        // A check is extended unless the node before was in check too: a check answered
+        // by a check is extended once, and where the rules let both sides stay in check
+        // (commoner kings side by side that may not take each other, in petrified) every
+        // node would be extended, and depth 4 would search eight plies at full width.
+        let answered_check = ply > 0 && self.checked[ply - 1];
+        let depth = if in_check && !answered_check && ply < 2 * self.root_depth as usize {
             depth + 1
         } else {
             depth
         };
         if depth <= 0 {
-            return self.quiesce_moves(*alpha, beta, ply, turns, in_check, 0, moves);
+            let line = QuiescenceLine::default();
+            return self.quiesce_moves(*alpha, beta, ply, turns, in_check, line, moves);
         }
         let key = self.game.hash();
         let mut hash_move = 0;
@@ -830,7 +853,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         beta: i32,
         ply: usize,
         turns: i32,
-        qply: usize,
+        line: QuiescenceLine,
     ) -> Res<i32, G::Error> {
         if self.tick() {
             return Err(Halt::Stop);
@@ -842,7 +865,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
                 return Ok(score);
             }
             let in_check = self.game.in_check()?;
-            self.quiesce_moves(alpha, beta, ply, turns, in_check, qply, &mut moves)
+            self.quiesce_moves(alpha, beta, ply, turns, in_check, line, &mut moves)
         })();
         self.moves[ply] = moves;
         r
@@ -859,13 +882,17 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         ply: usize,
         turns: i32,
         in_check: bool,
-        qply: usize,
+        line: QuiescenceLine,
         moves: &mut Vec<G::Move>,
     ) -> Res<i32, G::Error> {
         let stand = self.game.evaluate()?;
-        if qply >= MAX_QUIESCENCE || ply >= MAX_PLY - 1 {
+        if line.moves >= MAX_QUIESCENCE || ply >= MAX_PLY - 1 {
             return Ok(stand);
         }
+        // A check that quiet answers keep coming back to (kings side by side that may not
+        // take each other, in petrified) is no threat quiescence can settle: past
+        // QUIET_ANSWER_PLIES such answers on the line, a check stands pat like any node.
+        let in_check = in_check && line.quiet_answers < QUIET_ANSWER_PLIES;
         let mut best = -INFINITY;
         if !in_check {
             if stand >= beta {
@@ -888,21 +915,36 @@ impl<'a, G: SearchGame> Worker<'a, G> {
                 let k = if self.game.is_capture(m) {
                     CAPTURE + self.game.capture_order(m)
                 } else {
-                    0
+                    self.history[self.game.history_slot(m) % HISTORY_SLOTS].min(KILLER - 1)
                 };
                 (k, m)
             })
             .collect();
         keyed.sort_by_key(|k| std::cmp::Reverse(k.0));
         let side = self.game.side_to_move();
-        for (_, m) in keyed {
+        let mut quiets = 0;
+        for (k, m) in keyed {
+            if k < CAPTURE {
+                // A quiet evasion (captures come first). Once the check is known not to
+                // mate, two of them say enough: a rule set whose checks leave many quiet
+                // answers (a commoner king, walls) would otherwise grow a check-and-capture
+                // chain as wide as the whole game tree in quiescence.
+                if quiets >= QUIET_EVASIONS && best > -MATE_BOUND {
+                    break;
+                }
+                quiets += 1;
+            }
             self.game.make(m)?;
             let flip = self.game.side_to_move() != side;
+            let next = QuiescenceLine {
+                moves: line.moves + 1,
+                quiet_answers: line.quiet_answers + usize::from(k < CAPTURE),
+            };
             let s = if flip {
-                self.quiesce(-beta, -alpha, ply + 1, turns + 1, qply + 1)
+                self.quiesce(-beta, -alpha, ply + 1, turns + 1, next)
                     .map(|s| -s)
             } else {
-                self.quiesce(alpha, beta, ply + 1, turns, qply + 1)
+                self.quiesce(alpha, beta, ply + 1, turns, next)
             };
             self.game.unmake();
             let s = s?;
