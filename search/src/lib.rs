@@ -65,6 +65,13 @@ pub trait SearchGame: Clone + Send {
     fn terminal(&mut self, has_legal_moves: bool) -> Result<Option<Terminal>, Self::Error>;
     /// Whether the side to move is in check (extends the search; no stand-pat in quiescence).
     fn in_check(&mut self) -> Result<bool, Self::Error>;
+    /// Whether the side to move, in check now, was in check already before the last move
+    /// (asked only when [`SearchGame::in_check`] holds): the check is then not the last
+    /// move's doing, as with kings side by side that may not take each other, and is not
+    /// extended. Default: never (the rules never leave the side that moved in check).
+    fn check_persists(&mut self) -> Result<bool, Self::Error> {
+        Ok(false)
+    }
     /// Whether the move captures (quiescence searches only these).
     fn is_capture(&self, m: Self::Move) -> bool;
     /// Ordering key of a capture: most valuable victim first, then least valuable attacker.

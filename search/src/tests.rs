@@ -686,52 +686,81 @@ fn a_mate_limit_ends_the_search_once_the_mate_is_found() {
     assert_eq!(too_far.depth, MAX_PLY as u32 - 1);
 }
 
-/// Checks without end: the checker (to move at an even ply) has a capture that gives check
-/// (`CHECKING_CAPTURE`) and two quiet moves; the side in check has `EVASIONS` quiet answers,
-/// after each of which the capture gives check again. Every capture is worth 100 to the
-/// checker, so quiescence always takes it. With `fatal`, every answer but the last lets the
-/// next capture mate.
+/// The rules of [`CheckGame`].
+#[derive(Clone, Copy)]
+enum Checks {
+    /// Checks without end: the checker (to move at an even ply) has a capture that gives
+    /// check (`CHECKING_CAPTURE`) and two quiet moves; the side in check has `EVASIONS` quiet
+    /// answers, after each of which the capture gives check again. Every capture is worth 100
+    /// to the checker, so quiescence always takes it. With `fatal`, every answer but the last
+    /// lets the next capture mate.
+    Chain { fatal: bool },
+    /// Kings side by side that may not take each other (petrified's commoners): both sides
+    /// are in check at every node, and every one of `WIDTH` quiet moves leaves them so.
+    Ever,
+}
+
+/// A game of checks, its position the line of move numbers played.
 #[derive(Clone)]
-struct CheckChain {
+struct CheckGame {
+    rules: Checks,
     line: Vec<u32>,
-    fatal: bool,
 }
 
 const CHECKING_CAPTURE: u32 = 100;
 const EVASIONS: u32 = 20;
+const WIDTH: u32 = 6;
 
-impl CheckChain {
+impl CheckGame {
+    fn new(rules: Checks) -> CheckGame {
+        CheckGame {
+            rules,
+            line: Vec::new(),
+        }
+    }
+    fn key(&self) -> u64 {
+        self.line.iter().fold(0x9e37_79b9_7f4a_7c15, |h, &m| {
+            (h ^ (m as u64 + 1))
+                .wrapping_mul(0x0100_0000_01b3)
+                .rotate_left(17)
+        })
+    }
     fn checked(&self) -> bool {
-        self.line.last() == Some(&CHECKING_CAPTURE)
+        match self.rules {
+            Checks::Chain { .. } => self.line.last() == Some(&CHECKING_CAPTURE),
+            Checks::Ever => true,
+        }
     }
     fn mated(&self) -> bool {
         let n = self.line.len();
-        self.fatal && self.checked() && n >= 2 && self.line[n - 2] < EVASIONS - 1
+        matches!(self.rules, Checks::Chain { fatal: true })
+            && self.checked()
+            && n >= 2
+            && self.line[n - 2] < EVASIONS - 1
     }
 }
 
-impl SearchGame for CheckChain {
+impl SearchGame for CheckGame {
     type Move = u32;
     type Error = ();
     fn side_to_move(&self) -> u8 {
         (self.line.len() % 2) as u8
     }
     fn hash(&self) -> u64 {
-        self.line.iter().fold(0xcbf2_9ce4_8422_2325, |h, &m| {
-            (h ^ (m as u64 + 1)).wrapping_mul(0x0100_0000_01b3)
-        })
+        self.key()
     }
     fn legal_moves(&mut self, out: &mut Vec<u32>) -> Result<(), ()> {
         out.clear();
         if self.mated() {
             return Ok(());
         }
-        if self.line.len().is_multiple_of(2) {
-            out.extend([CHECKING_CAPTURE, 101, 102]);
-        } else if self.checked() {
-            out.extend(0..EVASIONS);
-        } else {
-            out.extend([0, 1]);
+        match self.rules {
+            Checks::Ever => out.extend(0..WIDTH),
+            Checks::Chain { .. } if self.line.len().is_multiple_of(2) => {
+                out.extend([CHECKING_CAPTURE, 101, 102])
+            }
+            Checks::Chain { .. } if self.checked() => out.extend(0..EVASIONS),
+            Checks::Chain { .. } => out.extend([0, 1]),
         }
         Ok(())
     }
@@ -748,16 +777,29 @@ impl SearchGame for CheckChain {
     fn in_check(&mut self) -> Result<bool, ()> {
         Ok(self.checked())
     }
+    fn check_persists(&mut self) -> Result<bool, ()> {
+        Ok(matches!(self.rules, Checks::Ever) && !self.line.is_empty())
+    }
     fn is_capture(&self, m: u32) -> bool {
-        m == CHECKING_CAPTURE
+        matches!(self.rules, Checks::Chain { .. }) && m == CHECKING_CAPTURE
     }
     fn capture_order(&self, _m: u32) -> i32 {
         0
     }
     fn evaluate(&mut self) -> Result<i32, ()> {
-        let captures = self.line.iter().filter(|&&m| m == CHECKING_CAPTURE).count() as i32;
-        let checker = if self.line.len().is_multiple_of(2) { 1 } else { -1 };
-        Ok(checker * 100 * captures)
+        Ok(match self.rules {
+            Checks::Chain { .. } => {
+                let captures = self.line.iter().filter(|&&m| m == CHECKING_CAPTURE).count();
+                let checker = if self.line.len().is_multiple_of(2) {
+                    1
+                } else {
+                    -1
+                };
+                checker * 100 * captures as i32
+            }
+            // Scores that differ from position to position, so that cut-offs are not free.
+            Checks::Ever => (self.key() % 101) as i32 - 50,
+        })
     }
     fn move_bits(&self, m: u32) -> u64 {
         m as u64 + 1
@@ -774,10 +816,7 @@ impl SearchGame for CheckChain {
 /// known not to mate, two quiet answers are searched.
 #[test]
 fn a_chain_of_checks_with_many_answers_stays_narrow_in_quiescence() {
-    let g = CheckChain {
-        line: Vec::new(),
-        fatal: false,
-    };
+    let g = CheckGame::new(Checks::Chain { fatal: false });
     let budget = Budget {
         depth: Some(2),
         nodes: Some(1_000_000),
@@ -793,10 +832,7 @@ fn a_chain_of_checks_with_many_answers_stays_narrow_in_quiescence() {
 /// quiescence does not call a check mate while an answer is left unsearched.
 #[test]
 fn quiescence_calls_a_check_mate_only_when_every_answer_loses() {
-    let g = CheckChain {
-        line: Vec::new(),
-        fatal: true,
-    };
+    let g = CheckGame::new(Checks::Chain { fatal: true });
     let budget = Budget {
         depth: Some(2),
         nodes: Some(1_000_000),
@@ -807,79 +843,15 @@ fn quiescence_calls_a_check_mate_only_when_every_answer_loses() {
     assert!(f.score >= 100, "score {}", f.score);
 }
 
-/// Kings side by side that may not take each other (petrified's commoners): both sides are
-/// in check at every node, and every one of `WIDTH` quiet moves leaves them so.
-#[derive(Clone)]
-struct EverCheck {
-    line: Vec<u32>,
-}
-
-const WIDTH: u32 = 6;
-
-impl EverCheck {
-    fn key(&self) -> u64 {
-        self.line.iter().fold(0x9e37_79b9_7f4a_7c15, |h, &m| {
-            (h ^ (m as u64 + 1))
-                .wrapping_mul(0x0100_0000_01b3)
-                .rotate_left(17)
-        })
-    }
-}
-
-impl SearchGame for EverCheck {
-    type Move = u32;
-    type Error = ();
-    fn side_to_move(&self) -> u8 {
-        (self.line.len() % 2) as u8
-    }
-    fn hash(&self) -> u64 {
-        self.key()
-    }
-    fn legal_moves(&mut self, out: &mut Vec<u32>) -> Result<(), ()> {
-        out.clear();
-        out.extend(0..WIDTH);
-        Ok(())
-    }
-    fn make(&mut self, m: u32) -> Result<(), ()> {
-        self.line.push(m);
-        Ok(())
-    }
-    fn unmake(&mut self) {
-        self.line.pop();
-    }
-    fn terminal(&mut self, _has: bool) -> Result<Option<Terminal>, ()> {
-        Ok(None)
-    }
-    fn in_check(&mut self) -> Result<bool, ()> {
-        Ok(true)
-    }
-    fn is_capture(&self, _m: u32) -> bool {
-        false
-    }
-    fn capture_order(&self, _m: u32) -> i32 {
-        0
-    }
-    fn evaluate(&mut self) -> Result<i32, ()> {
-        // Scores that differ from position to position, so that cut-offs are not free.
-        Ok((self.key() % 101) as i32 - 50)
-    }
-    fn move_bits(&self, m: u32) -> u64 {
-        m as u64 + 1
-    }
-    fn history_slot(&self, m: u32) -> usize {
-        m as usize
-    }
-}
-
-/// Where both sides stay in check, a check answered by a check is not extended, and
-/// quiescence stops answering checks after a few quiet answers: before, every node was
-/// extended (depth 4 searched eight plies at full width) and every quiescence node answered
-/// the check (a depth-4 search in petrified ran for minutes). Here depth 4 takes 13,712
-/// nodes; with every check extended it does not end within 5,000,000, and with every check
-/// answered in quiescence it takes 415,311.
+/// Where both sides stay in check, a check that was there before the last move is not
+/// extended, and quiescence stops answering checks after a few quiet answers: before, every
+/// node was extended (depth 4 searched eight plies at full width) and every quiescence node
+/// answered the check (a depth-4 search in petrified ran for minutes). Here depth 4 takes
+/// 13,712 nodes; with every check extended it does not end within 5,000,000, and with every
+/// check answered in quiescence it takes 415,311.
 #[test]
 fn checks_that_never_end_are_not_extended_at_every_node() {
-    let g = EverCheck { line: Vec::new() };
+    let g = CheckGame::new(Checks::Ever);
     let budget = Budget {
         depth: Some(4),
         nodes: Some(5_000_000),

@@ -68,8 +68,6 @@ pub(crate) struct Worker<'a, G: SearchGame> {
     id: usize,
     history: &'a mut [i32],
     killers: Vec<[u64; 2]>,
-    /// Per ply of the path: whether the side to move there is in check.
-    checked: Vec<bool>,
     pv: Vec<Vec<G::Move>>,
     moves: Vec<Vec<G::Move>>,
     scores: Vec<Vec<i32>>,
@@ -183,7 +181,6 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             id,
             history,
             killers: vec![[0; 2]; n],
-            checked: vec![false; n],
             pv: (0..n).map(|_| Vec::new()).collect(),
             moves: (0..n).map(|_| Vec::new()).collect(),
             scores: (0..n).map(|_| Vec::new()).collect(),
@@ -484,7 +481,6 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         let mut best_index = 0;
         let side = self.game.side_to_move();
         let key = self.game.hash();
-        self.checked[0] = self.game.in_check()?;
         for (i, &m) in root_moves.iter().enumerate() {
             self.pv[1].clear();
             self.game.make(m)?;
@@ -609,17 +605,16 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             return Ok(self.game.evaluate()?);
         }
         let in_check = self.game.in_check()?;
-        self.checked[ply] = in_check;
-        // A check is extended unless the node before was in check too: a check answered
-        // by a check is extended once, and where the rules let both sides stay in check
-        // (commoner kings side by side that may not take each other, in petrified) every
-        // node would be extended, and depth 4 would search eight plies at full width.
-        let answered_check = ply > 0 && self.checked[ply - 1];
-        let depth = if in_check && !answered_check && ply < 2 * self.root_depth as usize {
-            depth + 1
-        } else {
-            depth
-        };
+        // A check is extended unless it was there before the last move: where the rules
+        // let both sides stay in check (commoner kings side by side that may not take each
+        // other, in petrified) every node would be extended, and depth 4 would search eight
+        // plies at full width.
+        let depth =
+            if in_check && ply < 2 * self.root_depth as usize && !self.game.check_persists()? {
+                depth + 1
+            } else {
+                depth
+            };
         if depth <= 0 {
             let line = QuiescenceLine::default();
             return self.quiesce_moves(*alpha, beta, ply, turns, in_check, line, moves);

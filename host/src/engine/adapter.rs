@@ -427,6 +427,13 @@ impl SearchGame for PipelineGame<'_> {
             .royal_attacked(&self.pos, self.pos.side_to_move)
     }
 
+    fn check_persists(&mut self) -> Result<bool, HostError> {
+        match self.undo.last() {
+            Some((before, _, _)) => self.pipeline.royal_attacked(before, self.pos.side_to_move),
+            None => Ok(false),
+        }
+    }
+
     fn is_capture(&self, m: Move) -> bool {
         m.is_capture()
     }
