@@ -240,6 +240,29 @@ impl Generator {
         })
     }
 
+    /// For each of `squares` in order, the squares of `by`'s pieces that attack it, handed
+    /// to `visit` while it returns `true`; whether every visit did. The cells are read once
+    /// for all the squares, where [`Generator::attackers`] reads them at every call (a
+    /// position changed outside the generator's moves has no bitboards cached).
+    pub fn attackers_each(
+        &self,
+        pos: &Position,
+        squares: &[Square],
+        by: Color,
+        mut visit: impl FnMut(Square, SquareSet) -> bool,
+    ) -> bool {
+        dispatch!(self, c => {
+            let x = ctx(c, pos, by.opposite(), self.tag);
+            squares.iter().all(|&sq| {
+                let set = match c.geo.compact(sq) {
+                    Some(s) => c.geo.host_set(x.attackers(s, x.st.occ, by.index(), Default::default())),
+                    None => SquareSet::EMPTY,
+                };
+                visit(sq, set)
+            })
+        })
+    }
+
     /// The royal pieces of `color`.
     pub fn royals(&self, pos: &Position, color: Color) -> SquareSet {
         dispatch!(self, c => {

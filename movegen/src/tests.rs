@@ -106,3 +106,31 @@ fn an_initial_move_that_is_also_a_general_one_is_one_move() {
     assert_eq!(perft(&g, &fen(START), 1), 20);
     assert_eq!(perft(&g, &fen(START), 3), 9194);
 }
+
+/// `attackers_each` (the cells read once) hands over what `attackers` gives square by
+/// square, in order, and stops where its visitor says so.
+#[test]
+fn attackers_each_agrees_with_attackers_square_by_square() {
+    let g = Generator::new(&chess()).unwrap();
+    let p = fen(KIWIPETE);
+    let squares: Vec<Square> = (0..64).map(Square).collect();
+    for by in [Color::White, Color::Black] {
+        let mut seen = Vec::new();
+        assert!(g.attackers_each(&p, &squares, by, |s, set| {
+            seen.push((s, set));
+            true
+        }));
+        let one_by_one: Vec<(Square, SquareSet)> = squares
+            .iter()
+            .map(|&s| (s, g.attackers(&p, s, by)))
+            .collect();
+        assert_eq!(seen, one_by_one);
+        assert!(seen.iter().any(|(_, set)| !set.is_empty()));
+    }
+    let mut visits = 0;
+    assert!(!g.attackers_each(&p, &squares, Color::White, |_, _| {
+        visits += 1;
+        visits < 3
+    }));
+    assert_eq!(visits, 3);
+}

@@ -928,14 +928,33 @@ impl Fairy {
     /// Whether `sq` is attacked by `by` as the safety of pseudo-royal pieces is judged: by a
     /// piece that is not itself a petrifying pseudo-royal type ([`crate::petrify`]).
     pub(crate) fn attacked_for_safety(&self, pos: &Position, sq: Square, by: Color) -> bool {
-        if !self.spec.extinction_pseudo_royal || self.stone.is_none() {
-            return self.gen.is_attacked(pos, sq, by);
-        }
-        self.gen.attackers(pos, sq, by).iter().any(|a| {
-            pos.get(a).kind().is_some_and(|k| {
-                !crate::petrify::petrifying_royal(&self.spec, self.kinds[k as usize].ty)
-            })
-        })
+        self.any_attacked_for_safety(pos, &[sq], by)
+    }
+
+    /// Whether one of `squares` is attacked as [`Fairy::attacked_for_safety`] says, the
+    /// cells read once for all of them (a move's pseudo-royal pieces are tested together:
+    /// quasi-shatranj's four kings each rebuilt the generator's state before).
+    pub(crate) fn any_attacked_for_safety(
+        &self,
+        pos: &Position,
+        squares: &[Square],
+        by: Color,
+    ) -> bool {
+        let petrify = self.spec.extinction_pseudo_royal && self.stone.is_some();
+        let attacks = |attackers: SquareSet| {
+            if petrify {
+                attackers.iter().any(|a| {
+                    pos.get(a).kind().is_some_and(|k| {
+                        !crate::petrify::petrifying_royal(&self.spec, self.kinds[k as usize].ty)
+                    })
+                })
+            } else {
+                !attackers.is_empty()
+            }
+        };
+        !self
+            .gen
+            .attackers_each(pos, squares, by, |_, attackers| !attacks(attackers))
     }
 
     /// Whether `sq` touches one of `others` (with explosions, touching pseudo-royal pieces
@@ -1081,10 +1100,10 @@ impl Fairy {
             return false;
         }
         // Taking one of theirs excuses an attacked one of ours, not a duple check.
-        let safe = theirs.iter().any(|s| after.get(s).is_empty())
-            || expected
-                .iter()
-                .all(|&s| self.touches(s, theirs) || !self.attacked_for_safety(&after, s, them));
+        let safe = theirs.iter().any(|s| after.get(s).is_empty()) || {
+            expected.retain(|&s| !self.touches(s, theirs));
+            !self.any_attacked_for_safety(&after, &expected, them)
+        };
         safe && !(self.spec.duple_check
             && crate::duple_check::leaves_all_attacked(self, us, duple, m, &after, theirs))
     }
