@@ -918,8 +918,9 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         keyed.sort_by_key(|k| std::cmp::Reverse(k.0));
         let side = self.game.side_to_move();
         let mut quiets = 0;
-        for (k, m) in keyed {
-            if k < CAPTURE {
+        for (_, m) in keyed {
+            let quiet = !self.game.is_capture(m);
+            if quiet {
                 // A quiet evasion (captures come first). Once the check is known not to
                 // mate, two of them say enough: a rule set whose checks leave many quiet
                 // answers (a commoner king, walls) would otherwise grow a check-and-capture
@@ -933,7 +934,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             let flip = self.game.side_to_move() != side;
             let next = QuiescenceLine {
                 moves: line.moves + 1,
-                quiet_answers: line.quiet_answers + usize::from(k < CAPTURE),
+                quiet_answers: line.quiet_answers + usize::from(quiet),
             };
             let s = if flip {
                 self.quiesce(-beta, -alpha, ply + 1, turns + 1, next)

@@ -32,15 +32,16 @@ fn every_one_attacked(
     theirs: &SquareSet,
     for_safety: bool,
 ) -> bool {
-    !squares.is_empty()
-        && squares.iter().all(|&s| {
-            !v.touches(s, theirs)
-                && if for_safety {
-                    v.attacked_for_safety(pos, s, by)
-                } else {
-                    v.gen.is_attacked(pos, s, by)
-                }
-        })
+    if squares.is_empty() || squares.iter().any(|&s| v.touches(s, theirs)) {
+        return false;
+    }
+    if for_safety {
+        // One look at the cells for all of them (`after` has no bitboards cached).
+        v.gen
+            .attackers_each(pos, squares, by, |_, a| v.attacks_for_safety(pos, a))
+    } else {
+        squares.iter().all(|&s| v.gen.is_attacked(pos, s, by))
+    }
 }
 
 /// `color`'s candidates when all of them are attacked (a duple check), else none.

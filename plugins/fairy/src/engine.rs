@@ -925,36 +925,27 @@ impl Fairy {
         .then(crate::board_memo::owner)
     }
 
-    /// Whether `sq` is attacked by `by` as the safety of pseudo-royal pieces is judged: by a
-    /// piece that is not itself a petrifying pseudo-royal type ([`crate::petrify`]).
-    pub(crate) fn attacked_for_safety(&self, pos: &Position, sq: Square, by: Color) -> bool {
-        self.any_attacked_for_safety(pos, &[sq], by)
+    /// Whether `attackers` (of a square in `pos`) attack it as the safety of pseudo-royal
+    /// pieces is judged: by a piece that is not itself a petrifying pseudo-royal type
+    /// ([`crate::petrify`]).
+    pub(crate) fn attacks_for_safety(&self, pos: &Position, attackers: SquareSet) -> bool {
+        if !self.spec.extinction_pseudo_royal || self.stone.is_none() {
+            return !attackers.is_empty();
+        }
+        attackers.iter().any(|a| {
+            pos.get(a).kind().is_some_and(|k| {
+                !crate::petrify::petrifying_royal(&self.spec, self.kinds[k as usize].ty)
+            })
+        })
     }
 
-    /// Whether one of `squares` is attacked as [`Fairy::attacked_for_safety`] says, the
-    /// cells read once for all of them (a move's pseudo-royal pieces are tested together:
+    /// Whether one of `squares` is attacked by `by` for safety ([`Fairy::attacks_for_safety`]),
+    /// the cells read once for all of them (a move's pseudo-royal pieces are tested together:
     /// quasi-shatranj's four kings each rebuilt the generator's state before).
-    pub(crate) fn any_attacked_for_safety(
-        &self,
-        pos: &Position,
-        squares: &[Square],
-        by: Color,
-    ) -> bool {
-        let petrify = self.spec.extinction_pseudo_royal && self.stone.is_some();
-        let attacks = |attackers: SquareSet| {
-            if petrify {
-                attackers.iter().any(|a| {
-                    pos.get(a).kind().is_some_and(|k| {
-                        !crate::petrify::petrifying_royal(&self.spec, self.kinds[k as usize].ty)
-                    })
-                })
-            } else {
-                !attackers.is_empty()
-            }
-        };
-        !self
-            .gen
-            .attackers_each(pos, squares, by, |_, attackers| !attacks(attackers))
+    fn any_attacked_for_safety(&self, pos: &Position, squares: &[Square], by: Color) -> bool {
+        !self.gen.attackers_each(pos, squares, by, |_, attackers| {
+            !self.attacks_for_safety(pos, attackers)
+        })
     }
 
     /// Whether `sq` touches one of `others` (with explosions, touching pseudo-royal pieces
