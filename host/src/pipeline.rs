@@ -17,8 +17,8 @@ use houserules_plugin_api::{
     host_query, stage, Cell, Color, Decision, DescribedLine, Event, EventKind, GenRequest, HookSet,
     HostQuery, Layout, Move, MoveEffects, MoveFlags, OptionValue, Outcome, OutcomeContext,
     PluginError, Position, PresetBox, PresetInfo, ReplayedLine, RulesModel, Square, SquareSet,
-    VariantBox, VariantFlags, VariantInfo, EXTRA_MOVEMENT, EXTRA_SEARCH_PRUNING_DEPTH,
-    EXTRA_SEARCH_QUIET_PRUNING, MOVEMENT_ADDITIVE, MOVEMENT_NONE,
+    VariantBox, VariantFlags, VariantInfo, EXTRA_MOVEMENT, EXTRA_SEARCH_MOVE_DETAIL,
+    EXTRA_SEARCH_PRUNING_DEPTH, EXTRA_SEARCH_QUIET_PRUNING, MOVEMENT_ADDITIVE, MOVEMENT_NONE,
 };
 use std::cell::RefCell;
 
@@ -1230,6 +1230,16 @@ impl Pipeline {
         !self
             .extra_values(EXTRA_SEARCH_QUIET_PRUNING)
             .any(|v| v.trim().eq_ignore_ascii_case("no"))
+    }
+
+    /// Whether the variant's moves that differ only in `Move::special` are one move with a
+    /// detail chosen after it ([`EXTRA_SEARCH_MOVE_DETAIL`] `special`, said by the variant
+    /// and contradicted by no active preset).
+    pub fn search_move_detail_in_special(&self) -> bool {
+        self.info.extra_value(EXTRA_SEARCH_MOVE_DETAIL) == Some("special")
+            && self
+                .extra_values(EXTRA_SEARCH_MOVE_DETAIL)
+                .all(|v| v == "special")
     }
 
     /// The values of the `extra` entry `key` in the variant's info and in each active

@@ -117,8 +117,9 @@ pub use hooks::{
 pub use manifest::{
     ApiVersion, HookSet, Layout, OptionKind, OptionSpec, OptionValue, PieceType, PluginManifest,
     PresetInfo, Role, VariantFlags, VariantInfo, VariantSummary, API_VERSION,
-    CUSTOM_MODIFIER_CATEGORY, EXTRA_ERROR, EXTRA_MOVEMENT, EXTRA_SEARCH_PRUNING_DEPTH,
-    EXTRA_SEARCH_QUIET_PRUNING, EXTRA_SOURCE, MOVEMENT_ADDITIVE, MOVEMENT_NONE,
+    CUSTOM_MODIFIER_CATEGORY, EXTRA_ERROR, EXTRA_MOVEMENT, EXTRA_SEARCH_MOVE_DETAIL,
+    EXTRA_SEARCH_PRUNING_DEPTH, EXTRA_SEARCH_QUIET_PRUNING, EXTRA_SOURCE, MOVEMENT_ADDITIVE,
+    MOVEMENT_NONE,
 };
 pub use model::{CastlingModel, PieceModel, PromotionModel, RulesModel, Topology};
 pub use moves::{CapturedPiece, Event, EventKind, Move, MoveEffects, MoveFlags};

@@ -15,7 +15,7 @@ use abi_stable::{
 /// grown since (abi_stable's layout check): rebuild it against the host's API.
 pub const API_VERSION: ApiVersion = ApiVersion {
     major: 1,
-    minor: 12,
+    minor: 13,
 };
 
 /// A plugin API version.
@@ -275,6 +275,17 @@ pub const EXTRA_SEARCH_PRUNING_DEPTH: &str = "search-pruning-depth";
 /// that guards the king is a quiet move). Any other value, or none, leaves the pruning on. The
 /// variant's or any active preset's `no` turns it off.
 pub const EXTRA_SEARCH_QUIET_PRUNING: &str = "search-quiet-pruning";
+
+/// [`VariantInfo::extra`] key (a 1.13 addition an older host ignores): `special` says that the
+/// variant's moves which differ only in [`Move::special`](crate::Move::special) are one move
+/// with a detail chosen after it (the duck's square in duck chess, the arrow of amazons), so
+/// that the host's engine may treat them as one family. Its quiescence search, which settles
+/// exchanges, then searches one capture of each family instead of one per duck square (an
+/// exchange of three captures was 40 x 40 x 40 lines in duck chess). Say it only where
+/// `special` holds nothing but such a detail: a promotion or a gate kept there is a different
+/// move. Read from the variant only; an active preset that gives the key another value turns
+/// it off.
+pub const EXTRA_SEARCH_MOVE_DETAIL: &str = "search-move-detail";
 
 /// Where a preset sits in the catalogue, and how it plugs into the pipeline.
 ///

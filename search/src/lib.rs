@@ -105,6 +105,14 @@ pub trait SearchGame: Clone + Send {
     fn prunes_quiet_moves(&self) -> bool {
         true
     }
+    /// The move's family, where the game's moves come in families that differ only in a
+    /// detail chosen after the move itself (the duck's square in duck chess, the arrow of
+    /// amazons): quiescence searches the first capture of each family in its order and
+    /// leaves the others, which settle the same exchange dozens of times over. Default: no
+    /// families.
+    fn family(&self, _m: Self::Move) -> Option<u64> {
+        None
+    }
 }
 
 /// The default [`SearchGame::pruning_depth`]: 3 (at 4 tictacrook_v1's depth 4 against depth

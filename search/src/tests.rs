@@ -861,3 +861,125 @@ fn checks_that_never_end_are_not_extended_at_every_node() {
     assert_eq!(f.depth, 4);
     assert!(f.nodes < 50_000, "{} nodes", f.nodes);
 }
+
+/// An exchange game whose every move comes with a detail that changes nothing (the duck's
+/// square of duck chess): each side may capture one of [`VICTIMS`] pieces of growing value,
+/// each capture once per detail, or play one of two quiet moves; a position's score is the
+/// material won along the line. With `families`, the moves of one capture are one family
+/// ([`SearchGame::family`]).
+#[derive(Clone)]
+struct DetailGame {
+    families: bool,
+    line: Vec<u32>,
+}
+
+const VICTIMS: u32 = 3;
+const DETAILS: u32 = 6;
+/// Quiet moves are numbered after the captures.
+const QUIET_BASE: u32 = VICTIMS * DETAILS;
+
+impl DetailGame {
+    fn key(&self) -> u64 {
+        // The details change nothing, so they are not part of the position.
+        self.line.iter().fold(0x51_7cc1_b727_220a, |h, &m| {
+            let m = if m < QUIET_BASE { m / DETAILS } else { m };
+            (h ^ (m as u64 + 1))
+                .wrapping_mul(0x0100_0000_01b3)
+                .rotate_left(23)
+        })
+    }
+}
+
+impl SearchGame for DetailGame {
+    type Move = u32;
+    type Error = ();
+    fn side_to_move(&self) -> u8 {
+        (self.line.len() % 2) as u8
+    }
+    fn hash(&self) -> u64 {
+        self.key()
+    }
+    fn legal_moves(&mut self, out: &mut Vec<u32>) -> Result<(), ()> {
+        out.clear();
+        out.extend(0..QUIET_BASE + 2);
+        Ok(())
+    }
+    fn make(&mut self, m: u32) -> Result<(), ()> {
+        self.line.push(m);
+        Ok(())
+    }
+    fn unmake(&mut self) {
+        self.line.pop();
+    }
+    fn terminal(&mut self, has: bool) -> Result<Option<Terminal>, ()> {
+        Ok((!has).then_some(Terminal::Loss))
+    }
+    fn in_check(&mut self) -> Result<bool, ()> {
+        Ok(false)
+    }
+    fn is_capture(&self, m: u32) -> bool {
+        m < QUIET_BASE
+    }
+    fn capture_order(&self, m: u32) -> i32 {
+        (m / DETAILS) as i32
+    }
+    fn evaluate(&mut self) -> Result<i32, ()> {
+        // Material from the side to move: a capture of victim v wins 100 * (v + 1), and a
+        // capture is answered by a capture, so exchanges run on to quiescence's limit.
+        let mut score = 0;
+        for (i, &m) in self.line.iter().enumerate().rev() {
+            let gain = if m < QUIET_BASE {
+                100 * (m / DETAILS + 1) as i32
+            } else {
+                (m - QUIET_BASE) as i32
+            };
+            let mine = (self.line.len() - i).is_multiple_of(2);
+            score += if mine { gain } else { -gain };
+        }
+        Ok(score)
+    }
+    fn move_bits(&self, m: u32) -> u64 {
+        m as u64 + 1
+    }
+    fn history_slot(&self, m: u32) -> usize {
+        m as usize
+    }
+    fn family(&self, m: u32) -> Option<u64> {
+        self.families
+            .then_some(if m < QUIET_BASE { m / DETAILS } else { m } as u64)
+    }
+}
+
+/// Quiescence searches one capture of each family: an exchange of captures that each come
+/// once per duck square was DETAILS^k lines deep in duck chess (a depth-2 search took 30
+/// million nodes in a middlegame). The score is the same, since the details change nothing,
+/// and the search is far smaller: depth 2 here takes 727 nodes, against 11,450,592 with every
+/// detail searched.
+#[test]
+fn quiescence_settles_an_exchange_once_per_family() {
+    let budget = Budget {
+        depth: Some(2),
+        nodes: Some(20_000_000),
+        ..Budget::default()
+    };
+    let run = |families| {
+        let g = DetailGame {
+            families,
+            line: Vec::new(),
+        };
+        search_within(&g, budget)
+    };
+    let (with, without) = (run(true), run(false));
+    assert_eq!(with.depth, 2);
+    assert_eq!(
+        without.depth, 2,
+        "the search without families ran out of nodes"
+    );
+    assert_eq!(with.score, without.score);
+    assert!(
+        with.nodes * 20 < without.nodes,
+        "{} nodes with families, {} without",
+        with.nodes,
+        without.nodes
+    );
+}

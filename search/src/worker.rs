@@ -74,6 +74,9 @@ pub(crate) struct Worker<'a, G: SearchGame> {
     /// Per ply: the indexes of the quiet moves searched at the node (their history is lowered
     /// when a later quiet move cuts off); kept, not allocated at every node.
     quiets: Vec<Vec<usize>>,
+    /// Per ply: the move families quiescence has searched at the node
+    /// ([`SearchGame::family`]).
+    families: Vec<Vec<u64>>,
     nodes: u64,
     seldepth: usize,
     root_depth: i32,
@@ -185,6 +188,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             moves: (0..n).map(|_| Vec::new()).collect(),
             scores: (0..n).map(|_| Vec::new()).collect(),
             quiets: (0..n).map(|_| Vec::new()).collect(),
+            families: (0..n).map(|_| Vec::new()).collect(),
             nodes: 0,
             seldepth: 0,
             root_depth: 1,
@@ -918,7 +922,16 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         keyed.sort_by_key(|k| std::cmp::Reverse(k.0));
         let side = self.game.side_to_move();
         let mut quiets = 0;
+        let mut families = std::mem::take(&mut self.families[ply]);
+        families.clear();
         for (_, m) in keyed {
+            if let Some(f) = self.game.family(m) {
+                // One capture of a family settles the exchange (SearchGame::family).
+                if families.contains(&f) {
+                    continue;
+                }
+                families.push(f);
+            }
             let quiet = !self.game.is_capture(m);
             if quiet {
                 // A quiet evasion (captures come first). Once the check is known not to
@@ -954,6 +967,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
                 }
             }
         }
+        self.families[ply] = families;
         if best == -INFINITY {
             // In check with every evasion searched and none better: cannot happen (the
             // moves are legal and non-empty), but keep a defined value.

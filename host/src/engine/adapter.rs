@@ -75,6 +75,9 @@ pub(crate) struct PipelineGame<'p> {
     /// Whether only the positions since the clock's last reset count (the variant's rule,
     /// [`VariantFlags::REPETITION_SINCE_CLOCK_RESET`]).
     since_clock_reset: bool,
+    /// Whether moves that differ only in `special` are one family (the variant's
+    /// `search-move-detail`: a duck or arrow square).
+    detail_in_special: bool,
 }
 
 impl<'p> PipelineGame<'p> {
@@ -155,6 +158,7 @@ impl<'p> PipelineGame<'p> {
             track_checks,
             own_repetition: pipeline.info.flags.contains(VariantFlags::OWN_REPETITION),
             since_clock_reset: pipeline.repetition_since_clock_reset(),
+            detail_in_special: pipeline.search_move_detail_in_special(),
         })
     }
 
@@ -508,6 +512,14 @@ impl SearchGame for PipelineGame<'_> {
         self.pipeline
             .search_pruning_depth()
             .unwrap_or(houserules_search::PRUNING_DEPTH)
+    }
+
+    fn family(&self, m: Move) -> Option<u64> {
+        self.detail_in_special.then(|| {
+            let mut base = m;
+            base.special = 0;
+            move_bits(base)
+        })
     }
 
     fn history_slot(&self, m: Move) -> usize {

@@ -1143,6 +1143,13 @@ impl Fairy {
                 value: "4".into(),
             });
         }
+        if self.walling.is_some() {
+            // A walling move is the generator's move and a wall square in `special`.
+            extra.push(houserules_plugin_api::OptionValue {
+                key: houserules_plugin_api::EXTRA_SEARCH_MOVE_DETAIL.into(),
+                value: "special".into(),
+            });
+        }
         if self.spec.extinction_value.is_some() && !self.spec.extinction_pseudo_royal {
             // Pieces whose loss decides the game are taken without check (duck chess's
             // king, antichess's last pieces): the threats to them do not show as check.

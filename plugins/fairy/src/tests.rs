@@ -562,9 +562,6 @@ fn goals_material_does_not_see_are_evaluated() {
     }
 }
 
-/// Where moves flip enemy pieces (material taken by an effect, not a capture), the manifest
-/// asks the engine to reduce late moves only from 4 plies left (docs/engine.md); other
-/// sections leave the engine's default.
 /// The value of the `extra` entry `key` in the manifest of section `id`.
 fn extra_of(id: &str, key: &str) -> Option<String> {
     variant(id)
@@ -575,6 +572,9 @@ fn extra_of(id: &str, key: &str) -> Option<String> {
         .map(|o| o.value.to_string())
 }
 
+/// Where moves flip enemy pieces (material taken by an effect, not a capture), the manifest
+/// asks the engine to reduce late moves only from 4 plies left (docs/engine.md); other
+/// sections leave the engine's default.
 #[test]
 fn flip_sections_ask_for_a_later_pruning_depth() {
     let asked = |id: &str| extra_of(id, houserules_plugin_api::EXTRA_SEARCH_PRUNING_DEPTH);
@@ -596,6 +596,49 @@ fn extinction_sections_keep_quiet_moves_in_the_search() {
         assert_eq!(asked(id).as_deref(), Some("no"), "{id}");
     }
     for id in ["nocastle", "crazyhouse", "shogi", "xiangqi", "atomic"] {
+        assert_eq!(asked(id), None, "{id}");
+    }
+}
+
+/// A walling move is the generator's move with the wall square in `Move::special`, so the
+/// walling sections tell the engine that moves differing only there are one move with a
+/// detail (`search-move-detail = special`: its quiescence settles a capture once, not once per
+/// duck square). Sections whose `special` holds something else (shogi's promotions) or
+/// nothing say nothing.
+#[test]
+fn walling_sections_say_their_moves_differ_only_in_the_wall() {
+    let asked = |id: &str| extra_of(id, houserules_plugin_api::EXTRA_SEARCH_MOVE_DETAIL);
+    for id in ["duck", "amazons", "snailtrail", "joust"] {
+        assert_eq!(asked(id).as_deref(), Some("special"), "{id}");
+    }
+    // The claim itself: the moves with one `special` cleared are one move of the board, and
+    // their texts differ only after the comma (the wall). In duck chess and amazons a family
+    // has dozens of members, which is what the engine gains by it.
+    for id in ["duck", "amazons"] {
+        let v = variant(id);
+        let pos = v.parse(v.info().layouts[0].fen.as_str()).expect("fen");
+        let mut moves = RVec::new();
+        v.legal(&pos, &mut moves);
+        let mut families = std::collections::HashMap::new();
+        for &m in moves.iter() {
+            let mut base = m;
+            base.special = 0;
+            let text = coord(&v, &pos, m);
+            let (board_move, wall) = text.split_once(',').expect("a wall");
+            assert!(!wall.is_empty(), "{id}: {text}");
+            let first = families
+                .entry(base)
+                .or_insert_with(|| board_move.to_string());
+            assert_eq!(first, board_move, "{id}");
+        }
+        assert!(
+            moves.len() > 10 * families.len(),
+            "{id}: {} moves, {} families",
+            moves.len(),
+            families.len()
+        );
+    }
+    for id in ["nocastle", "shogi", "seirawan", "crazyhouse"] {
         assert_eq!(asked(id), None, "{id}");
     }
 }
