@@ -282,10 +282,14 @@ impl<'a, B: Bits> Ctx<'a, B> {
     /// victims), of the piece of `kind` on `s`.
     #[inline(always)]
     fn targets(&self, kind: usize, s: usize) -> (B, B, B) {
+        self.targets_on(kind, s, self.st.occ, self.empty, self.capturable)
+    }
+
+    /// [`Ctx::targets`] on the occupancy `occ` (its empty squares `empty`, the pieces that
+    /// may be taken `capturable`) instead of this context's.
+    #[inline(always)]
+    fn targets_on(&self, kind: usize, s: usize, occ: B, empty: B, capturable: B) -> (B, B, B) {
         let kt = self.kt(self.us, kind);
-        let occ = self.st.occ;
-        let empty = self.empty;
-        let capturable = self.capturable;
         match kt.shape {
             Shape::Leap => {
                 return (
@@ -1577,6 +1581,35 @@ impl<'a, B: Bits> Ctx<'a, B> {
                     })
             }
         }
+    }
+
+    /// The squares the piece that `m` moves could reach with a quiet move from `m`'s
+    /// destination, its origin left empty and the destination taken (an arrow of amazons);
+    /// `None` for a drop, or a square or piece beyond the tables.
+    pub fn quiet_reach_after(&self, m: Move) -> Option<B> {
+        let g = &self.c.geo;
+        let (from, to) = (g.compact(m.from)?, g.compact(m.to)?);
+        let kind = self.st_kind(from)?;
+        let occ = (self.st.occ & !B::bit(from)) | B::bit(to);
+        let empty = !occ & g.board;
+        let mut reach = self.targets_on(kind, to, occ, empty, B::ZERO).0;
+        if self.c.rules.immobility_illegal {
+            // As `emit` keeps them: a square where the piece could not move again only
+            // with a promotion there.
+            let promoting = match &self.c.info[kind].promotion {
+                CompiledPromotion::Choice { zone, .. } => zone[self.us],
+                CompiledPromotion::Shogi { zone, .. } if !self.c.info[kind].promotes_on_capture => {
+                    if zone[self.us].has(to) {
+                        !B::ZERO
+                    } else {
+                        zone[self.us]
+                    }
+                }
+                _ => B::ZERO,
+            };
+            reach &= self.kt(self.us, kind).mobile | promoting;
+        }
+        Some(reach)
     }
 
     /// Makes the pseudo-legal move `m` of the side to move on `st` (this context's

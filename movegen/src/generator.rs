@@ -263,6 +263,25 @@ impl Generator {
         })
     }
 
+    /// For each of `moves` (moves of the side to move in `pos`), the squares the moved piece
+    /// could reach with a quiet move from the move's destination, its origin left empty and
+    /// the destination taken, handed to `visit` (empty for a drop): the arrows of amazons,
+    /// read from one state of the cells for all the moves instead of a generation per move.
+    pub fn quiet_reach_after_each(
+        &self,
+        pos: &Position,
+        moves: &[Move],
+        mut visit: impl FnMut(Move, SquareSet),
+    ) {
+        dispatch!(self, c => {
+            let x = ctx(c, pos, pos.side_to_move, self.tag);
+            for &m in moves {
+                let reach = x.quiet_reach_after(m).map_or(SquareSet::EMPTY, |b| c.geo.host_set(b));
+                visit(m, reach);
+            }
+        })
+    }
+
     /// The royal pieces of `color`.
     pub fn royals(&self, pos: &Position, color: Color) -> SquareSet {
         dispatch!(self, c => {

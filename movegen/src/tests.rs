@@ -134,3 +134,45 @@ fn attackers_each_agrees_with_attackers_square_by_square() {
     }));
     assert_eq!(visits, 3);
 }
+
+/// `quiet_reach_after_each` (one reading of the cells for all the moves) gives what a
+/// generation on the board after each move gives: the moved piece's quiet moves from its
+/// destination, its origin empty (the arrows of amazons were computed so, one generation a
+/// move). Pawns with their first double step, pieces that slide through the square just
+/// left, and moves that capture are all among Kiwipete's and this endgame's moves.
+#[test]
+fn quiet_reach_after_each_agrees_with_a_generation_after_each_move() {
+    let g = Generator::new(&chess()).unwrap();
+    let board: SquareSet = (0..8)
+        .flat_map(|r| (0..8).map(move |f| Square::new(f, r)))
+        .collect();
+    for f in [KIWIPETE, "4k3/1P6/8/3p4/8/8/4P3/R3K2R w KQ - 0 1"] {
+        let p = fen(f);
+        let mut moves = houserules_plugin_api::abi_stable::std_types::RVec::new();
+        g.legal_moves(&p, &mut moves);
+        let moves: Vec<_> = moves.into_iter().filter(|m| !m.is_castle()).collect();
+        let mut seen = Vec::new();
+        g.quiet_reach_after_each(&p, &moves, |m, reach| seen.push((m, reach)));
+        let one_by_one: Vec<_> = moves
+            .iter()
+            .map(|&m| {
+                let mut probe = p.clone();
+                let cell = p.get(m.from);
+                probe.clear(m.from);
+                probe.set(m.to, cell);
+                let mut skip = board;
+                skip.remove(m.to);
+                let mut after = houserules_plugin_api::abi_stable::std_types::RVec::new();
+                g.pseudo_moves(&probe, p.side_to_move, &skip, &mut after);
+                let reach: SquareSet = after
+                    .iter()
+                    .filter(|x| x.from == m.to && !x.is_capture() && !x.is_castle())
+                    .map(|x| x.to)
+                    .collect();
+                (m, reach)
+            })
+            .collect();
+        assert_eq!(seen, one_by_one, "{f}");
+        assert!(seen.iter().any(|(_, r)| r.len() > 5), "{f}");
+    }
+}

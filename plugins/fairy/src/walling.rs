@@ -139,7 +139,7 @@ impl Walling {
     /// walling region, and where the rule allows.
     pub(crate) fn wall_squares(&self, v: &Fairy, pos: &Position, m: Move) -> SquareSet {
         let board = Self::board(v);
-        self.wall_squares_on(v, pos, m, board, occupied(pos, board))
+        self.wall_squares_on(v, pos, m, board, occupied(pos, board), None)
     }
 
     /// [`Walling::wall_squares`] with the board's squares and those occupied in `pos` given
@@ -151,6 +151,7 @@ impl Walling {
         m: Move,
         board: SquareSet,
         mut occ: SquareSet,
+        arrow: Option<SquareSet>,
     ) -> SquareSet {
         if !is_pass(m) {
             occ.remove(m.from);
@@ -173,19 +174,11 @@ impl Walling {
         match self.rule {
             WallingRule::Arrow => {
                 // The moved piece's quiet moves from its destination, its origin left empty.
-                let mut probe = pos.clone();
-                let cell = pos.get(m.from);
-                probe.clear(m.from);
-                probe.set(m.to, cell);
-                let mut skip = board;
-                skip.remove(m.to);
-                let mut moves = RVec::new();
-                v.gen.pseudo_moves(&probe, us, &skip, &mut moves);
-                let reach: SquareSet = moves
-                    .iter()
-                    .filter(|x| x.from == m.to && !x.is_capture() && !x.is_drop() && !x.is_castle())
-                    .map(|x| x.to)
-                    .collect();
+                let reach = arrow.unwrap_or_else(|| {
+                    let mut r = SquareSet::EMPTY;
+                    v.gen.quiet_reach_after_each(pos, &[m], |_, s| r = s);
+                    r
+                });
                 b = b.intersection(reach);
             }
             WallingRule::Past => b = b.iter().filter(|&s| s == m.from).collect(),
@@ -243,8 +236,21 @@ impl Walling {
         }
         let board = Self::board(v);
         let occ = occupied(pos, board);
+        if self.rule == WallingRule::Arrow {
+            // Every move's arrows from one reading of the cells (thousands of moves a
+            // position in amazons).
+            v.gen.quiet_reach_after_each(pos, &base, |m, reach| {
+                for w in self
+                    .wall_squares_on(v, pos, m, board, occ, Some(reach))
+                    .iter()
+                {
+                    out.push(with_wall(m, w));
+                }
+            });
+            return;
+        }
         for m in base {
-            for w in self.wall_squares_on(v, pos, m, board, occ).iter() {
+            for w in self.wall_squares_on(v, pos, m, board, occ, None).iter() {
                 out.push(with_wall(m, w));
             }
         }
