@@ -740,15 +740,34 @@ impl CheckGame {
     }
 }
 
+/// The moves, turns, key and end of a game whose position is the line of move numbers played
+/// (`line: Vec<u32>`, hashed by its `key()`), sides alternating, where the side without a move
+/// has lost.
+macro_rules! line_of_moves {
+    () => {
+        type Move = u32;
+        type Error = ();
+        fn side_to_move(&self) -> u8 {
+            (self.line.len() % 2) as u8
+        }
+        fn hash(&self) -> u64 {
+            self.key()
+        }
+        fn make(&mut self, m: u32) -> Result<(), ()> {
+            self.line.push(m);
+            Ok(())
+        }
+        fn unmake(&mut self) {
+            self.line.pop();
+        }
+        fn terminal(&mut self, has: bool) -> Result<Option<Terminal>, ()> {
+            Ok((!has).then_some(Terminal::Loss))
+        }
+    };
+}
+
 impl SearchGame for CheckGame {
-    type Move = u32;
-    type Error = ();
-    fn side_to_move(&self) -> u8 {
-        (self.line.len() % 2) as u8
-    }
-    fn hash(&self) -> u64 {
-        self.key()
-    }
+    line_of_moves!();
     fn legal_moves(&mut self, out: &mut Vec<u32>) -> Result<(), ()> {
         out.clear();
         if self.mated() {
@@ -763,16 +782,6 @@ impl SearchGame for CheckGame {
             Checks::Chain { .. } => out.extend([0, 1]),
         }
         Ok(())
-    }
-    fn make(&mut self, m: u32) -> Result<(), ()> {
-        self.line.push(m);
-        Ok(())
-    }
-    fn unmake(&mut self) {
-        self.line.pop();
-    }
-    fn terminal(&mut self, has: bool) -> Result<Option<Terminal>, ()> {
-        Ok((!has).then_some(Terminal::Loss))
     }
     fn in_check(&mut self) -> Result<bool, ()> {
         Ok(self.checked())
@@ -891,28 +900,11 @@ impl DetailGame {
 }
 
 impl SearchGame for DetailGame {
-    type Move = u32;
-    type Error = ();
-    fn side_to_move(&self) -> u8 {
-        (self.line.len() % 2) as u8
-    }
-    fn hash(&self) -> u64 {
-        self.key()
-    }
+    line_of_moves!();
     fn legal_moves(&mut self, out: &mut Vec<u32>) -> Result<(), ()> {
         out.clear();
         out.extend(0..QUIET_BASE + 2);
         Ok(())
-    }
-    fn make(&mut self, m: u32) -> Result<(), ()> {
-        self.line.push(m);
-        Ok(())
-    }
-    fn unmake(&mut self) {
-        self.line.pop();
-    }
-    fn terminal(&mut self, has: bool) -> Result<Option<Terminal>, ()> {
-        Ok((!has).then_some(Terminal::Loss))
     }
     fn in_check(&mut self) -> Result<bool, ()> {
         Ok(false)
