@@ -975,3 +975,84 @@ fn quiescence_settles_an_exchange_once_per_family() {
         without.nodes
     );
 }
+
+/// A check answered only by moves of one family, of which only the last saves the king (a
+/// wall that blocks the check, where walls are the detail): the first side's one move is
+/// answered by a capture that checks, and every member of the answer but the last loses at
+/// once.
+#[derive(Clone)]
+struct WallCheck {
+    line: Vec<u32>,
+}
+
+const WALL_MEMBERS: u32 = 4;
+
+impl SearchGame for WallCheck {
+    type Move = u32;
+    type Error = ();
+    fn side_to_move(&self) -> u8 {
+        (self.line.len() % 2) as u8
+    }
+    fn hash(&self) -> u64 {
+        self.line.iter().fold(7, |h, &m| h * 31 + m as u64 + 1)
+    }
+    fn legal_moves(&mut self, out: &mut Vec<u32>) -> Result<(), ()> {
+        out.clear();
+        match self.line.len() {
+            0 => out.push(50),
+            1 => out.extend([60, 100]),
+            2 if self.line[1] == 100 => out.extend(0..WALL_MEMBERS),
+            _ => out.extend([200, 201]),
+        }
+        Ok(())
+    }
+    fn make(&mut self, m: u32) -> Result<(), ()> {
+        self.line.push(m);
+        Ok(())
+    }
+    fn unmake(&mut self) {
+        self.line.pop();
+    }
+    fn terminal(&mut self, _has: bool) -> Result<Option<Terminal>, ()> {
+        // The checker takes the king after every answer but the last member.
+        Ok(match self.line.as_slice() {
+            [_, 100, m] if *m + 1 < WALL_MEMBERS => Some(Terminal::Win),
+            _ => None,
+        })
+    }
+    fn in_check(&mut self) -> Result<bool, ()> {
+        Ok(self.line.get(1) == Some(&100) && self.line.len() == 2)
+    }
+    fn is_capture(&self, m: u32) -> bool {
+        m == 100
+    }
+    fn capture_order(&self, _m: u32) -> i32 {
+        0
+    }
+    fn evaluate(&mut self) -> Result<i32, ()> {
+        Ok(0)
+    }
+    fn move_bits(&self, m: u32) -> u64 {
+        m as u64 + 1
+    }
+    fn history_slot(&self, m: u32) -> usize {
+        m as usize
+    }
+    fn family(&self, m: u32) -> Option<u64> {
+        Some(if m < WALL_MEMBERS { 0 } else { m as u64 })
+    }
+}
+
+/// In check, quiescence searches the members of a family until one is not mated: the check
+/// that the reply's capture gives (in quiescence, below a depth-1 search) is no mate while
+/// the last member saves the king.
+#[test]
+fn in_check_quiescence_searches_a_family_until_an_answer_survives() {
+    let budget = Budget {
+        depth: Some(1),
+        ..Budget::default()
+    };
+    let f = search_within(&WallCheck { line: Vec::new() }, budget);
+    assert_eq!(f.best, Some(50));
+    assert!(f.score.abs() < MATE_BOUND, "score {}", f.score);
+}

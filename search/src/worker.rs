@@ -926,8 +926,10 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         families.clear();
         for (_, m) in keyed {
             if let Some(f) = self.game.family(m) {
-                // One capture of a family settles the exchange (SearchGame::family).
-                if families.contains(&f) {
+                // One capture of a family settles the exchange (SearchGame::family); in check
+                // every member is searched until one is known not to be mated (where walls
+                // block checks, the detail may be what saves the king).
+                if families.contains(&f) && best > -MATE_BOUND {
                     continue;
                 }
                 families.push(f);
