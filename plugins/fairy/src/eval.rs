@@ -447,6 +447,10 @@ pub fn territory(pos: &Position, reach: &[Reach]) -> i32 {
             empty[(r * files + f) as usize] = pos.get(Square::new(f as u8, r as u8)).is_empty();
         }
     }
+    // An empty square of the board.
+    let open = |f: i32, r: i32| {
+        (0..files).contains(&f) && (0..ranks).contains(&r) && empty[(r * files + f) as usize]
+    };
     let mut dist = [[u16::MAX; 256]; 2];
     // The kind that first reached each square: its moves are the ones made from there.
     let mut by = [0u8; 256];
@@ -480,21 +484,14 @@ pub fn territory(pos: &Position, reach: &[Reach]) -> i32 {
                 };
                 for &(df, dr) in &rc.leaps {
                     let (tf, tr) = (f + i32::from(df), r + i32::from(dr) * up);
-                    if (0..files).contains(&tf)
-                        && (0..ranks).contains(&tr)
-                        && empty[(tr * files + tf) as usize]
-                    {
+                    if open(tf, tr) {
                         visit(d, &mut by, tf, tr);
                     }
                 }
                 for &((df, dr), range) in &rc.slides {
                     let (df, dr) = (i32::from(df), i32::from(dr) * up);
                     let (mut tf, mut tr, mut k) = (f + df, r + dr, 0u8);
-                    while (0..files).contains(&tf)
-                        && (0..ranks).contains(&tr)
-                        && empty[(tr * files + tf) as usize]
-                        && (range == 0 || k < range)
-                    {
+                    while open(tf, tr) && (range == 0 || k < range) {
                         let i = (tr * files + tf) as usize;
                         if range == 0 && d[i] != u16::MAX && d[i] + 1 < steps && by[i] == kind {
                             // Reached and moved on from two steps ago or more by this kind,
@@ -510,8 +507,15 @@ pub fn territory(pos: &Position, reach: &[Reach]) -> i32 {
             std::mem::swap(&mut frontier, &mut next);
         }
     }
+    regions_score(&dist[0][..n], &dist[1][..n])
+}
+
+/// The territory score of the moves each side needs to reach every square (`u16::MAX`:
+/// never): the squares each reaches first, and once no square is reached by both, the size
+/// of each sealed region.
+fn regions_score(white: &[u16], black: &[u16]) -> i32 {
     let (mut first, mut room, mut shared) = ([0i32; 2], [0i32; 2], false);
-    for (&w, &b) in dist[0][..n].iter().zip(&dist[1][..n]) {
+    for (&w, &b) in white.iter().zip(black) {
         room[0] += i32::from(w != u16::MAX);
         room[1] += i32::from(b != u16::MAX);
         shared |= w != u16::MAX && b != u16::MAX;
@@ -759,8 +763,8 @@ mod tests {
     /// King steps, as snailtrail's `mK` leaps.
     const KING: [(i8, i8); 8] = crate::placement::KING_STEPS;
 
-    /// Territory as first written: a breadth-first walk over `Reach::each_move`, every
-    /// slide scanned to its end from every square reached.
+    /// Territory's distances as first computed: a breadth-first walk over
+    /// `Reach::each_move`, every slide scanned to its end from every square reached.
     fn territory_by_each_move(pos: &Position, reach: &[Reach]) -> i32 {
         let files = pos.files() as usize;
         let n = files * pos.ranks() as usize;
@@ -784,20 +788,7 @@ mod tests {
                 frontier = next;
             }
         }
-        let (mut first, mut room, mut shared) = ([0i32; 2], [0i32; 2], false);
-        for (&w, &b) in dist[0].iter().zip(&dist[1]) {
-            room[0] += i32::from(w != u16::MAX);
-            room[1] += i32::from(b != u16::MAX);
-            shared |= w != u16::MAX && b != u16::MAX;
-            first[0] += i32::from(w < b);
-            first[1] += i32::from(b < w);
-        }
-        let sealed = if shared {
-            0
-        } else {
-            (room[0] - room[1]) * SEALED_SQUARE
-        };
-        (first[0] - first[1]) * TERRITORY_SQUARE + sealed
+        regions_score(&dist[0], &dist[1])
     }
 
     /// The territory of the evaluation (the cells read once, slides cut where they run

@@ -236,23 +236,18 @@ impl Walling {
         }
         let board = Self::board(v);
         let occ = occupied(pos, board);
+        let mut push = |m: Move, arrow: Option<SquareSet>| {
+            for w in self.wall_squares_on(v, pos, m, board, occ, arrow).iter() {
+                out.push(with_wall(m, w));
+            }
+        };
         if self.rule == WallingRule::Arrow {
             // Every move's arrows from one reading of the cells (thousands of moves a
             // position in amazons).
-            v.gen.quiet_reach_after_each(pos, &base, |m, reach| {
-                for w in self
-                    .wall_squares_on(v, pos, m, board, occ, Some(reach))
-                    .iter()
-                {
-                    out.push(with_wall(m, w));
-                }
-            });
-            return;
-        }
-        for m in base {
-            for w in self.wall_squares_on(v, pos, m, board, occ, None).iter() {
-                out.push(with_wall(m, w));
-            }
+            v.gen
+                .quiet_reach_after_each(pos, &base, |m, reach| push(m, Some(reach)));
+        } else {
+            base.into_iter().for_each(|m| push(m, None));
         }
     }
 
