@@ -113,6 +113,14 @@ pub trait SearchGame: Clone + Send {
     fn family(&self, _m: Self::Move) -> Option<u64> {
         None
     }
+    /// Whether a move from this position could leave a side in check; asked once a node,
+    /// before the first quiet move that the pruning near the leaves would leave out. `false`
+    /// (no side has a royal piece, as in amazons) lets the search leave such moves out
+    /// without playing each to look for a check, which is most of a node's work where a
+    /// node has hundreds of moves. Default: yes.
+    fn checks_possible(&mut self) -> Result<bool, Self::Error> {
+        Ok(true)
+    }
 }
 
 /// The default [`SearchGame::pruning_depth`]: 3 (at 4 tictacrook_v1's depth 4 against depth

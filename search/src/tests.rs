@@ -253,6 +253,10 @@ struct Wide {
     quiet_pruning: bool,
     /// Sets a stop flag once the legal moves have been asked for this many times.
     stop_at: Option<StopAt>,
+    /// [`SearchGame::checks_possible`] (no move of `Wide` ever gives check).
+    checks_possible: bool,
+    /// How many moves were made, over every clone.
+    makes: std::sync::Arc<std::sync::atomic::AtomicUsize>,
 }
 
 /// When [`Wide`] sets a stop flag.
@@ -270,6 +274,8 @@ impl Wide {
             pruning_depth,
             quiet_pruning: true,
             stop_at: None,
+            checks_possible: true,
+            makes: Default::default(),
         }
     }
 
@@ -308,6 +314,7 @@ impl SearchGame for Wide {
         Ok(())
     }
     fn make(&mut self, m: u8) -> Result<(), ()> {
+        self.makes.fetch_add(1, Ordering::Relaxed);
         self.line.push(m);
         Ok(())
     }
@@ -319,6 +326,9 @@ impl SearchGame for Wide {
     }
     fn in_check(&mut self) -> Result<bool, ()> {
         Ok(false)
+    }
+    fn checks_possible(&mut self) -> Result<bool, ()> {
+        Ok(self.checks_possible)
     }
     fn is_capture(&self, _m: u8) -> bool {
         false
@@ -414,6 +424,34 @@ fn quiet_moves_are_pruned_near_the_leaves_unless_the_game_says_no() {
     assert!(pruned < full, "pruned {pruned} nodes, not pruned {full}");
 }
 
+/// Where the game says no move can give check, the quiet moves pruned near the leaves are
+/// left out without being played: the same search, fewer moves made (here 1,774 against
+/// 2,071: eight moves a node; amazons has about two thousand).
+#[test]
+fn pruned_moves_are_not_played_where_no_move_can_check() {
+    let run = |checks_possible: bool| {
+        let mut g = Wide::new(vec![2, 5], PRUNING_DEPTH);
+        g.checks_possible = checks_possible;
+        let budget = Budget {
+            depth: Some(5),
+            ..Budget::default()
+        };
+        let stop = AtomicBool::new(false);
+        let found = Searcher::new(1, 1)
+            .search(&g, &budget, &stop, &mut |_| {})
+            .unwrap();
+        let makes = g.makes.load(Ordering::Relaxed);
+        ((found.best, found.score, found.nodes), makes)
+    };
+    let (looked, looked_makes) = run(true);
+    let (left, left_makes) = run(false);
+    assert_eq!(looked, left);
+    assert!(
+        left_makes < looked_makes,
+        "{left_makes} moves made, {looked_makes} when each pruned move is played"
+    );
+}
+
 #[test]
 fn a_search_cut_short_plays_the_best_move_of_a_first_look() {
     // A budget of one node ends the first iteration at once: the move played is the best by
@@ -448,14 +486,12 @@ fn the_first_look_stops_with_the_search() {
     let stop = std::sync::Arc::new(AtomicBool::new(false));
     let calls = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
     let g = Wide {
-        line: vec![3],
-        pruning_depth: PRUNING_DEPTH,
-        quiet_pruning: true,
         stop_at: Some(StopAt {
             calls: calls.clone(),
             after: 3,
             stop: stop.clone(),
         }),
+        ..Wide::new(vec![3], PRUNING_DEPTH)
     };
     let mut s = Searcher::new(1, 1);
     let f = s

@@ -704,6 +704,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         let futile = static_eval
             .filter(|_| depth <= FUTILITY_DEPTH)
             .is_some_and(|e| e + FUTILITY_MARGIN * (depth + 1) <= *alpha);
+        let mut checks_possible = None;
         for i in 0..moves.len() {
             if i < SELECTED_MOVES {
                 // Selection sort for the first moves (a cut-off usually comes early)...
@@ -729,6 +730,21 @@ impl<'a, G: SearchGame> Worker<'a, G> {
                 && order < KILLER
                 && best > -MATE_BOUND
                 && (futile || quiets_tried.len() >= late);
+            if prunable {
+                let possible = match checks_possible {
+                    Some(c) => c,
+                    None => match self.game.checks_possible() {
+                        Ok(c) => *checks_possible.insert(c),
+                        Err(e) => {
+                            result = Err(Halt::Error(e));
+                            break;
+                        }
+                    },
+                };
+                if !possible {
+                    continue;
+                }
+            }
             if let Err(e) = self.game.make(m) {
                 result = Err(Halt::Error(e));
                 break;

@@ -431,6 +431,21 @@ impl SearchGame for PipelineGame<'_> {
             .royal_attacked(&self.pos, self.pos.side_to_move)
     }
 
+    fn checks_possible(&mut self) -> Result<bool, HostError> {
+        // The presets' protection only takes royals away, so the royals themselves are
+        // a bound: a side without one cannot be in check after any move.
+        for color in [Color::White, Color::Black] {
+            if self
+                .pipeline
+                .royals(&self.pos, color)?
+                .is_some_and(|r| !r.is_empty())
+            {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
     fn check_persists(&mut self) -> Result<bool, HostError> {
         match self.undo.last() {
             Some((before, _, _)) => self.pipeline.royal_attacked(before, self.pos.side_to_move),

@@ -437,6 +437,9 @@ impl Reach {
 /// neither; amazons' "minimum distance" territory), and once the two regions are sealed from
 /// each other the larger one wins. `reach[k]`: how kind `k` moves.
 pub fn territory(pos: &Position, reach: &[Reach]) -> i32 {
+    if let Some(score) = territory_packed(pos, reach) {
+        return score;
+    }
     let (files, ranks) = (pos.files() as i32, pos.ranks() as i32);
     let n = (files * ranks) as usize;
     // The cells read once: an evaluation in amazons walks about 3,000 steps of slides, and
@@ -510,6 +513,109 @@ pub fn territory(pos: &Position, reach: &[Reach]) -> i32 {
     regions_score(&dist[0][..n], &dist[1][..n])
 }
 
+/// [`territory`] with each side's squares reached at each step as one set of bits, where
+/// the board fits in 128 bits with room between the rows for the widest sideways step, and
+/// each side's pieces that move are all of one kind (amazons, joust, snailtrail: the kind
+/// that reached a square first then cannot matter). Every piece of a step moves at once:
+/// about twenty shifts a direction, against a walk of thousands of slide steps.
+fn territory_packed(pos: &Position, reach: &[Reach]) -> Option<i32> {
+    let moves = |k: u8| {
+        reach
+            .get(k as usize)
+            .filter(|r| !r.leaps.is_empty() || !r.slides.is_empty())
+    };
+    // Each side's moving kind, and where its pieces of that kind stand.
+    let mut mover: [Option<u8>; 2] = [None; 2];
+    let mut widest = 1i32;
+    for color in [Color::White, Color::Black] {
+        for (_, k) in pos.pieces_of(color) {
+            let Some(r) = moves(k) else { continue };
+            match mover[color.index()] {
+                Some(m) if m != k => return None,
+                Some(_) => {}
+                None => {
+                    mover[color.index()] = Some(k);
+                    let steps = r.leaps.iter().chain(r.slides.iter().map(|(d, _)| d));
+                    widest = steps.fold(widest, |w, &(df, _)| w.max(i32::from(df).abs()));
+                }
+            }
+        }
+    }
+    let (files, ranks) = (i32::from(pos.files()), i32::from(pos.ranks()));
+    // A step sideways off the board lands between the rows, which are never empty.
+    let row = files + widest;
+    if row * ranks > 128 {
+        return None;
+    }
+    let bit = |sq: Square| 1u128 << (i32::from(sq.rank()) * row + i32::from(sq.file()));
+    let mut empty = 0u128;
+    let mut from = [0u128; 2];
+    for r in 0..ranks {
+        for f in 0..files {
+            let sq = Square::new(f as u8, r as u8);
+            let cell = pos.get(sq);
+            if cell.is_empty() {
+                empty |= bit(sq);
+            } else if let (Some(c), Some(k)) = (cell.color(), cell.kind()) {
+                if mover[c.index()] == Some(k) {
+                    from[c.index()] |= bit(sq);
+                }
+            }
+        }
+    }
+    let shift = |x: u128, by: i32| match by {
+        0.. if by < 128 => x << by,
+        ..0 if by > -128 => x >> -by,
+        _ => 0,
+    };
+    // The empty squares one move from any of `front` for `color`'s moving kind.
+    let step = |front: u128, color: Color| {
+        let Some(r) = mover[color.index()].and_then(moves) else {
+            return 0;
+        };
+        let up = if color == Color::White { 1 } else { -1 };
+        let offset = |(df, dr): (i8, i8)| i32::from(df) + i32::from(dr) * up * row;
+        let mut out = 0u128;
+        for &d in &r.leaps {
+            out |= shift(front, offset(d)) & empty;
+        }
+        for &(d, range) in &r.slides {
+            let by = offset(d);
+            let mut x = front;
+            let mut k = 0u8;
+            while range == 0 || k < range {
+                x = shift(x, by) & empty;
+                if x == 0 {
+                    break;
+                }
+                out |= x;
+                k += 1;
+            }
+        }
+        out
+    };
+    // In step with each other: a square first reached at step `s` by one side goes to it
+    // unless the other reached it before or at the same step.
+    let (mut seen, mut front) = ([0u128; 2], from);
+    let mut first = [0i32; 2];
+    loop {
+        let new = [
+            step(front[0], Color::White) & !seen[0],
+            step(front[1], Color::Black) & !seen[1],
+        ];
+        if new == [0, 0] {
+            break;
+        }
+        for (c, o) in [(0, 1), (1, 0)] {
+            first[c] += (new[c] & !seen[o] & !new[o]).count_ones() as i32;
+        }
+        seen = [seen[0] | new[0], seen[1] | new[1]];
+        front = new;
+    }
+    let room = seen.map(|s| s.count_ones() as i32);
+    Some(territory_score(first, room, seen[0] & seen[1] != 0))
+}
+
 /// The territory score of the moves each side needs to reach every square (`u16::MAX`:
 /// never): the squares each reaches first, and once no square is reached by both, the size
 /// of each sealed region.
@@ -525,6 +631,12 @@ fn regions_score(white: &[u16], black: &[u16]) -> i32 {
             first[1] += 1;
         }
     }
+    territory_score(first, room, shared)
+}
+
+/// The territory score from the squares each side reaches first, the squares each reaches
+/// at all, and whether some square is reached by both.
+fn territory_score(first: [i32; 2], room: [i32; 2], shared: bool) -> i32 {
     let mut score = (first[0] - first[1]) * TERRITORY_SQUARE;
     if !shared {
         score += (room[0] - room[1]) * SEALED_SQUARE;
@@ -792,8 +904,9 @@ mod tests {
     }
 
     /// The territory of the evaluation (the cells read once, slides cut where they run
-    /// into ground covered two steps before) is the walk's, on random boards of queens,
-    /// knights, a ranged and a one-way slider among walls, 10x10 as amazons' and 7x9.
+    /// into ground covered two steps before; or, one moving kind a side, the packed walk)
+    /// is the walk's, on random boards of queens, knights, a ranged and a one-way slider
+    /// among walls, 10x10 as amazons', 7x9 and 12x12.
     #[test]
     fn territory_agrees_with_a_walk_over_each_move() {
         let queen = Reach {
@@ -833,26 +946,44 @@ mod tests {
             seed ^= seed << 17;
             seed % n
         };
-        for (files, ranks) in [(10, 10), (7, 9)] {
-            for _ in 0..300 {
+        let mut packed = 0;
+        for (files, ranks) in [(10, 10), (7, 9), (12, 12)] {
+            for i in 0..600 {
+                // Half the boards with one moving kind a side, which the packed walk takes.
+                let one_kind = (i % 2 == 0).then(|| [random(3) as u8, random(3) as u8]);
                 let mut pos = Position::empty(files, ranks);
                 for f in 0..files {
                     for r in 0..ranks {
-                        let cell = match random(10) {
-                            0..=2 => Cell::piece(3, Color::White),
-                            3 => Cell::piece(random(3) as u8, Color::White),
-                            4 => Cell::piece(random(3) as u8, Color::Black),
+                        let color = match random(10) {
+                            0..=2 => {
+                                pos.set(Square::new(f, r), Cell::piece(3, Color::White));
+                                continue;
+                            }
+                            3 => Color::White,
+                            4 => Color::Black,
                             _ => continue,
                         };
+                        let kind = match one_kind {
+                            Some(k) => k[color.index()],
+                            None => random(3) as u8,
+                        };
+                        let cell = Cell::piece(kind, color);
                         pos.set(Square::new(f, r), cell);
                     }
                 }
-                assert_eq!(
-                    territory(&pos, &reach),
-                    territory_by_each_move(&pos, &reach)
-                );
+                let walked = territory_by_each_move(&pos, &reach);
+                assert_eq!(territory(&pos, &reach), walked);
+                if let Some(score) = territory_packed(&pos, &reach) {
+                    assert_eq!(score, walked);
+                    packed += 1;
+                }
+                // The packed walk takes every board with one moving kind a side that fits
+                // in 128 bits with the room between rows (not 12x12), and none with two.
+                let fits = files != 12 && one_kind.is_some();
+                assert_eq!(territory_packed(&pos, &reach).is_some(), fits);
             }
         }
+        assert_eq!(packed, 600);
     }
 
     #[test]
