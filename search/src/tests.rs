@@ -397,6 +397,18 @@ fn a_pruning_depth_beyond_the_search_gives_the_exact_minimax() {
     assert!(pruned_differs, "the default pruning never changed a score");
 }
 
+/// A search of `g` to depth 5, one thread.
+fn to_depth_five(g: &Wide) -> Found<u8> {
+    let budget = Budget {
+        depth: Some(5),
+        ..Budget::default()
+    };
+    let stop = AtomicBool::new(false);
+    Searcher::new(1, 1)
+        .search(g, &budget, &stop, &mut |_| {})
+        .unwrap()
+}
+
 /// Near the leaves quiet moves are pruned (reverse futility, futility, late moves) unless the
 /// game says no: the same searches then take fewer nodes. (With a pruning depth beyond the
 /// search nothing is pruned whatever the game says: the test above, whose games allow it.)
@@ -407,14 +419,7 @@ fn quiet_moves_are_pruned_near_the_leaves_unless_the_game_says_no() {
             .map(|opening| {
                 let mut g = Wide::new(vec![opening, 7 - opening], PRUNING_DEPTH);
                 g.quiet_pruning = quiet_pruning;
-                let budget = Budget {
-                    depth: Some(5),
-                    ..Budget::default()
-                };
-                let stop = AtomicBool::new(false);
-                let found = Searcher::new(1, 1)
-                    .search(&g, &budget, &stop, &mut |_| {})
-                    .unwrap();
+                let found = to_depth_five(&g);
                 assert_eq!(found.depth, 5);
                 found.nodes
             })
@@ -432,14 +437,7 @@ fn pruned_moves_are_not_played_where_no_move_can_check() {
     let run = |checks_possible: bool| {
         let mut g = Wide::new(vec![2, 5], PRUNING_DEPTH);
         g.checks_possible = checks_possible;
-        let budget = Budget {
-            depth: Some(5),
-            ..Budget::default()
-        };
-        let stop = AtomicBool::new(false);
-        let found = Searcher::new(1, 1)
-            .search(&g, &budget, &stop, &mut |_| {})
-            .unwrap();
+        let found = to_depth_five(&g);
         let makes = g.makes.load(Ordering::Relaxed);
         ((found.best, found.score, found.nodes), makes)
     };
