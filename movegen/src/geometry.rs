@@ -367,13 +367,7 @@ mod tests {
                 assert!(g.set(&got) == b, "{files}x{ranks}");
             }
         }
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let mut random = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut random = crate::xorshift(0x9E37_79B9_7F4A_7C15);
         for (files, ranks) in [(8, 8), (1, 8), (7, 9), (4, 16)] {
             check::<u64>(files, ranks, &mut random);
         }

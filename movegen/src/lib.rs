@@ -126,6 +126,17 @@ pub use tables::CompileError;
 
 #[cfg(test)]
 mod tests;
+
+/// A xorshift generator from `seed`, for the unit tests' random boards.
+#[cfg(test)]
+pub(crate) fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+    move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    }
+}
 // The test helpers name the crate as the example that shares them does.
 #[cfg(test)]
 extern crate self as houserules_movegen;

@@ -257,13 +257,7 @@ mod tests {
     /// tag's word, read back unchanged, and the tag's word untouched.
     #[test]
     fn packed_bitboards_read_back_as_written() {
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = crate::xorshift(0x9E37_79B9_7F4A_7C15);
         for n in 65..=128usize {
             let slots = (CACHE_WORDS - 1) * 64 / n;
             let mask = if n == 128 {
