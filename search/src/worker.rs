@@ -731,17 +731,19 @@ impl<'a, G: SearchGame> Worker<'a, G> {
                 && best > -MATE_BOUND
                 && (futile || quiets_tried.len() >= late);
             if prunable {
+                // Asked once a node, at its first prunable move.
                 let possible = match checks_possible {
-                    Some(c) => c,
-                    None => match self.game.checks_possible() {
-                        Ok(c) => *checks_possible.insert(c),
-                        Err(e) => {
-                            result = Err(Halt::Error(e));
-                            break;
-                        }
-                    },
+                    Some(c) => Ok(c),
+                    None => self.game.checks_possible(),
                 };
-                if !possible {
+                match possible {
+                    Ok(c) => checks_possible = Some(c),
+                    Err(e) => {
+                        result = Err(Halt::Error(e));
+                        break;
+                    }
+                }
+                if checks_possible == Some(false) {
                     continue;
                 }
             }

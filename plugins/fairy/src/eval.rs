@@ -524,41 +524,34 @@ fn territory_packed(pos: &Position, reach: &[Reach]) -> Option<i32> {
             .get(k as usize)
             .filter(|r| !r.leaps.is_empty() || !r.slides.is_empty())
     };
-    // Each side's moving kind, and where its pieces of that kind stand.
-    let mut mover: [Option<u8>; 2] = [None; 2];
-    let mut widest = 1i32;
-    for color in [Color::White, Color::Black] {
-        for (_, k) in pos.pieces_of(color) {
-            let Some(r) = moves(k) else { continue };
-            match mover[color.index()] {
-                Some(m) if m != k => return None,
-                Some(_) => {}
-                None => {
-                    mover[color.index()] = Some(k);
-                    let steps = r.leaps.iter().chain(r.slides.iter().map(|(d, _)| d));
-                    widest = steps.fold(widest, |w, &(df, _)| w.max(i32::from(df).abs()));
-                }
-            }
-        }
-    }
+    // Room between the rows for the widest sideways step of any kind: a step off the board
+    // lands there, and those bits are never empty.
+    let widest = reach
+        .iter()
+        .flat_map(|r| r.leaps.iter().chain(r.slides.iter().map(|(d, _)| d)))
+        .fold(1, |w, &(df, _)| w.max(i32::from(df).abs()));
     let (files, ranks) = (i32::from(pos.files()), i32::from(pos.ranks()));
-    // A step sideways off the board lands between the rows, which are never empty.
     let row = files + widest;
     if row * ranks > 128 {
         return None;
     }
-    let bit = |sq: Square| 1u128 << (i32::from(sq.rank()) * row + i32::from(sq.file()));
+    // Each side's moving kind, and where its pieces of that kind stand.
+    let mut mover: [Option<u8>; 2] = [None; 2];
     let mut empty = 0u128;
     let mut from = [0u128; 2];
     for r in 0..ranks {
         for f in 0..files {
-            let sq = Square::new(f as u8, r as u8);
-            let cell = pos.get(sq);
+            let bit = 1u128 << (r * row + f);
+            let cell = pos.get(Square::new(f as u8, r as u8));
             if cell.is_empty() {
-                empty |= bit(sq);
+                empty |= bit;
             } else if let (Some(c), Some(k)) = (cell.color(), cell.kind()) {
-                if mover[c.index()] == Some(k) {
-                    from[c.index()] |= bit(sq);
+                if moves(k).is_some() {
+                    match mover[c.index()] {
+                        Some(m) if m != k => return None,
+                        _ => mover[c.index()] = Some(k),
+                    }
+                    from[c.index()] |= bit;
                 }
             }
         }
