@@ -13,6 +13,7 @@
 //! - **Mate distances count turns** (changes of the side to move), not plies, so "mate in n"
 //!   means the same thing whether a turn has one move or two.
 
+mod spread;
 mod tt;
 mod worker;
 
@@ -111,6 +112,14 @@ pub trait SearchGame: Clone + Send {
     /// leaves the others, which settle the same exchange dozens of times over. Default: no
     /// families.
     fn family(&self, _m: Self::Move) -> Option<u64> {
+        None
+    }
+    /// Slot of the move's detail (below [`HISTORY_SLOTS`]) in a history of its own, where the
+    /// moves come in families ([`SearchGame::family`]): the arrow's square, the duck's. A
+    /// family's members share one [`SearchGame::history_slot`]; where quiet moves are pruned
+    /// near the leaves, this history orders them among themselves, and the search keeps the
+    /// best member of each family before a second member of any. Default: none.
+    fn detail_slot(&self, _m: Self::Move) -> Option<usize> {
         None
     }
     /// Whether a move from this position could leave a side in check; asked once a node,
@@ -245,14 +254,29 @@ pub fn mate_in(score: i32) -> Option<i32> {
 }
 
 /// Per-thread tables kept between searches (cleared by [`Searcher::clear`]).
-struct ThreadTables {
-    history: Vec<i32>,
+pub(crate) struct ThreadTables {
+    /// By [`SearchGame::history_slot`].
+    pub(crate) history: Vec<i32>,
+    /// By [`SearchGame::detail_slot`].
+    pub(crate) detail_history: Vec<i32>,
 }
 
 impl ThreadTables {
     fn new() -> ThreadTables {
         ThreadTables {
             history: vec![0; HISTORY_SLOTS],
+            detail_history: vec![0; HISTORY_SLOTS],
+        }
+    }
+
+    /// Every history at `1 / divisor` of its weight (0: forgotten).
+    fn fade(&mut self, divisor: i32) {
+        for h in self
+            .history
+            .iter_mut()
+            .chain(self.detail_history.iter_mut())
+        {
+            *h = if divisor == 0 { 0 } else { *h / divisor };
         }
     }
 }
@@ -281,7 +305,7 @@ impl Searcher {
     pub fn clear(&mut self) {
         self.tt.clear();
         for t in &mut self.threads {
-            t.history.iter_mut().for_each(|h| *h = 0);
+            t.fade(0);
         }
     }
 
@@ -311,7 +335,7 @@ impl Searcher {
         self.tt.next_age();
         // Histories from the previous search still order moves, at a smaller weight.
         for t in &mut self.threads {
-            t.history.iter_mut().for_each(|h| *h /= 8);
+            t.fade(8);
         }
         let shared = Shared {
             start: Instant::now(),
@@ -327,12 +351,12 @@ impl Searcher {
             for (i, t) in helpers.iter_mut().enumerate() {
                 let game = root.clone();
                 scope.spawn(move || {
-                    let mut w = Worker::new(game, tt, shared, i + 1, &mut t.history);
+                    let mut w = Worker::new(game, tt, shared, i + 1, t);
                     // A helper's error or result is not needed: the main thread decides.
                     let _ = w.iterate(focus, &mut |_| {});
                 });
             }
-            let mut w = Worker::new(root.clone(), tt, shared, 0, &mut main[0].history);
+            let mut w = Worker::new(root.clone(), tt, shared, 0, &mut main[0]);
             let found = w.iterate(focus, on_report);
             shared.internal.store(true, Ordering::Relaxed);
             found

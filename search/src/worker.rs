@@ -1,5 +1,6 @@
 //! One search thread: iterative deepening over a principal variation search.
 
+use crate::spread::FamilySpread;
 use crate::tt::{Bound, Table};
 use crate::{
     Budget, Focus, Found, Report, SearchGame, Terminal, HISTORY_SLOTS, MATE, MATE_BOUND, MAX_PLY,
@@ -67,6 +68,8 @@ pub(crate) struct Worker<'a, G: SearchGame> {
     shared: &'a Shared<'a>,
     id: usize,
     history: &'a mut [i32],
+    /// By [`SearchGame::detail_slot`].
+    detail_history: &'a mut [i32],
     killers: Vec<[u64; 2]>,
     pv: Vec<Vec<G::Move>>,
     moves: Vec<Vec<G::Move>>,
@@ -91,6 +94,8 @@ pub(crate) struct Worker<'a, G: SearchGame> {
     /// later depth than the default (its gains come from quiet moves, which the static
     /// evaluation does not foresee).
     quiet_pruning: bool,
+    /// The order of a shallow node's moves where they come in families.
+    spread: FamilySpread<G::Move>,
 }
 
 fn terminal_score(t: Terminal, turns: i32) -> i32 {
@@ -149,6 +154,12 @@ const LATE_MOVES: [usize; 4] = [usize::MAX, 6, 12, 22];
 /// Moves picked one by one (best remaining first) before the rest are sorted at once.
 const SELECTED_MOVES: usize = 6;
 
+/// A history moved by `bonus` (negative: lowered), less the nearer it is to the bound it
+/// moves toward ([`HISTORY_BOUND`], never passed).
+fn gain(h: &mut i32, bonus: i32) {
+    *h += bonus - *h * bonus.abs() / HISTORY_BOUND;
+}
+
 /// Sorts `moves` by `scores`, highest first (ties keep their order), moving both together;
 /// `keyed` is room for the pairs, kept by the caller (a sort at every node of the search
 /// allocates nothing).
@@ -165,6 +176,13 @@ fn sort_by_score<M: Copy>(moves: &mut [M], scores: &mut [i32], keyed: &mut Vec<(
 const TT_MOVE: i32 = 1 << 30;
 const CAPTURE: i32 = 1 << 28;
 const KILLER: i32 = 1 << 27;
+/// A history's bound (the updates of [`Worker::reward`] approach it and never pass it).
+const HISTORY_BOUND: i32 = 16384;
+/// Where quiet moves are pruned and a game's moves have details
+/// ([`SearchGame::detail_slot`]), a quiet move's order is its history times this plus its
+/// detail's history over 16: the detail breaks ties between moves of the same history (a
+/// family's members) and never overturns a difference.
+const DETAIL_WEIGHT: i32 = 2048;
 
 impl<'a, G: SearchGame> Worker<'a, G> {
     pub fn new(
@@ -172,7 +190,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         tt: &'a Table,
         shared: &'a Shared<'a>,
         id: usize,
-        history: &'a mut [i32],
+        tables: &'a mut crate::ThreadTables,
     ) -> Worker<'a, G> {
         let n = MAX_PLY + 2;
         let pruning_depth = game.pruning_depth().max(2);
@@ -182,7 +200,8 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             tt,
             shared,
             id,
-            history,
+            history: &mut tables.history,
+            detail_history: &mut tables.detail_history,
             killers: vec![[0; 2]; n],
             pv: (0..n).map(|_| Vec::new()).collect(),
             moves: (0..n).map(|_| Vec::new()).collect(),
@@ -196,6 +215,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             pruning_depth,
             keyed: Vec::new(),
             quiet_pruning,
+            spread: FamilySpread::new(),
         }
     }
 
@@ -567,7 +587,18 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         } else if self.killers[ply][1] == bits {
             KILLER
         } else {
-            self.history[self.game.history_slot(m) % HISTORY_SLOTS].min(KILLER - 1)
+            let h = self.history[self.game.history_slot(m) % HISTORY_SLOTS];
+            match self.game.detail_slot(m).filter(|_| self.quiet_pruning) {
+                // Where every quiet move is searched (duck chess), the order of a board
+                // move's details was better left as generated (a history keyed by the whole
+                // move lost about 50 Elo there, docs/benchmarks.md).
+                None => h.min(KILLER - 1),
+                Some(d) => {
+                    let detail = self.detail_history[d % HISTORY_SLOTS];
+                    h.clamp(-HISTORY_BOUND, HISTORY_BOUND) * DETAIL_WEIGHT
+                        + (detail.clamp(1 - HISTORY_BOUND, HISTORY_BOUND - 1) >> 4)
+                }
+            }
         }
     }
 
@@ -690,6 +721,14 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         for &m in moves.iter() {
             scores.push(self.order_key(m, hash_move, ply));
         }
+        // Late-move pruning: quiet moves past this many at a shallow node are not searched.
+        let late = LATE_MOVES[depth.clamp(0, SHALLOW_DEPTH) as usize];
+        let spread = shallow && moves.len() > late && self.game.family(moves[0]).is_some();
+        if spread {
+            let game = &self.game;
+            let family = |m| game.family(m).unwrap_or_else(|| game.move_bits(m));
+            self.spread.order(moves, &mut scores, KILLER, late, family);
+        }
         let side = self.game.side_to_move();
         let alpha0 = *alpha;
         let mut best = -INFINITY;
@@ -697,8 +736,6 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         let mut quiets_tried = std::mem::take(&mut self.quiets[ply]);
         quiets_tried.clear();
         let mut result = Ok(());
-        // Late-move pruning: quiet moves past this many at a shallow node are not searched.
-        let late = LATE_MOVES[depth.clamp(0, SHALLOW_DEPTH) as usize];
         // Futility: a quiet move that would need more than this margin to reach alpha is
         // not searched at the frontier.
         let futile = static_eval
@@ -706,7 +743,9 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             .is_some_and(|e| e + FUTILITY_MARGIN * (depth + 1) <= *alpha);
         let mut checks_possible = None;
         for i in 0..moves.len() {
-            if i < SELECTED_MOVES {
+            if spread {
+                // Ordered already ([`FamilySpread::order`]).
+            } else if i < SELECTED_MOVES {
                 // Selection sort for the first moves (a cut-off usually comes early)...
                 let mut j = i;
                 for k in i + 1..moves.len() {
@@ -855,12 +894,16 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         }
         let bonus = (depth * depth).min(400);
         let slot = self.game.history_slot(m) % HISTORY_SLOTS;
-        let h = &mut self.history[slot];
-        *h += bonus - *h * bonus / 16384;
+        gain(&mut self.history[slot], bonus);
+        if let Some(d) = self.game.detail_slot(m) {
+            gain(&mut self.detail_history[d % HISTORY_SLOTS], bonus);
+        }
         for &i in tried {
             let slot = self.game.history_slot(moves[i]) % HISTORY_SLOTS;
-            let h = &mut self.history[slot];
-            *h -= bonus + *h * bonus / 16384;
+            gain(&mut self.history[slot], -bonus);
+            if let Some(d) = self.game.detail_slot(moves[i]) {
+                gain(&mut self.detail_history[d % HISTORY_SLOTS], -bonus);
+            }
         }
     }
 

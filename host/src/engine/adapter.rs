@@ -537,6 +537,10 @@ impl SearchGame for PipelineGame<'_> {
         })
     }
 
+    fn detail_slot(&self, m: Move) -> Option<usize> {
+        self.detail_in_special.then_some(m.special as usize)
+    }
+
     fn history_slot(&self, m: Move) -> usize {
         let from = if m.from.is_none() {
             // Drops: one row per dropped kind (up to 16 kinds apart).
