@@ -108,7 +108,7 @@ pub struct Fairy {
     ends_early: bool,
     /// Rules that remove generated moves (mustCapture, mustDrop, checking, dropChecks,
     /// pseudo-royal pieces).
-    filters: bool,
+    pub(crate) filters: bool,
     /// The last pieces of the extinction types are royal (`extinctionPseudoRoyal`).
     pseudo_royal: bool,
     /// Royal pieces start in hand (placement variants): until dropped a side has none.
@@ -700,25 +700,7 @@ impl Fairy {
             crate::mutually_immune::filter(self, pos, moves);
         }
         if self.pseudo_royal {
-            let us = pos.side_to_move;
-            let pair = self.pseudo_royal_pair(pos);
-            let (ours, theirs) = (pair[us.index()], pair[us.opposite().index()]);
-            // The duple check's pieces, found once for all the moves.
-            let duple = if sp.duple_check {
-                crate::duple_check::candidates(self, pos, us)
-            } else {
-                Vec::new()
-            };
-            let safe = |m: Move| self.pseudo_royals_safe(pos, m, &ours, &theirs, &duple);
-            match &self.blast {
-                Some(blast) => {
-                    self.gen
-                        .retain_blast_safe(pos, moves, &ours, &theirs, blast, |m| {
-                            self.blast_needs_position(m).then(|| safe(*m))
-                        });
-                }
-                None => moves.retain(|&m| safe(m)),
-            }
+            self.retain_pseudo_royals_safe(pos, moves, true);
         }
         if !sp.checking || !sp.drop_checks {
             let asked = |m: &Move| !sp.checking || m.is_drop();
@@ -753,6 +735,83 @@ impl Fairy {
                 });
             }
         }
+    }
+
+    /// The moves of `moves` that leave the mover's pseudo-royal pieces safe
+    /// ([`Fairy::pseudo_royals_safe`]). `by_board_move`: where walls can only take attacks
+    /// away ([`Fairy::walls_only_block`]), a walling move's board move is judged once for all
+    /// its walls (atomic chess with a duck: a thousand moves a position, each judged on a
+    /// copy of the position before).
+    pub(crate) fn retain_pseudo_royals_safe(
+        &self,
+        pos: &Position,
+        moves: &mut Vec<Move>,
+        by_board_move: bool,
+    ) {
+        let us = pos.side_to_move;
+        let pair = self.pseudo_royal_pair(pos);
+        let (ours, theirs) = (pair[us.index()], pair[us.opposite().index()]);
+        // The duple check's pieces, found once for all the moves.
+        let duple = if self.spec.duple_check {
+            crate::duple_check::candidates(self, pos, us)
+        } else {
+            Vec::new()
+        };
+        let safe_in = |p: &Position, m: Move| self.pseudo_royals_safe(p, m, &ours, &theirs, &duple);
+        if let Some(blast) = &self.blast {
+            self.gen
+                .retain_blast_safe(pos, moves, &ours, &theirs, blast, |m| {
+                    self.blast_needs_position(m).then(|| safe_in(pos, *m))
+                });
+            return;
+        }
+        let Some(walling) = self
+            .walling
+            .filter(|_| by_board_move && self.walls_only_block())
+        else {
+            moves.retain(|&m| safe_in(pos, m));
+            return;
+        };
+        // The board without the duck, which leaves its square whatever the move (other walls
+        // stay). A move with its wall is then the board move played here with one more wall,
+        // and a wall only takes attacks away: where the board move alone leaves the pieces
+        // safe, so does every wall. Where it does not, each wall is judged (it may shield).
+        let mut board = pos.clone();
+        if walling.rule == crate::walling::WallingRule::Duck {
+            for sq in walling.walls(self, pos).iter() {
+                board.clear(sq);
+            }
+        }
+        // A board move's walls come one after another: the last board move's answer.
+        let mut last: Option<(Move, bool)> = None;
+        moves.retain(|&m| {
+            if m.is_castle() || crate::walling::is_pass(m) || crate::walling::wall_of(m).is_none() {
+                // Castling's path counts the wall (`a_duck_may_shield_the_castling_kings_path`).
+                return safe_in(pos, m);
+            }
+            let board_move = crate::walling::base(m);
+            let safe_alone = match last {
+                Some((b, safe)) if b == board_move => safe,
+                _ => {
+                    let safe = safe_in(&board, board_move);
+                    last = Some((board_move, safe));
+                    safe
+                }
+            };
+            safe_alone || safe_in(pos, m)
+        });
+    }
+
+    /// Whether a wall can only take attacks away: no kind hops over a screen or moves in two
+    /// legs (a wall could be the screen or the first leg's stop), and no piece turns to stone
+    /// or checks twice (rules whose answer is more than "attacked or not").
+    fn walls_only_block(&self) -> bool {
+        let plain = |m: &houserules_movegen::betza::Movement| {
+            m.double_leaps.is_empty() && m.hopper.iter().flatten().all(|t| t.entries.is_empty())
+        };
+        self.stone.is_none()
+            && !self.spec.duple_check
+            && self.kinds.iter().all(|k| plain(&k.movement))
     }
 
     /// An explosion at `at` (Fairy-Stockfish's `blastOnCapture`): the piece there and every

@@ -6,7 +6,8 @@
 use crate::rule_tests::after_with_last;
 use crate::tests::{ctx, moves_with_san};
 use crate::Fairy;
-use houserules_plugin_api::{VariantRules, Winner};
+use houserules_plugin_api::abi_stable::std_types::RVec;
+use houserules_plugin_api::{Move, MoveEffects, VariantRules, Winner};
 use std::sync::Arc;
 
 /// Test sections, and sections of Fairy-Stockfish's variants.ini (comments left out); the
@@ -571,6 +572,61 @@ fn a_duck_may_shield_the_castling_kings_path() {
         ["e8g8,g8b4", "e8g8,g8c5", "e8g8,g8d6", "e8g8,g8e7"]
     );
     assert_eq!(a.moves.len(), 998);
+}
+
+/// Where walls only take attacks away, a walling move's board move is judged once for all
+/// its walls (`Fairy::retain_pseudo_royals_safe`): over random atomicduck games (the same
+/// seed each run), the moves kept are exactly those kept by judging each move with its wall
+/// on its own, and the board moves refused for some walls and not others (a duck that
+/// shields) do occur.
+#[test]
+fn a_board_move_judged_once_keeps_what_each_wall_judged_alone_keeps() {
+    let v = section("atomicduck");
+    let mut unfiltered = (*v).clone();
+    unfiltered.filters = false;
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    let (mut positions, mut shielded) = (0, 0);
+    for _ in 0..5 {
+        let mut pos = v.parse(v.info().layouts[0].fen.as_str()).expect("fen");
+        for _ in 0..40 {
+            let mut candidates = RVec::new();
+            unfiltered.legal(&pos, &mut candidates);
+            let (mut once, mut each) = (candidates.to_vec(), candidates.to_vec());
+            v.retain_pseudo_royals_safe(&pos, &mut once, true);
+            v.retain_pseudo_royals_safe(&pos, &mut each, false);
+            assert_eq!(once, each, "{}", v.fen(&pos));
+            positions += 1;
+            // A board move kept with some walls and refused with others.
+            let board = |m: &Move| crate::walling::base(*m);
+            shielded += each
+                .iter()
+                .filter(|m| {
+                    candidates
+                        .iter()
+                        .any(|c| board(c) == board(m) && !each.contains(c))
+                })
+                .count();
+            let mut legal = RVec::new();
+            v.legal(&pos, &mut legal);
+            if legal.is_empty() {
+                break;
+            }
+            let m = legal[next(legal.len())];
+            let mut fx = MoveEffects::new(pos.side_to_move, false);
+            v.apply(&mut pos, m, &mut fx);
+        }
+    }
+    assert!(positions > 150, "{positions} positions");
+    assert!(
+        shielded > 0,
+        "no duck shielded a board move in {positions} positions"
+    );
 }
 
 #[test]
