@@ -738,10 +738,12 @@ impl Fairy {
     }
 
     /// The moves of `moves` that leave the mover's pseudo-royal pieces safe
-    /// ([`Fairy::pseudo_royals_safe`]). `by_board_move`: where walls can only take attacks
-    /// away ([`Fairy::walls_only_block`]), a walling move's board move is judged once for all
-    /// its walls (atomic chess with a duck: a thousand moves a position, each judged on a
-    /// copy of the position before).
+    /// ([`Fairy::pseudo_royals_safe`]). `by_board_move`: where an added piece can only take
+    /// attacks away ([`Fairy::added_pieces_only_block`]), a walling move's board move is
+    /// judged once for all its walls (atomic chess with a duck: a thousand moves a position,
+    /// each judged on a copy of the position before), and where none of the mover's
+    /// pseudo-royal pieces is attacked now, a drop of another kind is safe without a look
+    /// (mandala: hundreds of drops a position).
     pub(crate) fn retain_pseudo_royals_safe(
         &self,
         pos: &Position,
@@ -765,10 +767,27 @@ impl Fairy {
                 });
             return;
         }
-        let Some(walling) = self
-            .walling
-            .filter(|_| by_board_move && self.walls_only_block())
-        else {
+        if !by_board_move || !self.added_pieces_only_block() {
+            moves.retain(|&m| safe_in(pos, m));
+            return;
+        }
+        if moves.iter().any(|m| m.is_drop()) {
+            let now: Vec<Square> = ours.iter().filter(|&s| !self.touches(s, &theirs)).collect();
+            if !self.any_attacked_for_safety(pos, &now, us.opposite()) {
+                // A dropped piece that is not of an extinction type changes no piece's
+                // royalty and can only block an attack.
+                let plain_drop = |m: &Move| {
+                    m.is_drop()
+                        && self
+                            .kinds
+                            .get(m.piece as usize)
+                            .is_some_and(|k| !self.extinction_type(k.ty))
+                };
+                moves.retain(|&m| plain_drop(&m) || safe_in(pos, m));
+                return;
+            }
+        }
+        let Some(walling) = self.walling else {
             moves.retain(|&m| safe_in(pos, m));
             return;
         };
@@ -802,10 +821,11 @@ impl Fairy {
         });
     }
 
-    /// Whether a wall can only take attacks away: no kind hops over a screen or moves in two
-    /// legs (a wall could be the screen or the first leg's stop), and no piece turns to stone
-    /// or checks twice (rules whose answer is more than "attacked or not").
-    fn walls_only_block(&self) -> bool {
+    /// Whether a piece or wall added to the board can only take attacks away: no kind hops
+    /// over a screen or moves in two legs (the added piece could be the screen or the first
+    /// leg's stop), and no piece turns to stone or checks twice (rules whose answer is more
+    /// than "attacked or not").
+    fn added_pieces_only_block(&self) -> bool {
         let plain = |m: &houserules_movegen::betza::Movement| {
             m.double_leaps.is_empty() && m.hopper.iter().flatten().all(|t| t.entries.is_empty())
         };

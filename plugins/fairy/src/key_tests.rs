@@ -19,6 +19,40 @@ wallingRule = edge
 [atomicduck:atomic]
 wallingRule = duck
 stalemateValue = win
+[mandala]
+maxRank = 10
+maxFile = 10
+pocketSize = 6
+pieceDrops = true
+capturesToHand = true
+shogiPawn = r
+customPiece1 = l:NAD
+customPiece2 = f:ZAD
+customPiece3 = g:NC
+customPiece4 = b:ZC
+customPiece5 = j:FWGH
+customPiece6 = e:vW
+immobile = c
+startFen = flgbjjbglf/10/rrrrrrrrrr/10/10/10/10/RRRRRRRRRR/10/FLGBJJBGLF[EE] w - - 0 1
+doubleStep = false
+castling = false
+dropNoDoubled = r
+immobilityIllegal = true
+promotionRegionWhite = *10
+promotionRegionBlack = *1
+promotionPieceTypes = -
+promotedPieceType = r:c
+mandatoryPiecePromotion = true
+extinctionValue = loss
+extinctionPieceTypes = j
+extinctionPseudoRoyal = true
+extinctionPieceCount = 1
+flagPiece = c
+flagRegionWhite = *10
+flagRegionBlack = *1
+nMoveRule = 0
+nFoldValue = loss
+stalemateValue = loss
 [tictactoe]
 maxRank = 3
 maxFile = 3
@@ -574,14 +608,18 @@ fn a_duck_may_shield_the_castling_kings_path() {
     assert_eq!(a.moves.len(), 998);
 }
 
-/// Where walls only take attacks away, a walling move's board move is judged once for all
-/// its walls (`Fairy::retain_pseudo_royals_safe`): over random atomicduck games (the same
-/// seed each run), the moves kept are exactly those kept by judging each move with its wall
-/// on its own, and the board moves refused for some walls and not others (a duck that
-/// shields) do occur.
-#[test]
-fn a_board_move_judged_once_keeps_what_each_wall_judged_alone_keeps() {
-    let v = section("atomicduck");
+/// Where an added piece only takes attacks away, a walling move's board move is judged once
+/// for all its walls, and drops are kept without a look while no pseudo-royal piece of the
+/// mover is attacked (`Fairy::retain_pseudo_royals_safe`): over random games (a fixed seed),
+/// the moves kept are exactly those kept by judging each move on its own. Returns the
+/// positions compared, those where a board move was kept with some walls and refused with
+/// others (a duck that shields), and those with drops among the moves.
+fn judged_at_once_agrees_with_each_alone(
+    id: &str,
+    games: usize,
+    plies: usize,
+) -> (usize, usize, usize) {
+    let v = section(id);
     let mut unfiltered = (*v).clone();
     unfiltered.filters = false;
     let mut seed = 0x9E37_79B9_7F4A_7C15u64;
@@ -591,27 +629,26 @@ fn a_board_move_judged_once_keeps_what_each_wall_judged_alone_keeps() {
         seed ^= seed << 17;
         (seed % n as u64) as usize
     };
-    let (mut positions, mut shielded) = (0, 0);
-    for _ in 0..5 {
+    let (mut positions, mut shielded, mut drops) = (0, 0, 0);
+    for _ in 0..games {
         let mut pos = v.parse(v.info().layouts[0].fen.as_str()).expect("fen");
-        for _ in 0..40 {
+        for _ in 0..plies {
             let mut candidates = RVec::new();
             unfiltered.legal(&pos, &mut candidates);
             let (mut once, mut each) = (candidates.to_vec(), candidates.to_vec());
             v.retain_pseudo_royals_safe(&pos, &mut once, true);
             v.retain_pseudo_royals_safe(&pos, &mut each, false);
-            assert_eq!(once, each, "{}", v.fen(&pos));
+            assert_eq!(once, each, "{id}: {}", v.fen(&pos));
             positions += 1;
-            // A board move kept with some walls and refused with others.
             let board = |m: &Move| crate::walling::base(*m);
-            shielded += each
-                .iter()
-                .filter(|m| {
-                    candidates
+            let wall_decides = |m: &&Move| {
+                crate::walling::wall_of(**m).is_some()
+                    && candidates
                         .iter()
                         .any(|c| board(c) == board(m) && !each.contains(c))
-                })
-                .count();
+            };
+            shielded += usize::from(each.iter().any(|m| wall_decides(&m)));
+            drops += usize::from(candidates.iter().any(|m| m.is_drop()));
             let mut legal = RVec::new();
             v.legal(&pos, &mut legal);
             if legal.is_empty() {
@@ -622,11 +659,25 @@ fn a_board_move_judged_once_keeps_what_each_wall_judged_alone_keeps() {
             v.apply(&mut pos, m, &mut fx);
         }
     }
+    (positions, shielded, drops)
+}
+
+#[test]
+fn a_board_move_judged_once_keeps_what_each_wall_judged_alone_keeps() {
+    let (positions, shielded, _) = judged_at_once_agrees_with_each_alone("atomicduck", 5, 40);
     assert!(positions > 150, "{positions} positions");
     assert!(
         shielded > 0,
         "no duck shielded a board move in {positions} positions"
     );
+}
+
+#[test]
+fn drops_kept_without_a_look_are_those_a_look_keeps() {
+    // Mandala: captures go to hand, and its pseudo-royal pieces are its two `j`.
+    let (positions, _, drops) = judged_at_once_agrees_with_each_alone("mandala", 4, 60);
+    assert!(positions > 150, "{positions} positions");
+    assert!(drops > 40, "drops in {drops} of {positions} positions");
 }
 
 #[test]
