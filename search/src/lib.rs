@@ -269,15 +269,20 @@ impl ThreadTables {
         }
     }
 
-    /// Every history at `1 / divisor` of its weight (0: forgotten).
-    fn fade(&mut self, divisor: i32) {
-        for h in self
-            .history
+    fn histories(&mut self) -> impl Iterator<Item = &mut i32> {
+        self.history
             .iter_mut()
             .chain(self.detail_history.iter_mut())
-        {
-            *h = if divisor == 0 { 0 } else { *h / divisor };
-        }
+    }
+
+    /// Every history at `1 / divisor` of its weight.
+    fn fade(&mut self, divisor: i32) {
+        self.histories().for_each(|h| *h /= divisor);
+    }
+
+    /// Every history forgotten.
+    fn forget(&mut self) {
+        self.histories().for_each(|h| *h = 0);
     }
 }
 
@@ -305,7 +310,7 @@ impl Searcher {
     pub fn clear(&mut self) {
         self.tt.clear();
         for t in &mut self.threads {
-            t.fade(0);
+            t.forget();
         }
     }
 

@@ -576,6 +576,17 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         }
     }
 
+    /// The move's slot in the detail history ([`SearchGame::detail_slot`]), kept and read
+    /// only where quiet moves are pruned: where every quiet move is searched (duck chess),
+    /// the order of a board move's details was better left as generated (a history keyed by
+    /// the whole move lost about 50 Elo there, docs/benchmarks.md).
+    fn detail_slot(&self, m: G::Move) -> Option<usize> {
+        self.game
+            .detail_slot(m)
+            .filter(|_| self.quiet_pruning)
+            .map(|d| d % HISTORY_SLOTS)
+    }
+
     fn order_key(&self, m: G::Move, hash_move: u64, ply: usize) -> i32 {
         let bits = self.game.move_bits(m);
         if is_hash_move(bits, hash_move) {
@@ -588,13 +599,10 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             KILLER
         } else {
             let h = self.history[self.game.history_slot(m) % HISTORY_SLOTS];
-            match self.game.detail_slot(m).filter(|_| self.quiet_pruning) {
-                // Where every quiet move is searched (duck chess), the order of a board
-                // move's details was better left as generated (a history keyed by the whole
-                // move lost about 50 Elo there, docs/benchmarks.md).
+            match self.detail_slot(m) {
                 None => h.min(KILLER - 1),
                 Some(d) => {
-                    let detail = self.detail_history[d % HISTORY_SLOTS];
+                    let detail = self.detail_history[d];
                     h.clamp(-HISTORY_BOUND, HISTORY_BOUND) * DETAIL_WEIGHT
                         + (detail.clamp(1 - HISTORY_BOUND, HISTORY_BOUND - 1) >> 4)
                 }
@@ -895,14 +903,14 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         let bonus = (depth * depth).min(400);
         let slot = self.game.history_slot(m) % HISTORY_SLOTS;
         gain(&mut self.history[slot], bonus);
-        if let Some(d) = self.game.detail_slot(m) {
-            gain(&mut self.detail_history[d % HISTORY_SLOTS], bonus);
+        if let Some(d) = self.detail_slot(m) {
+            gain(&mut self.detail_history[d], bonus);
         }
         for &i in tried {
             let slot = self.game.history_slot(moves[i]) % HISTORY_SLOTS;
             gain(&mut self.history[slot], -bonus);
-            if let Some(d) = self.game.detail_slot(moves[i]) {
-                gain(&mut self.detail_history[d % HISTORY_SLOTS], -bonus);
+            if let Some(d) = self.detail_slot(moves[i]) {
+                gain(&mut self.detail_history[d], -bonus);
             }
         }
     }
