@@ -743,7 +743,8 @@ impl Fairy {
     /// judged once for all its walls (atomic chess with a duck: a thousand moves a position,
     /// each judged on a copy of the position before), and where none of the mover's
     /// pseudo-royal pieces is attacked now, a drop of another kind is safe without a look
-    /// (mandala: hundreds of drops a position).
+    /// (mandala: hundreds of drops a position); `false`: every move judged on its own (the
+    /// tests' reference).
     pub(crate) fn retain_pseudo_royals_safe(
         &self,
         pos: &Position,
@@ -771,54 +772,53 @@ impl Fairy {
             moves.retain(|&m| safe_in(pos, m));
             return;
         }
-        if moves.iter().any(|m| m.is_drop()) {
-            let now: Vec<Square> = ours.iter().filter(|&s| !self.touches(s, &theirs)).collect();
-            if !self.any_attacked_for_safety(pos, &now, us.opposite()) {
-                // A dropped piece that is not of an extinction type changes no piece's
-                // royalty and can only block an attack.
-                let plain_drop = |m: &Move| {
-                    m.is_drop()
-                        && self
-                            .kinds
-                            .get(m.piece as usize)
-                            .is_some_and(|k| !self.extinction_type(k.ty))
-                };
-                moves.retain(|&m| plain_drop(&m) || safe_in(pos, m));
-                return;
-            }
-        }
-        let Some(walling) = self.walling else {
-            moves.retain(|&m| safe_in(pos, m));
-            return;
+        // Where none of the mover's pseudo-royal pieces is attacked now, a dropped piece that
+        // is not of an extinction type changes no piece's royalty and can only block an
+        // attack. (Without explosions no pseudo-royal piece is excused by touching.)
+        let drops_free = moves.iter().any(|m| m.is_drop()) && {
+            let now: Vec<Square> = ours.iter().collect();
+            !self.any_attacked_for_safety(pos, &now, us.opposite())
+        };
+        let free_drop = |m: &Move| {
+            drops_free
+                && m.is_drop()
+                && self
+                    .kinds
+                    .get(m.piece as usize)
+                    .is_some_and(|k| !self.extinction_type(k.ty))
         };
         // The board without the duck, which leaves its square whatever the move (other walls
         // stay). A move with its wall is then the board move played here with one more wall,
         // and a wall only takes attacks away: where the board move alone leaves the pieces
         // safe, so does every wall. Where it does not, each wall is judged (it may shield).
-        let mut board = pos.clone();
-        if walling.rule == crate::walling::WallingRule::Duck {
-            for sq in walling.walls(self, pos).iter() {
-                board.clear(sq);
+        let board = self.walling.map(|walling| {
+            let mut board = pos.clone();
+            if walling.rule == crate::walling::WallingRule::Duck {
+                for sq in walling.walls(self, pos).iter() {
+                    board.clear(sq);
+                }
             }
-        }
+            board
+        });
         // A board move's walls come one after another: the last board move's answer.
         let mut last: Option<(Move, bool)> = None;
-        moves.retain(|&m| {
+        let mut safe_for_every_wall = |m: Move| {
+            let board = board.as_ref()?;
+            // Castling's path counts the wall (`a_duck_may_shield_the_castling_kings_path`).
             if m.is_castle() || crate::walling::is_pass(m) || crate::walling::wall_of(m).is_none() {
-                // Castling's path counts the wall (`a_duck_may_shield_the_castling_kings_path`).
-                return safe_in(pos, m);
+                return None;
             }
             let board_move = crate::walling::base(m);
-            let safe_alone = match last {
-                Some((b, safe)) if b == board_move => safe,
+            match last {
+                Some((b, safe)) if b == board_move => Some(safe),
                 _ => {
-                    let safe = safe_in(&board, board_move);
+                    let safe = safe_in(board, board_move);
                     last = Some((board_move, safe));
-                    safe
+                    Some(safe)
                 }
-            };
-            safe_alone || safe_in(pos, m)
-        });
+            }
+        };
+        moves.retain(|&m| free_drop(&m) || safe_for_every_wall(m) == Some(true) || safe_in(pos, m));
     }
 
     /// Whether a piece or wall added to the board can only take attacks away: no kind hops
