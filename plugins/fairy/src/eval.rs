@@ -932,13 +932,7 @@ mod tests {
             slides: vec![((1, 0), 2), ((-1, 0), 2), ((0, 1), 0)],
         };
         let reach = vec![queen, knight, short, Reach::default()];
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut random = |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % n
-        };
+        let mut random = crate::tests::random_below(0x2545_f491_4f6c_dd1d);
         let mut packed = 0;
         for (files, ranks) in [(10, 10), (7, 9), (12, 12)] {
             for i in 0..600 {

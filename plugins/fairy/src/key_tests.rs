@@ -588,13 +588,7 @@ fn judged_at_once_agrees_with_each_alone(
     let v = section(id);
     let mut unfiltered = (*v).clone();
     unfiltered.filters = false;
-    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-    let mut next = move |n: usize| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed % n as u64) as usize
-    };
+    let mut random = crate::tests::random_below(0x9E37_79B9_7F4A_7C15);
     let (mut positions, mut shielded, mut drops) = (0, 0, 0);
     for _ in 0..games {
         let mut pos = v.parse(v.info().layouts[0].fen.as_str()).expect("fen");
@@ -620,7 +614,7 @@ fn judged_at_once_agrees_with_each_alone(
             if legal.is_empty() {
                 break;
             }
-            let m = legal[next(legal.len())];
+            let m = legal[random(legal.len() as u64) as usize];
             let mut fx = MoveEffects::new(pos.side_to_move, false);
             v.apply(&mut pos, m, &mut fx);
         }

@@ -75,6 +75,17 @@ pub(crate) fn coord(v: &Fairy, pos: &Position, m: Move) -> String {
     })
 }
 
+/// A xorshift generator from `seed` giving numbers below the bound asked, for the unit
+/// tests' random boards and games.
+pub(crate) fn random_below(mut seed: u64) -> impl FnMut(u64) -> u64 {
+    move |n| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % n
+    }
+}
+
 pub(crate) fn ctx(
     has_legal_moves: bool,
     in_check: bool,
