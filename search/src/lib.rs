@@ -122,6 +122,12 @@ pub trait SearchGame: Clone + Send {
     fn detail_slot(&self, _m: Self::Move) -> Option<usize> {
         None
     }
+    /// The square a capture lands on, if the game can tell: deep in quiescence only captures
+    /// on the square of the last capture (recaptures) are searched, and a capture whose
+    /// square is unknown always is. Default: unknown.
+    fn capture_square(&self, _m: Self::Move) -> Option<u32> {
+        None
+    }
     /// Whether a move from this position could leave a side in check; asked once a node,
     /// before the first quiet move that the pruning near the leaves would leave out. `false`
     /// (no side has a royal piece, as in amazons) lets the search leave such moves out

@@ -45,6 +45,9 @@ pub struct Table {
 }
 
 const SLOT_BYTES: usize = 24;
+/// Stored depths run from minus this (quiescence entries store minus their distance from the
+/// main search, [`crate::worker`]) to 255 less this.
+const DEPTH_OFFSET: i32 = 32;
 
 fn pack(score: i32, depth: i32, bound: Bound, age: u8) -> u64 {
     let b = match bound {
@@ -53,14 +56,14 @@ fn pack(score: i32, depth: i32, bound: Bound, age: u8) -> u64 {
         Bound::Upper => 3,
     };
     (score as i16 as u16 as u64)
-        | ((depth.clamp(-1, 254) + 1) as u64) << 16
+        | ((depth.clamp(-DEPTH_OFFSET, 255 - DEPTH_OFFSET) + DEPTH_OFFSET) as u64) << 16
         | b << 24
         | (age as u64) << 32
 }
 
 fn unpack(data: u64) -> Option<(i32, i32, Bound, u8)> {
     let score = data as u16 as i16 as i32;
-    let depth = ((data >> 16) & 0xFF) as i32 - 1;
+    let depth = ((data >> 16) & 0xFF) as i32 - DEPTH_OFFSET;
     let bound = match (data >> 24) & 0xFF {
         1 => Bound::Exact,
         2 => Bound::Lower,

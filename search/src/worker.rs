@@ -15,6 +15,10 @@ const MAX_QUIESCENCE: usize = 12;
 const QUIET_EVASIONS: usize = 2;
 /// Quiet answers to check on one quiescence line after which a check stands pat.
 const QUIET_ANSWER_PLIES: usize = 4;
+/// Quiescence plies after which only recaptures (captures on the square of the last
+/// capture) are searched, out of check (as in Stockfish's quiescence of some years, its
+/// `DEPTH_QS_RECAPTURES`).
+const RECAPTURES_ONLY: usize = 5;
 
 /// Where a quiescence node is on its line: moves since the main search, and how many of
 /// them were quiet answers to check.
@@ -22,6 +26,8 @@ const QUIET_ANSWER_PLIES: usize = 4;
 struct QuiescenceLine {
     moves: usize,
     quiet_answers: usize,
+    /// The square the last move captured on, where the game tells it.
+    last_square: Option<u32>,
 }
 
 /// What every thread shares.
@@ -957,6 +963,26 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         if line.moves >= MAX_QUIESCENCE || ply >= MAX_PLY - 1 {
             return Ok(stand);
         }
+        // The table, as in the main search: an entry's depth is minus its node's distance
+        // from the main search, so an entry serves a node with as many quiescence plies
+        // left or fewer (one stored nearer the limit saw a shorter horizon), and every entry
+        // of the main search serves.
+        let key = self.game.hash();
+        let qdepth = -(line.moves as i32);
+        let mut hash_move = 0;
+        if let Some(h) = self.tt.probe(key) {
+            hash_move = h.mv;
+            let s = from_tt(h.score, turns);
+            let cut = match h.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+            };
+            if cut && h.depth >= qdepth {
+                return Ok(s);
+            }
+        }
+        let alpha0 = alpha;
         // A check that quiet answers keep coming back to (kings side by side that may not
         // take each other, in petrified) is no threat quiescence can settle: past
         // QUIET_ANSWER_PLIES such answers on the line, a check stands pat like any node.
@@ -976,11 +1002,19 @@ impl<'a, G: SearchGame> Worker<'a, G> {
                 // would play the game out in quiescence.
                 return Ok(stand);
             }
+            // Deep in quiescence, recaptures only: where exchanges are open on many squares
+            // at once (doublearmy's pawns in contact), every capture in every order reached
+            // the depth limit.
+            if let Some(sq) = line.last_square.filter(|_| line.moves >= RECAPTURES_ONLY) {
+                moves.retain(|&m| self.game.capture_square(m).is_none_or(|t| t == sq));
+            }
         }
         let mut keyed: Vec<(i32, G::Move)> = moves
             .iter()
             .map(|&m| {
-                let k = if self.game.is_capture(m) {
+                let k = if is_hash_move(self.game.move_bits(m), hash_move) {
+                    TT_MOVE
+                } else if self.game.is_capture(m) {
                     CAPTURE + self.game.capture_order(m)
                 } else {
                     self.history[self.game.history_slot(m) % HISTORY_SLOTS].min(KILLER - 1)
@@ -991,6 +1025,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         keyed.sort_by_key(|k| std::cmp::Reverse(k.0));
         let side = self.game.side_to_move();
         let mut quiets = 0;
+        let mut best_bits = 0;
         let mut families = std::mem::take(&mut self.families[ply]);
         families.clear();
         for (_, m) in keyed {
@@ -1019,6 +1054,11 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             let next = QuiescenceLine {
                 moves: line.moves + 1,
                 quiet_answers: line.quiet_answers + usize::from(quiet),
+                last_square: if quiet {
+                    None
+                } else {
+                    self.game.capture_square(m)
+                },
             };
             let s = if flip {
                 self.quiesce(-beta, -alpha, ply + 1, turns + 1, next)
@@ -1032,6 +1072,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
                 best = s;
                 if s > alpha {
                     alpha = s;
+                    best_bits = self.game.move_bits(m);
                     if s >= beta {
                         break;
                     }
@@ -1044,6 +1085,15 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             // moves are legal and non-empty), but keep a defined value.
             best = stand;
         }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha0 {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt
+            .store(key, best_bits, to_tt(best, turns), qdepth, bound);
         Ok(best)
     }
 }

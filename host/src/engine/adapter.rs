@@ -457,6 +457,10 @@ impl SearchGame for PipelineGame<'_> {
         m.is_capture()
     }
 
+    fn capture_square(&self, m: Move) -> Option<u32> {
+        Some(u32::from(m.to.0))
+    }
+
     fn capture_order(&self, m: Move) -> i32 {
         let victim = self
             .pos
