@@ -11,7 +11,6 @@
 
 use crate::bitboard::Bits;
 use crate::gen::{Ctx, Pins};
-use crate::tables::family;
 use houserules_plugin_api::{Move, MoveFlags};
 
 /// Which pieces an explosion spares, as kind bit masks.
@@ -62,35 +61,16 @@ impl<B: Bits> Ctx<'_, B> {
         }
     }
 
-    /// What decides the quiet moves of pieces that are not pseudo-royal, where none of
-    /// `royals.ours` is attacked and the other side attacks only by leaps and slides: such a
-    /// move can only uncover an attack on a royal by taking a pinned piece off its line
-    /// (nothing explodes, and a leap's reach does not depend on what stands between).
-    /// `None` where every move needs [`Ctx::blast_ok`].
+    /// What decides the quiet moves of pieces that are not pseudo-royal under the blast rule
+    /// ([`Ctx::quiet_pins`]): nothing explodes in a quiet move, and a royal beside one of
+    /// theirs cannot be attacked (module docs), so nothing pins to it.
     pub(crate) fn blast_quiet_pins(&self, royals: Royals<B>) -> Option<Pins<B>> {
-        let c = self.c;
-        let them = self.them;
-        let f = c.families_by[them];
-        if f & !family::SLIDERS != 0
-            || !c.double_kinds[them].is_empty()
-            || !c.warp_kinds[them].is_empty()
-        {
-            return None;
-        }
-        if royals
-            .ours
-            .squares()
-            .any(|r| self.attacked(r, self.st.occ, them, B::ZERO))
-        {
-            return None;
-        }
-        // A royal beside one of theirs cannot be attacked (module docs): nothing pins to it.
         let exposed = royals
             .ours
             .squares()
             .filter(|&r| (self.around(r) & royals.theirs).is_empty())
             .fold(B::ZERO, |set, r| set | B::bit(r));
-        self.slider_pins(exposed)
+        self.quiet_pins(royals.ours, exposed)
     }
 
     /// Whether the pseudo-legal move `m` (neither a drop nor a castle) of the side to move

@@ -689,6 +689,30 @@ impl<'a, B: Bits> Ctx<'a, B> {
         cand
     }
 
+    /// What decides the quiet moves of the mover's pieces that are not among `ours` (its
+    /// pseudo-royal pieces) where none of `ours` is attacked and the other side attacks only
+    /// by leaps and slides: such a move can only uncover an attack on a royal by taking a
+    /// pinned piece off its line (a leap's reach does not depend on what stands between, and
+    /// a piece moved in front of a royal only blocks). The pins are those to `exposed`, the
+    /// royals that attacks can reach. `None` where every move needs a look of its own.
+    pub(crate) fn quiet_pins(&self, ours: B, exposed: B) -> Option<Pins<B>> {
+        let c = self.c;
+        let them = self.them;
+        if c.families_by[them] & !family::SLIDERS != 0
+            || !c.double_kinds[them].is_empty()
+            || !c.warp_kinds[them].is_empty()
+        {
+            return None;
+        }
+        if ours
+            .squares()
+            .any(|r| self.attacked(r, self.st.occ, them, B::ZERO))
+        {
+            return None;
+        }
+        self.slider_pins(exposed)
+    }
+
     /// The mover's pieces that alone stand between one of `royals` and a slider of the
     /// other side on its line, each with the squares it may move to and still stand between
     /// (the line up to the slider and the slider's square). `None` with more pins than

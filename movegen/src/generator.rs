@@ -7,7 +7,7 @@ use crate::gen::{Any, Count, Ctx, List};
 use crate::rules::{CheckRule, Rules};
 use crate::tables::{CompileError, Compiled};
 use houserules_plugin_api::abi_stable::std_types::RVec;
-use houserules_plugin_api::{Color, Move, MoveEffects, Position, Square, SquareSet};
+use houserules_plugin_api::{Color, Move, MoveEffects, MoveFlags, Position, Square, SquareSet};
 
 enum Engine {
     Small(Box<Compiled<u64>>),
@@ -348,6 +348,37 @@ impl Generator {
                     .or_else(|| quiet(m))
                     .unwrap_or_else(|| x.blast_ok(*m, royals, spared))
             });
+        })
+    }
+
+    /// Keeps the moves of the side to move that leave its pseudo-royal pieces `ours`
+    /// unattacked, for rules in which a quiet move only moves a piece (no explosion, no piece
+    /// added, removed or changed): a plain quiet move (no promotion, drop, castle, second leg
+    /// or special move) of a piece not among `ours` is judged by the pins to `ours` alone
+    /// where none of `ours` is attacked and the other side attacks only by leaps and slides;
+    /// `judge` gives the verdict on every other move.
+    pub fn retain_pseudo_royals_unpinned(
+        &self,
+        pos: &Position,
+        moves: &mut Vec<Move>,
+        ours: &SquareSet,
+        mut judge: impl FnMut(&Move) -> bool,
+    ) {
+        dispatch!(self, c => {
+            let x = ctx(c, pos, pos.side_to_move, self.tag);
+            let royals = c.geo.set(ours);
+            let Some(pins) = x.quiet_pins(royals, royals) else {
+                moves.retain(|m| judge(m));
+                return;
+            };
+            let plain = |m: &Move| -> Option<bool> {
+                if m.flags.0 & !MoveFlags::DOUBLE_STEP.0 != 0 {
+                    return None;
+                }
+                let (from, to) = (c.geo.compact(m.from)?, c.geo.compact(m.to)?);
+                (!royals.has(from) && from != to).then(|| pins.allows(from, to))
+            };
+            moves.retain(|m| plain(m).unwrap_or_else(|| judge(m)));
         })
     }
 

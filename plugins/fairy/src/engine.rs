@@ -818,7 +818,25 @@ impl Fairy {
                 }
             }
         };
-        moves.retain(|&m| free_drop(&m) || safe_for_every_wall(m) == Some(true) || safe_in(pos, m));
+        let mut judge =
+            |m: &Move| free_drop(m) || safe_for_every_wall(*m) == Some(true) || safe_in(pos, *m);
+        if self.quiet_moves_only_move() {
+            // A plain quiet move of a piece that is not pseudo-royal, judged by pins alone.
+            self.gen
+                .retain_pseudo_royals_unpinned(pos, moves, &ours, judge);
+        } else {
+            moves.retain(|m| judge(m));
+        }
+    }
+
+    /// Whether a quiet move only moves a piece: no wall or gated piece comes with it, and no
+    /// piece is flipped. Where added pieces can only block as well
+    /// ([`Fairy::added_pieces_only_block`]), such a move of a piece that is not pseudo-royal
+    /// can expose one only by leaving a slider's line.
+    fn quiet_moves_only_move(&self) -> bool {
+        !self.spec.gating
+            && self.walling.is_none()
+            && self.placement.as_ref().is_none_or(|p| p.flip.is_none())
     }
 
     /// Whether a piece or wall added to the board can only take attacks away: no kind hops

@@ -105,6 +105,14 @@ connectRegion2White = i*
 connectRegion1Black = *1
 connectRegion2Black = *9
 connectDiagonal = false
+[twokings2:chess]
+king = -
+commoner = k
+extinctionValue = loss
+extinctionPseudoRoyal = true
+extinctionPieceTypes = k
+extinctionPieceCount = 1
+startFen = rnbkkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBKKBNR w - - 0 1
 [mandala]
 maxRank = 10
 maxFile = 10
@@ -574,22 +582,29 @@ fn a_duck_may_shield_the_castling_kings_path() {
     assert_eq!(a.moves.len(), 998);
 }
 
+/// What [`judged_at_once_agrees_with_each_alone`] met: positions compared, those where a
+/// board move was kept with some walls and refused with others (a duck that shields), those
+/// with drops among the moves, and those where a plain quiet move of a piece that is not
+/// pseudo-royal was refused (a pinned piece leaving its line).
+#[derive(Debug, Default)]
+struct Agreement {
+    positions: usize,
+    shielded: usize,
+    drops: usize,
+    pinned: usize,
+}
+
 /// Where an added piece only takes attacks away, a walling move's board move is judged once
-/// for all its walls, and drops are kept without a look while no pseudo-royal piece of the
-/// mover is attacked (`Fairy::retain_pseudo_royals_safe`): over random games (a fixed seed),
-/// the moves kept are exactly those kept by judging each move on its own. Returns the
-/// positions compared, those where a board move was kept with some walls and refused with
-/// others (a duck that shields), and those with drops among the moves.
-fn judged_at_once_agrees_with_each_alone(
-    id: &str,
-    games: usize,
-    plies: usize,
-) -> (usize, usize, usize) {
+/// for all its walls, drops are kept without a look while no pseudo-royal piece of the
+/// mover is attacked, and plain quiet moves of the other pieces are judged by pins
+/// (`Fairy::retain_pseudo_royals_safe`): over random games (a fixed seed), the moves kept
+/// are exactly those kept by judging each move on its own.
+fn judged_at_once_agrees_with_each_alone(id: &str, games: usize, plies: usize) -> Agreement {
     let v = section(id);
     let mut unfiltered = (*v).clone();
     unfiltered.filters = false;
     let mut random = crate::tests::random_below(0x9E37_79B9_7F4A_7C15);
-    let (mut positions, mut shielded, mut drops) = (0, 0, 0);
+    let mut met = Agreement::default();
     for _ in 0..games {
         let mut pos = v.parse(v.info().layouts[0].fen.as_str()).expect("fen");
         for _ in 0..plies {
@@ -599,7 +614,7 @@ fn judged_at_once_agrees_with_each_alone(
             v.retain_pseudo_royals_safe(&pos, &mut once, true);
             v.retain_pseudo_royals_safe(&pos, &mut each, false);
             assert_eq!(once, each, "{id}: {}", v.fen(&pos));
-            positions += 1;
+            met.positions += 1;
             let board = |m: &Move| crate::walling::base(*m);
             let wall_decides = |m: &&Move| {
                 crate::walling::wall_of(**m).is_some()
@@ -607,8 +622,15 @@ fn judged_at_once_agrees_with_each_alone(
                         .iter()
                         .any(|c| board(c) == board(m) && !each.contains(c))
             };
-            shielded += usize::from(each.iter().any(|m| wall_decides(&m)));
-            drops += usize::from(candidates.iter().any(|m| m.is_drop()));
+            met.shielded += usize::from(each.iter().any(|m| wall_decides(&m)));
+            met.drops += usize::from(candidates.iter().any(|m| m.is_drop()));
+            let royal = v.pseudo_royal_pair(&pos)[pos.side_to_move.index()];
+            let pinned = |m: &Move| {
+                m.flags.0 & !houserules_plugin_api::MoveFlags::DOUBLE_STEP.0 == 0
+                    && !royal.contains(m.from)
+                    && !each.contains(m)
+            };
+            met.pinned += usize::from(candidates.iter().any(pinned));
             let mut legal = RVec::new();
             v.legal(&pos, &mut legal);
             if legal.is_empty() {
@@ -619,25 +641,30 @@ fn judged_at_once_agrees_with_each_alone(
             v.apply(&mut pos, m, &mut fx);
         }
     }
-    (positions, shielded, drops)
+    met
 }
 
 #[test]
 fn a_board_move_judged_once_keeps_what_each_wall_judged_alone_keeps() {
-    let (positions, shielded, _) = judged_at_once_agrees_with_each_alone("atomicduck", 5, 40);
-    assert!(positions > 150, "{positions} positions");
-    assert!(
-        shielded > 0,
-        "no duck shielded a board move in {positions} positions"
-    );
+    let met = judged_at_once_agrees_with_each_alone("atomicduck", 5, 40);
+    assert!(met.positions > 150, "{met:?}");
+    assert!(met.shielded > 0, "no duck shielded a board move: {met:?}");
 }
 
 #[test]
 fn drops_kept_without_a_look_are_those_a_look_keeps() {
     // Mandala: captures go to hand, and its pseudo-royal pieces are its two `j`.
-    let (positions, _, drops) = judged_at_once_agrees_with_each_alone("mandala", 4, 60);
-    assert!(positions > 150, "{positions} positions");
-    assert!(drops > 40, "drops in {drops} of {positions} positions");
+    let met = judged_at_once_agrees_with_each_alone("mandala", 4, 60);
+    assert!(met.positions > 150, "{met:?}");
+    assert!(met.drops > 40, "{met:?}");
+}
+
+#[test]
+fn quiet_moves_judged_by_pins_are_those_a_look_keeps() {
+    // Two kings, both pseudo-royal, among the chess army's sliders.
+    let met = judged_at_once_agrees_with_each_alone("twokings2", 12, 80);
+    assert!(met.positions > 600, "{met:?}");
+    assert!(met.pinned > 10, "{met:?}");
 }
 
 #[test]
