@@ -18,6 +18,29 @@ pub enum Bound {
     Upper,
 }
 
+impl Bound {
+    /// What a node's `best` score says of its value, searched in the window (`alpha`, `beta`).
+    pub(crate) fn of(best: i32, alpha: i32, beta: i32) -> Bound {
+        if best >= beta {
+            Bound::Lower
+        } else if best > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+
+    /// Whether a stored `score` with this bound settles a node searched in the window
+    /// (`alpha`, `beta`).
+    pub(crate) fn settles(self, score: i32, alpha: i32, beta: i32) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => score >= beta,
+            Bound::Upper => score <= alpha,
+        }
+    }
+}
+
 /// A probed entry.
 #[derive(Debug, Clone, Copy)]
 pub struct Hit {

@@ -541,13 +541,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         }
         // The best move leads the next iteration.
         root_moves[..=best_index].rotate_right(1);
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > alpha0 {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best, alpha0, beta);
         if first_line {
             let bits = self.game.move_bits(root_moves[0]);
             self.tt.store(key, bits, to_tt(best, 0), depth, bound);
@@ -672,16 +666,9 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         let mut hash_move = 0;
         if let Some(h) = self.tt.probe(key) {
             hash_move = h.mv;
-            if !pv_node && h.depth >= depth {
-                let s = from_tt(h.score, turns);
-                let cut = match h.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= *alpha,
-                };
-                if cut {
-                    return Ok(s);
-                }
+            let s = from_tt(h.score, turns);
+            if !pv_node && h.depth >= depth && h.bound.settles(s, *alpha, beta) {
+                return Ok(s);
             }
         }
         // Shallow pruning of quiet moves ([`SearchGame::prunes_quiet_moves`]) reads the static
@@ -885,13 +872,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         self.scores[ply] = scores;
         self.quiets[ply] = quiets_tried;
         result?;
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > alpha0 {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best, alpha0, beta);
         let stored = if bound == Bound::Upper { 0 } else { best_bits };
         self.tt.store(key, stored, to_tt(best, turns), depth, bound);
         Ok(best)
@@ -973,12 +954,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         if let Some(h) = self.tt.probe(key) {
             hash_move = h.mv;
             let s = from_tt(h.score, turns);
-            let cut = match h.bound {
-                Bound::Exact => true,
-                Bound::Lower => s >= beta,
-                Bound::Upper => s <= alpha,
-            };
-            if cut && h.depth >= qdepth {
+            if h.depth >= qdepth && h.bound.settles(s, alpha, beta) {
                 return Ok(s);
             }
         }
@@ -1085,13 +1061,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             // moves are legal and non-empty), but keep a defined value.
             best = stand;
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > alpha0 {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best, alpha0, beta);
         self.tt
             .store(key, best_bits, to_tt(best, turns), qdepth, bound);
         Ok(best)
