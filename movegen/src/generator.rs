@@ -352,11 +352,14 @@ impl Generator {
     }
 
     /// Keeps the moves of the side to move that leave its pseudo-royal pieces `ours`
-    /// unattacked, for rules in which a quiet move only moves a piece (no explosion, no piece
-    /// added, removed or changed): a plain quiet move (no promotion, drop, castle, second leg
-    /// or special move) of a piece not among `ours` is judged by the pins to `ours` alone
-    /// where none of `ours` is attacked and the other side attacks only by leaps and slides;
-    /// `judge` gives the verdict on every other move.
+    /// unattacked, for rules in which a move only moves a piece and takes the one on its
+    /// destination (no explosion, no piece added or changed): a plain move (no promotion,
+    /// drop, castle, en passant, second leg or special move) of a piece not among `ours` is
+    /// judged by the pins to `ours` alone where none of `ours` is attacked and the other side
+    /// attacks only by leaps and slides: the mover only blocks where it lands, and a piece it
+    /// takes attacks no more. (Taking one of the other side's pseudo-royal pieces excuses
+    /// nothing here: the taker stands on its square.) `judge` gives the verdict on every
+    /// other move.
     pub fn retain_pseudo_royals_unpinned(
         &self,
         pos: &Position,
@@ -372,7 +375,7 @@ impl Generator {
                 return;
             };
             let plain = |m: &Move| -> Option<bool> {
-                if m.flags.0 & !MoveFlags::DOUBLE_STEP.0 != 0 {
+                if m.flags.0 & !(MoveFlags::DOUBLE_STEP.0 | MoveFlags::CAPTURE.0) != 0 {
                     return None;
                 }
                 let (from, to) = (c.geo.compact(m.from)?, c.geo.compact(m.to)?);
@@ -410,6 +413,21 @@ impl Generator {
             return None;
         }
         dispatch!(self, c => Some(c.geo.host_set(c.pieces_of(pos, self.tag, color.index(), kinds))))
+    }
+
+    /// Both sides' pieces of the kinds in `kinds` (bit mask), White's then Black's, from one
+    /// reading of the bitboards (where they do not fit the position's cache, each reading
+    /// rebuilds them from the cells); `None` where the mask names a kind this generator does
+    /// not track.
+    pub fn pieces_of_kinds_both(&self, pos: &Position, kinds: u64) -> Option<[SquareSet; 2]> {
+        if !self.tracks_kinds(kinds) {
+            return None;
+        }
+        dispatch!(self, c => {
+            let st = c.state(pos, self.tag);
+            let of = st.of_kinds(kinds);
+            Some([c.geo.host_set(of & st.color[0]), c.geo.host_set(of & st.color[1])])
+        })
     }
 
     /// The number of `color`'s pieces of the kinds in `kinds` (bit mask); `None` where the

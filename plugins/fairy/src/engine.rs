@@ -821,7 +821,7 @@ impl Fairy {
         let mut judge =
             |m: &Move| free_drop(m) || safe_for_every_wall(*m) == Some(true) || safe_in(pos, *m);
         if self.quiet_moves_only_move() {
-            // A plain quiet move of a piece that is not pseudo-royal, judged by pins alone.
+            // A plain move of a piece that is not pseudo-royal, judged by pins alone.
             self.gen
                 .retain_pseudo_royals_unpinned(pos, moves, &ours, judge);
         } else {
@@ -984,16 +984,25 @@ impl Fairy {
     pub fn board_facts<R>(&self, pos: &Position, read: impl Fn(&BoardFacts) -> R) -> R {
         let compute = || {
             let mut facts = BoardFacts::default();
-            for color in [Color::White, Color::Black] {
-                let c = color.index();
-                for (i, &(ty, kinds)) in self.extinction.iter().enumerate() {
-                    let is = |k| self.of_type(k, ty);
-                    let n = self.count_of_mask(pos, color, kinds, is);
+            for (i, &(ty, kinds)) in self.extinction.iter().enumerate() {
+                let is = |k| self.of_type(k, ty);
+                // Both sides' pieces at one reading of the bitboards: on a board whose
+                // bitboards do not fit the position's cache (mandala's 10x10 and its kinds),
+                // each reading rebuilds them, and this runs at every node.
+                let both = kinds.and_then(|k| self.gen.pieces_of_kinds_both(pos, k));
+                for color in [Color::White, Color::Black] {
+                    let c = color.index();
+                    let known = both.map(|b| b[c]);
+                    let n = known.map_or_else(
+                        || self.count_of_mask(pos, color, kinds, is),
+                        |s| s.len() as u32,
+                    );
                     if let Some(count) = facts.extinction_counts[c].get_mut(i) {
                         *count = n;
                     }
                     if self.pseudo_royal && n <= self.spec.extinction_piece_count + 1 {
-                        let squares = self.squares_of_mask(pos, color, kinds, is);
+                        let squares =
+                            known.unwrap_or_else(|| self.squares_of_mask(pos, color, kinds, is));
                         for (o, w) in facts.pseudo_royals[c].0.iter_mut().zip(squares.0) {
                             *o |= w;
                         }

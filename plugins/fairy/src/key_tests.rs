@@ -584,14 +584,15 @@ fn a_duck_may_shield_the_castling_kings_path() {
 
 /// What [`judged_at_once_agrees_with_each_alone`] met: positions compared, those where a
 /// board move was kept with some walls and refused with others (a duck that shields), those
-/// with drops among the moves, and those where a plain quiet move of a piece that is not
-/// pseudo-royal was refused (a pinned piece leaving its line).
+/// with drops among the moves, those where a plain move of a piece that is not pseudo-royal
+/// was refused (a pinned piece leaving its line), and those where such a move was a capture.
 #[derive(Debug, Default)]
 struct Agreement {
     positions: usize,
     shielded: usize,
     drops: usize,
     pinned: usize,
+    pinned_captures: usize,
 }
 
 /// Where an added piece only takes attacks away, a walling move's board move is judged once
@@ -625,12 +626,13 @@ fn judged_at_once_agrees_with_each_alone(id: &str, games: usize, plies: usize) -
             met.shielded += usize::from(each.iter().any(|m| wall_decides(&m)));
             met.drops += usize::from(candidates.iter().any(|m| m.is_drop()));
             let royal = v.pseudo_royal_pair(&pos)[pos.side_to_move.index()];
-            let pinned = |m: &Move| {
-                m.flags.0 & !houserules_plugin_api::MoveFlags::DOUBLE_STEP.0 == 0
-                    && !royal.contains(m.from)
-                    && !each.contains(m)
-            };
+            let plain = houserules_plugin_api::MoveFlags::DOUBLE_STEP.0
+                | houserules_plugin_api::MoveFlags::CAPTURE.0;
+            let pinned =
+                |m: &Move| m.flags.0 & !plain == 0 && !royal.contains(m.from) && !each.contains(m);
             met.pinned += usize::from(candidates.iter().any(pinned));
+            met.pinned_captures +=
+                usize::from(candidates.iter().any(|m| m.is_capture() && pinned(m)));
             let mut legal = RVec::new();
             v.legal(&pos, &mut legal);
             if legal.is_empty() {
@@ -665,6 +667,23 @@ fn quiet_moves_judged_by_pins_are_those_a_look_keeps() {
     let met = judged_at_once_agrees_with_each_alone("twokings2", 12, 80);
     assert!(met.positions > 600, "{met:?}");
     assert!(met.pinned > 10, "{met:?}");
+    assert!(met.pinned_captures > 0, "{met:?}");
+}
+
+#[test]
+fn a_pinned_piece_may_not_take_a_pseudo_royal_piece_off_its_line() {
+    // twokings2: the rook on e2 shields the king on e1 from the rook on e8. Taking Black's
+    // king on a2 leaves the line, and a king taken is no excuse (the rook stands on a2, the
+    // king on e1 is attacked); along the file it may go, and take the rook. Fairy-Stockfish
+    // (pyffish) gives the same list: e2e3-e2e8 and the kings' moves.
+    let a = answer("twokings2", "4r2k/8/8/8/8/8/k3R3/4K1K1 w - - 0 1", &[]);
+    let rook: Vec<&str> = a
+        .moves
+        .iter()
+        .filter_map(|m| m.strip_prefix("e2"))
+        .collect();
+    assert_eq!(rook, ["e3", "e4", "e5", "e6", "e7", "e8"]);
+    assert_eq!(a.moves.len(), 15);
 }
 
 #[test]
