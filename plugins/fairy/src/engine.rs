@@ -820,7 +820,7 @@ impl Fairy {
         };
         let mut judge =
             |m: &Move| free_drop(m) || safe_for_every_wall(*m) == Some(true) || safe_in(pos, *m);
-        if self.quiet_moves_only_move() {
+        if self.moves_only_move() {
             // A plain move of a piece that is not pseudo-royal, judged by pins alone.
             self.gen
                 .retain_pseudo_royals_unpinned(pos, moves, &ours, judge);
@@ -829,12 +829,15 @@ impl Fairy {
         }
     }
 
-    /// Whether a quiet move only moves a piece: no wall or gated piece comes with it, and no
-    /// piece is flipped. Where added pieces can only block as well
-    /// ([`Fairy::added_pieces_only_block`]), such a move of a piece that is not pseudo-royal
-    /// can expose one only by leaving a slider's line.
-    fn quiet_moves_only_move(&self) -> bool {
+    /// Whether a move only moves a piece and takes the one on its destination: no wall or
+    /// gated piece comes with it, no piece is flipped, nothing explodes (explosions also
+    /// excuse pseudo-royal pieces that touch, and are judged on the bitboards of their own
+    /// where the generator can: `retain_blast_safe`). Where added pieces can only block as
+    /// well ([`Fairy::added_pieces_only_block`]), such a move of a piece that is not
+    /// pseudo-royal can expose one only by leaving a slider's line.
+    fn moves_only_move(&self) -> bool {
         !self.spec.gating
+            && !self.spec.blast_on_capture
             && self.walling.is_none()
             && self.placement.as_ref().is_none_or(|p| p.flip.is_none())
     }
