@@ -940,14 +940,14 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         line: QuiescenceLine,
         moves: &mut Vec<G::Move>,
     ) -> Res<i32, G::Error> {
-        let stand = self.game.evaluate()?;
         if line.moves >= MAX_QUIESCENCE || ply >= MAX_PLY - 1 {
-            return Ok(stand);
+            return Ok(self.game.evaluate()?);
         }
         // The table, as in the main search: an entry's depth is minus its node's distance
         // from the main search, so an entry serves a node with as many quiescence plies
         // left or fewer (one stored nearer the limit saw a shorter horizon), and every entry
-        // of the main search serves.
+        // of the main search serves. Probed before the static evaluation, which a cut
+        // does not need.
         let key = self.game.hash();
         let qdepth = -(line.moves as i32);
         let mut hash_move = 0;
@@ -958,6 +958,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
                 return Ok(s);
             }
         }
+        let stand = self.game.evaluate()?;
         let alpha0 = alpha;
         // A check that quiet answers keep coming back to (kings side by side that may not
         // take each other, in petrified) is no threat quiescence can settle: past
