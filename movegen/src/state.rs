@@ -1,9 +1,15 @@
 //! The bitboards of a [`Position`]: read from the position's cache when it holds this
 //! generator's, rebuilt from the cells otherwise.
 //!
-//! Cache layout (`Accel::words`): colour bitboards, then one bitboard per kind (both colours),
-//! each [`Bits::WORDS`] words, and the generator's fingerprint in the last word. It is only
-//! used when everything fits (kinds ≤ 13 on boards of 64 squares, ≤ 5 on larger ones).
+//! Cache layout (`Accel::words`), the generator's fingerprint in the last word before it:
+//! - where they fit, the colour bitboards, then one bitboard per kind (both colours), each
+//!   [`Bits::WORDS`] words or, on boards of 65 to 128 squares, packed at one bit a square;
+//! - else, *sliced*: the first colour's bitboard, then the bits of each square's kind number
+//!   plus one (0 for an empty square), one bitboard per bit. Decoding a kind costs a few
+//!   operations a bit, far less than reading every cell: mandala's nine kinds on 100
+//!   squares take five bitboards, not eleven.
+//!
+//! Every board the generator takes (up to 128 squares, 32 kinds) fits one of the two.
 
 use crate::bitboard::Bits;
 use crate::tables::{Compiled, MAX_KINDS};
@@ -48,7 +54,7 @@ impl<B: Bits> State<B> {
 }
 
 /// How a generator's bitboards sit in the cache's words.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Layout {
     /// One bitboard every [`Bits::WORDS`] words.
     Words,
@@ -56,8 +62,9 @@ enum Layout {
     /// low `n` bits only): xiangqi's and janggi's seven kinds on 90 squares fit this way,
     /// not word by word.
     Packed(usize),
-    /// They do not fit.
-    None,
+    /// The first colour's bitboard and `planes` bitboards of the kind numbers' bits (kind
+    /// plus one), each `n` bits (64 on boards of 64 squares or fewer).
+    Sliced { n: usize, planes: usize },
 }
 
 /// The low `n` bits (`n` ≤ 128) at bit `at` of `w`.
@@ -99,36 +106,64 @@ impl<B: Bits> Compiled<B> {
         } else if B::WORDS == 2 && slots * self.geo.n <= (CACHE_WORDS - 1) * 64 {
             Layout::Packed(self.geo.n)
         } else {
-            Layout::None
+            // Kind numbers 1..=n_kinds (at most 32: six bits), one colour: at most seven
+            // bitboards of 128 bits, within the fifteen words.
+            let planes = (usize::BITS - self.n_kinds.leading_zeros()) as usize;
+            let n = if B::WORDS == 1 { 64 } else { self.geo.n };
+            Layout::Sliced { n, planes }
         }
     }
 
-    /// Whether this generator's bitboards fit the position cache.
+    /// Whether this generator's bitboards fit the position cache (they always do now; kept
+    /// for callers that prime only what fits).
     pub fn cacheable(&self) -> bool {
-        self.layout() != Layout::None
+        true
     }
 
-    /// Bitboard `i` of the cache's words (colours, then kinds).
+    /// Bitboard `i` of the cache's words (colours, then kinds; or the colour, then planes).
     #[inline(always)]
     fn slot(layout: Layout, w: &[u64; CACHE_WORDS], i: usize) -> B {
         match layout {
-            Layout::Packed(n) => {
+            Layout::Packed(n) | Layout::Sliced { n, .. } => {
                 let v = bits_at(w, i * n, n);
                 B::from_words([v as u64, (v >> 64) as u64])
             }
-            _ => {
+            Layout::Words => {
                 let o = i * B::WORDS;
                 B::from_words([w[o], if B::WORDS > 1 { w[o + 1] } else { 0 }])
             }
         }
     }
 
+    /// The pieces of kind `k` from the sliced cache's planes (`occ`: every piece).
+    #[inline(always)]
+    fn sliced_kind(planes: &[B], occ: B, k: usize) -> B {
+        let code = k + 1;
+        planes.iter().enumerate().fold(
+            occ,
+            |b, (j, &p)| if code >> j & 1 == 1 { b & p } else { b & !p },
+        )
+    }
+
+    /// The planes of a sliced cache, and every piece (their union).
+    #[inline(always)]
+    fn planes(layout: Layout, w: &[u64; CACHE_WORDS]) -> ([B; 6], B) {
+        let mut planes = [B::ZERO; 6];
+        let mut occ = B::ZERO;
+        if let Layout::Sliced { planes: n, .. } = layout {
+            for (j, p) in planes.iter_mut().enumerate().take(n) {
+                *p = Self::slot(layout, w, 1 + j);
+                occ |= *p;
+            }
+        }
+        (planes, occ)
+    }
+
     /// The cache's words, where they hold this generator's bitboards.
     #[inline(always)]
     fn cached<'p>(&self, pos: &'p Position, tag: u64) -> Option<(Layout, &'p [u64; CACHE_WORDS])> {
         let a = pos.accel()?;
-        let layout = self.layout();
-        (a.words[CACHE_WORDS - 1] == tag && layout != Layout::None).then_some((layout, &a.words))
+        (a.words[CACHE_WORDS - 1] == tag).then(|| (self.layout(), &a.words))
     }
 
     /// The cache's words of `pos` where they hold this generator's bitboards (`tag`).
@@ -146,10 +181,21 @@ impl<B: Bits> Compiled<B> {
     pub fn state(&self, pos: &Position, tag: u64) -> State<B> {
         if let Some((layout, w)) = self.cached(pos, tag) {
             let mut st = State {
-                color: [Self::slot(layout, w, 0), Self::slot(layout, w, 1)],
+                color: [B::ZERO; 2],
                 kind: [B::ZERO; MAX_KINDS],
                 occ: B::ZERO,
             };
+            if let Layout::Sliced { planes: n, .. } = layout {
+                let (planes, occ) = Self::planes(layout, w);
+                for k in 0..self.n_kinds {
+                    st.kind[k] = Self::sliced_kind(&planes[..n], occ, k);
+                }
+                st.color[0] = Self::slot(layout, w, 0);
+                st.color[1] = occ & !st.color[0];
+                st.occ = occ;
+                return st;
+            }
+            st.color = [Self::slot(layout, w, 0), Self::slot(layout, w, 1)];
             for k in 0..self.n_kinds {
                 st.kind[k] = Self::slot(layout, w, 2 + k);
             }
@@ -164,14 +210,23 @@ impl<B: Bits> Compiled<B> {
     #[inline]
     pub fn pieces_of(&self, pos: &Position, tag: u64, color: usize, kinds: u64) -> B {
         if let Some((layout, w)) = self.cached(pos, tag) {
+            // Kinds beyond the tables are none (n_kinds ≤ 32).
+            let mut m = kinds & ((1u64 << self.n_kinds) - 1);
             let mut b = B::ZERO;
-            let mut m = kinds;
+            if let Layout::Sliced { planes: n, .. } = layout {
+                let (planes, occ) = Self::planes(layout, w);
+                while m != 0 {
+                    let k = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    b |= Self::sliced_kind(&planes[..n], occ, k);
+                }
+                let first = Self::slot(layout, w, 0);
+                return if color == 0 { b & first } else { b & !first };
+            }
             while m != 0 {
                 let k = m.trailing_zeros() as usize;
                 m &= m - 1;
-                if k < self.n_kinds {
-                    b |= Self::slot(layout, w, 2 + k);
-                }
+                b |= Self::slot(layout, w, 2 + k);
             }
             return b & Self::slot(layout, w, color);
         }
@@ -206,30 +261,41 @@ impl<B: Bits> Compiled<B> {
     #[inline]
     pub fn store(&self, pos: &mut Position, st: &State<B>, tag: u64) {
         let layout = self.layout();
-        if layout == Layout::None {
-            pos.invalidate_accel();
-            return;
-        }
         let w = &mut pos.accel_mut().words;
-        let slots = std::iter::once(st.color[0])
-            .chain(std::iter::once(st.color[1]))
-            .chain(st.kind[..self.n_kinds].iter().copied());
-        match layout {
-            Layout::Packed(n) => {
-                w.fill(0);
-                for (i, b) in slots.enumerate() {
-                    let x = b.to_words();
-                    put_bits_at(w, i * n, x[0] as u128 | (x[1] as u128) << 64);
+        let put = |w: &mut [u64; CACHE_WORDS], i: usize, b: B| {
+            let x = b.to_words();
+            match layout {
+                Layout::Packed(n) | Layout::Sliced { n, .. } => {
+                    put_bits_at(w, i * n, x[0] as u128 | (x[1] as u128) << 64)
                 }
-            }
-            _ => {
-                for (i, b) in slots.enumerate() {
-                    let x = b.to_words();
+                Layout::Words => {
                     let o = i * B::WORDS;
                     w[o] = x[0];
                     if B::WORDS > 1 {
                         w[o + 1] = x[1];
                     }
+                }
+            }
+        };
+        if layout != Layout::Words {
+            w.fill(0);
+        }
+        match layout {
+            Layout::Sliced { planes: n, .. } => {
+                put(w, 0, st.color[0]);
+                for j in 0..n {
+                    let plane = (0..self.n_kinds)
+                        .filter(|k| (k + 1) >> j & 1 == 1)
+                        .fold(B::ZERO, |p, k| p | st.kind[k]);
+                    put(w, 1 + j, plane);
+                }
+            }
+            _ => {
+                let slots = [st.color[0], st.color[1]]
+                    .into_iter()
+                    .chain(st.kind[..self.n_kinds].iter().copied());
+                for (i, b) in slots.enumerate() {
+                    put(w, i, b);
                 }
             }
         }
@@ -251,7 +317,76 @@ impl<B: Bits> Compiled<B> {
 
 #[cfg(test)]
 mod tests {
-    use super::{bits_at, put_bits_at, CACHE_WORDS};
+    use super::{bits_at, put_bits_at, Layout, CACHE_WORDS};
+    use crate::bitboard::Bits;
+    use crate::rules::{PieceRules, Rules};
+    use crate::tables::Compiled;
+    use houserules_plugin_api::{Cell, Color, Position, Square};
+
+    /// Rules of `kinds` kinds of wazirs on a `files` x `ranks` board.
+    fn wazirs<B: Bits>(files: u8, ranks: u8, kinds: usize) -> Compiled<B> {
+        let pieces = (0..kinds)
+            .map(|k| PieceRules::new((b'A' + k as u8) as char, "W").expect("betza"))
+            .collect();
+        Compiled::new(&Rules::new(files, ranks, pieces)).expect("rules")
+    }
+
+    /// What the cache gives back is what the cells say, in each of its layouts: every
+    /// bitboard of `state`, and `pieces_of` for both colours and random sets of kinds (some
+    /// beyond the tables), on random boards.
+    fn reads_back<B: Bits>(files: u8, ranks: u8, kinds: usize, layout: Layout) {
+        let c = wazirs::<B>(files, ranks, kinds);
+        assert_eq!(c.layout(), layout, "{files}x{ranks}, {kinds} kinds");
+        let mut next = crate::xorshift(0x2545_F491_4F6C_DD1D ^ kinds as u64);
+        let tag = 0x5EED;
+        for _ in 0..200 {
+            let mut pos = Position::empty(files, ranks);
+            for f in 0..files {
+                for r in 0..ranks {
+                    let x = next();
+                    if x % 3 != 0 {
+                        let colour = if x & 8 == 0 {
+                            Color::White
+                        } else {
+                            Color::Black
+                        };
+                        let kind = ((x >> 8) % kinds as u64) as u8;
+                        pos.set(Square::new(f, r), Cell::piece(kind, colour));
+                    }
+                }
+            }
+            let cells = c.rebuild(&pos);
+            c.store(&mut pos, &cells, tag);
+            let read = c.state(&pos, tag);
+            assert!(
+                read.color == cells.color && read.occ == cells.occ,
+                "{layout:?}"
+            );
+            assert!(read.kind == cells.kind, "{layout:?}");
+            for _ in 0..4 {
+                let mask = next() >> (next() % 64);
+                for colour in 0..2 {
+                    assert!(
+                        c.pieces_of(&pos, tag, colour, mask)
+                            == cells.of_kinds(mask) & cells.color[colour],
+                        "{layout:?}, kinds {mask:#x}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// Mandala's nine kinds on 100 squares, chak's twelve on 81 and 32 kinds on 128 do not
+    /// fit a bitboard a kind: they are sliced; xiangqi's seven on 90 and chess's six are not.
+    #[test]
+    fn every_layout_of_the_cache_reads_back_as_the_cells_say() {
+        reads_back::<u64>(8, 8, 6, Layout::Words);
+        reads_back::<u64>(8, 8, 14, Layout::Sliced { n: 64, planes: 4 });
+        reads_back::<u128>(9, 10, 7, Layout::Packed(90));
+        reads_back::<u128>(10, 10, 9, Layout::Sliced { n: 100, planes: 4 });
+        reads_back::<u128>(9, 9, 12, Layout::Sliced { n: 81, planes: 4 });
+        reads_back::<u128>(16, 8, 32, Layout::Sliced { n: 128, planes: 6 });
+    }
 
     /// Bitboards of every width from 65 to 128 squares, packed as many as fit before the
     /// tag's word, read back unchanged, and the tag's word untouched.
