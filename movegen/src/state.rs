@@ -344,7 +344,7 @@ mod tests {
             for f in 0..files {
                 for r in 0..ranks {
                     let x = next();
-                    if x % 3 != 0 {
+                    if !x.is_multiple_of(3) {
                         let colour = if x & 8 == 0 {
                             Color::White
                         } else {
