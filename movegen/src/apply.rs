@@ -21,7 +21,10 @@ pub fn apply<B: Bits>(
     tag: u64,
 ) {
     let g = &c.geo;
-    let mut st = c.state(pos, tag);
+    // A sliced cache is patched square by square, and its bitboards decoded only where
+    // castling or en passant asks for them.
+    let patch = tag != 0 && c.patchable(pos, tag);
+    let mut st = if patch { None } else { Some(c.state(pos, tag)) };
     let us = pos.side_to_move;
     let them = us.opposite();
     let (ui, ti) = (us.index(), them.index());
@@ -45,7 +48,7 @@ pub fn apply<B: Bits>(
         };
     let rights = pos.castling.iter().any(|s| !s.is_none());
     let castling_king_before = if rights {
-        castling_king(c, &st, ui)
+        castling_king(c, st.get_or_insert_with(|| c.state(pos, tag)), ui)
     } else {
         None
     };
@@ -181,22 +184,34 @@ pub fn apply<B: Bits>(
         }
     }
     // Bitboards after the move.
-    for &(s, old, cell) in &changed[..n_changed] {
-        let b = B::bit(s);
-        if let (Some(k), Some(col)) = (old.kind(), old.color()) {
-            if (k as usize) < c.n_kinds {
-                st.color[col.index()] &= !b;
-                st.kind[k as usize] &= !b;
+    let st = if patch {
+        for &(s, _, cell) in &changed[..n_changed] {
+            c.patch(pos, s, cell);
+        }
+        // Decoded only where the rules below ask.
+        let needed = (c.rules.castling.is_some() && pos.castling.iter().any(|s| !s.is_none()))
+            || !pos.ep_passed.is_none();
+        needed.then(|| c.state(pos, tag))
+    } else {
+        let mut st = st.unwrap_or_else(|| c.state(pos, tag));
+        for &(s, old, cell) in &changed[..n_changed] {
+            let b = B::bit(s);
+            if let (Some(k), Some(col)) = (old.kind(), old.color()) {
+                if (k as usize) < c.n_kinds {
+                    st.color[col.index()] &= !b;
+                    st.kind[k as usize] &= !b;
+                }
+            }
+            if let (Some(k), Some(col)) = (cell.kind(), cell.color()) {
+                if (k as usize) < c.n_kinds {
+                    st.color[col.index()] |= b;
+                    st.kind[k as usize] |= b;
+                }
             }
         }
-        if let (Some(k), Some(col)) = (cell.kind(), cell.color()) {
-            if (k as usize) < c.n_kinds {
-                st.color[col.index()] |= b;
-                st.kind[k as usize] |= b;
-            }
-        }
-    }
-    st.occ = st.color[0] | st.color[1];
+        st.occ = st.color[0] | st.color[1];
+        Some(st)
+    };
     pos.halfmove_clock = if reset {
         0
     } else {
@@ -209,15 +224,18 @@ pub fn apply<B: Bits>(
     // Castling rights of a side whose castling piece is gone; none without castling.
     if c.rules.castling.is_none() {
         pos.castling = [Square::NONE; 4];
-    } else if pos.castling.iter().any(|s| !s.is_none()) {
+    } else if let Some(st) = st
+        .as_ref()
+        .filter(|_| pos.castling.iter().any(|s| !s.is_none()))
+    {
         for side in [ui, ti] {
-            if castling_king(c, &st, side).is_none() {
+            if castling_king(c, st, side).is_none() {
                 pos.castling[side * 2] = Square::NONE;
                 pos.castling[side * 2 + 1] = Square::NONE;
             }
         }
     }
-    if let Some(p) = g.compact(pos.ep_passed) {
+    if let (Some(p), Some(st)) = (g.compact(pos.ep_passed), st) {
         let keep = match c.rules.en_passant {
             EnPassantPolicy::Always => true,
             EnPassantPolicy::Pseudo => Ctx::new(c, pos, st, us).ep_capturable(p),
@@ -232,9 +250,11 @@ pub fn apply<B: Bits>(
             pos.ep_victim = Square::NONE;
         }
     }
-    if tag != 0 {
-        c.store(pos, &st, tag);
-    } else {
-        pos.invalidate_accel();
+    if patch {
+        return;
+    }
+    match st {
+        Some(st) if tag != 0 => c.store(pos, &st, tag),
+        _ => pos.invalidate_accel(),
     }
 }

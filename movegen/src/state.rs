@@ -13,7 +13,7 @@
 
 use crate::bitboard::Bits;
 use crate::tables::{Compiled, MAX_KINDS};
-use houserules_plugin_api::{Cell, Position};
+use houserules_plugin_api::{Cell, Color, Position};
 
 /// Bitboards of a position.
 #[derive(Clone, Copy)]
@@ -63,8 +63,8 @@ enum Layout {
     /// not word by word.
     Packed(usize),
     /// The first colour's bitboard and `planes` bitboards of the kind numbers' bits (kind
-    /// plus one), each `n` bits (64 on boards of 64 squares or fewer).
-    Sliced { n: usize, planes: usize },
+    /// plus one), one every [`Bits::WORDS`] words: seven at most, so they need no packing.
+    Sliced { planes: usize },
 }
 
 /// The low `n` bits (`n` ≤ 128) at bit `at` of `w`.
@@ -109,8 +109,7 @@ impl<B: Bits> Compiled<B> {
             // Kind numbers 1..=n_kinds (at most 32: six bits), one colour: at most seven
             // bitboards of 128 bits, within the fifteen words.
             let planes = (usize::BITS - self.n_kinds.leading_zeros()) as usize;
-            let n = if B::WORDS == 1 { 64 } else { self.geo.n };
-            Layout::Sliced { n, planes }
+            Layout::Sliced { planes }
         }
     }
 
@@ -124,11 +123,11 @@ impl<B: Bits> Compiled<B> {
     #[inline(always)]
     fn slot(layout: Layout, w: &[u64; CACHE_WORDS], i: usize) -> B {
         match layout {
-            Layout::Packed(n) | Layout::Sliced { n, .. } => {
+            Layout::Packed(n) => {
                 let v = bits_at(w, i * n, n);
                 B::from_words([v as u64, (v >> 64) as u64])
             }
-            Layout::Words => {
+            Layout::Words | Layout::Sliced { .. } => {
                 let o = i * B::WORDS;
                 B::from_words([w[o], if B::WORDS > 1 { w[o + 1] } else { 0 }])
             }
@@ -137,12 +136,20 @@ impl<B: Bits> Compiled<B> {
 
     /// The pieces of kind `k` from the sliced cache's planes (`occ`: every piece).
     #[inline(always)]
-    fn sliced_kind(planes: &[B], occ: B, k: usize) -> B {
+    fn sliced_kind(planes: &[B; 6], occ: B, k: usize) -> B {
+        // Without branches: a bit of the number that is 0 takes the complement (the planes
+        // past the layout's are empty, and the number's bits there 0).
         let code = k + 1;
-        planes.iter().enumerate().fold(
-            occ,
-            |b, (j, &p)| if code >> j & 1 == 1 { b & p } else { b & !p },
-        )
+        let mut b = occ;
+        for (j, &p) in planes.iter().enumerate() {
+            let flip = if code >> j & 1 == 1 {
+                B::ZERO
+            } else {
+                !B::ZERO
+            };
+            b &= p ^ flip;
+        }
+        b
     }
 
     /// The planes of a sliced cache, and every piece (their union).
@@ -150,7 +157,7 @@ impl<B: Bits> Compiled<B> {
     fn planes(layout: Layout, w: &[u64; CACHE_WORDS]) -> ([B; 6], B) {
         let mut planes = [B::ZERO; 6];
         let mut occ = B::ZERO;
-        if let Layout::Sliced { planes: n, .. } = layout {
+        if let Layout::Sliced { planes: n } = layout {
             for (j, p) in planes.iter_mut().enumerate().take(n) {
                 *p = Self::slot(layout, w, 1 + j);
                 occ |= *p;
@@ -185,10 +192,10 @@ impl<B: Bits> Compiled<B> {
                 kind: [B::ZERO; MAX_KINDS],
                 occ: B::ZERO,
             };
-            if let Layout::Sliced { planes: n, .. } = layout {
+            if let Layout::Sliced { .. } = layout {
                 let (planes, occ) = Self::planes(layout, w);
                 for k in 0..self.n_kinds {
-                    st.kind[k] = Self::sliced_kind(&planes[..n], occ, k);
+                    st.kind[k] = Self::sliced_kind(&planes, occ, k);
                 }
                 st.color[0] = Self::slot(layout, w, 0);
                 st.color[1] = occ & !st.color[0];
@@ -213,12 +220,12 @@ impl<B: Bits> Compiled<B> {
             // Kinds beyond the tables are none (n_kinds ≤ 32).
             let mut m = kinds & ((1u64 << self.n_kinds) - 1);
             let mut b = B::ZERO;
-            if let Layout::Sliced { planes: n, .. } = layout {
+            if let Layout::Sliced { .. } = layout {
                 let (planes, occ) = Self::planes(layout, w);
                 while m != 0 {
                     let k = m.trailing_zeros() as usize;
                     m &= m - 1;
-                    b |= Self::sliced_kind(&planes[..n], occ, k);
+                    b |= Self::sliced_kind(&planes, occ, k);
                 }
                 let first = Self::slot(layout, w, 0);
                 return if color == 0 { b & first } else { b & !first };
@@ -265,10 +272,8 @@ impl<B: Bits> Compiled<B> {
         let put = |w: &mut [u64; CACHE_WORDS], i: usize, b: B| {
             let x = b.to_words();
             match layout {
-                Layout::Packed(n) | Layout::Sliced { n, .. } => {
-                    put_bits_at(w, i * n, x[0] as u128 | (x[1] as u128) << 64)
-                }
-                Layout::Words => {
+                Layout::Packed(n) => put_bits_at(w, i * n, x[0] as u128 | (x[1] as u128) << 64),
+                Layout::Words | Layout::Sliced { .. } => {
                     let o = i * B::WORDS;
                     w[o] = x[0];
                     if B::WORDS > 1 {
@@ -281,7 +286,7 @@ impl<B: Bits> Compiled<B> {
             w.fill(0);
         }
         match layout {
-            Layout::Sliced { planes: n, .. } => {
+            Layout::Sliced { planes: n } => {
                 put(w, 0, st.color[0]);
                 for j in 0..n {
                     let plane = (0..self.n_kinds)
@@ -300,6 +305,41 @@ impl<B: Bits> Compiled<B> {
             }
         }
         w[CACHE_WORDS - 1] = tag;
+    }
+
+    /// Whether the position's cache holds this generator's bitboards sliced, so that a move
+    /// may [`Compiled::patch`] them square by square instead of decoding and encoding them
+    /// whole.
+    #[inline]
+    pub(crate) fn patchable(&self, pos: &Position, tag: u64) -> bool {
+        matches!(self.cached(pos, tag), Some((Layout::Sliced { .. }, _)))
+    }
+
+    /// Changes square `s` of a sliced cache (see [`Compiled::patchable`]) from what it held
+    /// to `cell`: its bit in the colour's bitboard and in each bit's.
+    #[inline]
+    pub(crate) fn patch(&self, pos: &mut Position, s: usize, cell: Cell) {
+        let Layout::Sliced { planes } = self.layout() else {
+            return;
+        };
+        let code = match (cell.kind(), cell.color()) {
+            (Some(k), Some(col)) if (k as usize) < self.n_kinds => Some((k as usize + 1, col)),
+            _ => None,
+        };
+        let w = &mut pos.accel_mut().words;
+        let mut put = |slot: usize, on: bool| {
+            let at = slot * B::WORDS * 64 + s;
+            let bit = 1u64 << (at % 64);
+            if on {
+                w[at / 64] |= bit;
+            } else {
+                w[at / 64] &= !bit;
+            }
+        };
+        put(0, matches!(code, Some((_, Color::White))));
+        for j in 0..planes {
+            put(1 + j, code.is_some_and(|(k, _)| k >> j & 1 == 1));
+        }
     }
 
     /// The cell on compact square `s`.
@@ -381,11 +421,11 @@ mod tests {
     #[test]
     fn every_layout_of_the_cache_reads_back_as_the_cells_say() {
         reads_back::<u64>(8, 8, 6, Layout::Words);
-        reads_back::<u64>(8, 8, 14, Layout::Sliced { n: 64, planes: 4 });
+        reads_back::<u64>(8, 8, 14, Layout::Sliced { planes: 4 });
         reads_back::<u128>(9, 10, 7, Layout::Packed(90));
-        reads_back::<u128>(10, 10, 9, Layout::Sliced { n: 100, planes: 4 });
-        reads_back::<u128>(9, 9, 12, Layout::Sliced { n: 81, planes: 4 });
-        reads_back::<u128>(16, 8, 32, Layout::Sliced { n: 128, planes: 6 });
+        reads_back::<u128>(10, 10, 9, Layout::Sliced { planes: 4 });
+        reads_back::<u128>(9, 9, 12, Layout::Sliced { planes: 4 });
+        reads_back::<u128>(16, 8, 32, Layout::Sliced { planes: 6 });
     }
 
     /// Bitboards of every width from 65 to 128 squares, packed as many as fit before the
