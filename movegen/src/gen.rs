@@ -145,6 +145,9 @@ pub struct Ctx<'a, B: Bits> {
     /// Pieces of both sides whose kinds hop as janggi cannons (they are no screens for one
     /// another and cannot take one another).
     janggi: B,
+    /// The other side's candidates of every capture family against the mover's first royal
+    /// (see [`Ctx::royal_candidates`]), found at the first trial move that asks.
+    royal_cands: std::cell::OnceCell<(usize, [B; family::COUNT])>,
 }
 
 impl<'a, B: Bits> Ctx<'a, B> {
@@ -176,7 +179,32 @@ impl<'a, B: Bits> Ctx<'a, B> {
             empty: !st.occ & c.geo.board,
             capturable: st.color[1 - side.index()] & !immune,
             all_rule: c.rules.check == CheckRule::All,
+            royal_cands: std::cell::OnceCell::new(),
         }
+    }
+
+    /// The other side's pieces of every capture family that may attack `sq` along the
+    /// family's lines ([`Ctx::family_attackers`]), where `sq` is the mover's first royal:
+    /// every trial move of a position that leaves the royal where it is asks about the same
+    /// square, and hoppers (all of them partial kinds) cost a loop over their kinds each.
+    #[inline]
+    fn royal_candidates(&self, sq: usize) -> Option<&[B; family::COUNT]> {
+        let (at, cands) = self.royal_cands.get_or_init(|| {
+            let royals = self.royals_of(self.us);
+            let mut cands = [B::ZERO; family::COUNT];
+            if royals.is_empty() {
+                return (usize::MAX, cands);
+            }
+            let r = royals.lsb();
+            let mut f = self.c.families_by[self.them];
+            while f != 0 {
+                let i = f.trailing_zeros() as usize;
+                f &= f - 1;
+                cands[i] = self.family_attackers(i, r);
+            }
+            (r, cands)
+        });
+        (*at == sq).then_some(cands)
     }
 
     /// Per slider family, the pieces of `color` whose kind rides its whole rays.
@@ -396,7 +424,20 @@ impl<'a, B: Bits> Ctx<'a, B> {
         janggi: B,
     ) -> B {
         let own = (by == self.them).then_some(&self.fam);
-        self.attack_scan_in::<FIRST>(&self.st, own, sq, occ, by, gone, janggi)
+        self.attack_scan_in::<FIRST>(&self.st, own, false, sq, occ, by, gone, janggi)
+    }
+
+    /// [`Ctx::attack_scan`] by the other side on the square of one of the mover's royals
+    /// after a trial move (`occ`, `gone`, `janggi`).
+    #[inline(always)]
+    fn royal_attacked(&self, sq: usize, occ: B, gone: B, janggi: B) -> bool {
+        let (fam, exact) = match self.royal_candidates(sq) {
+            Some(cands) => (cands, true),
+            None => (&self.fam, false),
+        };
+        !self
+            .attack_scan_in::<true>(&self.st, Some(fam), exact, sq, occ, self.them, gone, janggi)
+            .is_empty()
     }
 
     /// Where the other side's royal can be checked by the mover, once per position
@@ -528,7 +569,7 @@ impl<'a, B: Bits> Ctx<'a, B> {
             let royals = st.of_kinds(c.royal_kinds) & st.color[them];
             let hit = |r: usize| {
                 !self
-                    .attack_scan_in::<true>(&st, Some(&fam), r, st.occ, us, B::ZERO, janggi)
+                    .attack_scan_in::<true>(&st, Some(&fam), false, r, st.occ, us, B::ZERO, janggi)
                     .is_empty()
             };
             let check = match c.rules.check {
@@ -541,13 +582,14 @@ impl<'a, B: Bits> Ctx<'a, B> {
     }
 
     /// The attack scan over the bitboards `st`; `fam`: the full-family pieces of `by` in
-    /// them, where known.
+    /// them, where known, or (`exact`) every candidate of each family against `sq`.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn attack_scan_in<const FIRST: bool>(
         &self,
         st: &State<B>,
         fam: Option<&[B; family::COUNT]>,
+        exact: bool,
         sq: usize,
         occ: B,
         by: usize,
@@ -579,8 +621,10 @@ impl<'a, B: Bits> Ctx<'a, B> {
             f &= f - 1;
             let bit = 1u32 << i;
             let mut cand = fam[i];
-            for &k in &c.partial_kinds[by][i] {
-                cand |= st.kind[k as usize] & c.kinds[by][k as usize].rev_pseudo[sq];
+            if !exact {
+                for &k in &c.partial_kinds[by][i] {
+                    cand |= st.kind[k as usize] & c.kinds[by][k as usize].rev_pseudo[sq];
+                }
             }
             cand &= keep;
             if cand.is_empty() {
@@ -617,10 +661,23 @@ impl<'a, B: Bits> Ctx<'a, B> {
                     }
                 }
             } else if let Some(r) = &c.rays[i] {
+                if (r.reach[sq] & cand).is_empty() {
+                    continue;
+                }
                 let grass = bit & (family::GRASS_H | family::GRASS_V | family::GRASS_D) != 0;
-                for list in &r.lists[sq] {
+                for (list, ray) in r.lists[sq].iter().zip(r.at(sq)) {
+                    if (ray.all & cand).is_empty() {
+                        continue;
+                    }
                     let mut it = list.iter().map(|&x| x as usize);
-                    let attacker = if grass {
+                    let attacker = if !grass && ray.single {
+                        // A hop on a straight ray: the screen is the first piece on it, the
+                        // attacker the first beyond, both read from the ray's bitboard.
+                        ray.first(occ).and_then(|screen| {
+                            ray.first(occ & !B::bit(screen))
+                                .filter(|&a| !(janggi.has(a) && janggi.has(screen)))
+                        })
+                    } else if grass {
                         // The square next to `sq` is the screen; the attacker is the first
                         // piece beyond it.
                         match it.next() {
@@ -1592,17 +1649,14 @@ impl<'a, B: Bits> Ctx<'a, B> {
         }
         match c.rules.check {
             CheckRule::Off => true,
-            CheckRule::Any => !royals.squares().any(|r| {
-                !self
-                    .attack_scan::<true>(r, occ, them, gone, janggi)
-                    .is_empty()
-            }),
+            CheckRule::Any => !royals
+                .squares()
+                .any(|r| self.royal_attacked(r, occ, gone, janggi)),
             CheckRule::All => {
                 royals.is_empty()
-                    || royals.squares().any(|r| {
-                        self.attack_scan::<true>(r, occ, them, gone, janggi)
-                            .is_empty()
-                    })
+                    || royals
+                        .squares()
+                        .any(|r| !self.royal_attacked(r, occ, gone, janggi))
             }
         }
     }

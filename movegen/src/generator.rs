@@ -204,11 +204,11 @@ impl Generator {
         dispatch!(self, c => ctx(c, pos, pos.side_to_move, self.tag).has_legal_en_passant())
     }
 
-    /// Fills the position's cache where it fits this generator's bitboards and does not
-    /// hold them now (cells changed outside the generator's moves): the next calls then
-    /// need not read the cells, each on its own.
+    /// Fills the position's cache where it does not hold this generator's bitboards now
+    /// (cells changed outside the generator's moves): the next calls then need not read
+    /// the cells, each on its own.
     pub fn refresh(&self, pos: &mut Position) {
-        let stale = dispatch!(self, c => c.cacheable() && c.cache_words(pos, self.tag).is_none());
+        let stale = dispatch!(self, c => c.cache_words(pos, self.tag).is_none());
         if stale {
             self.prime(pos);
         }

@@ -113,12 +113,6 @@ impl<B: Bits> Compiled<B> {
         }
     }
 
-    /// Whether this generator's bitboards fit the position cache (they always do now; kept
-    /// for callers that prime only what fits).
-    pub fn cacheable(&self) -> bool {
-        true
-    }
-
     /// Bitboard `i` of the cache's words (colours, then kinds; or the colour, then planes).
     #[inline(always)]
     fn slot(layout: Layout, w: &[u64; CACHE_WORDS], i: usize) -> B {

@@ -227,3 +227,134 @@ fn a_sliced_cache_is_patched_move_by_move_as_the_cells_say() {
         assert_eq!(perft_with_cache_checked(&g, &p, depth), nodes, "{f}");
     }
 }
+
+/// Hoppers' attacks (read from their rays' bitboards on a straight ray, from the square lists
+/// on a wrapped one) are the captures their moves make: on random boards of cannons of both
+/// lines, grasshoppers and rooks, the attackers of every white piece are the origins of
+/// Black's pseudo-legal captures landing on it; on a plain board and on one whose files wrap.
+#[test]
+fn hoppers_attack_where_their_captures_land() {
+    let mut next = crate::xorshift(0x9E37_79B9_7F4A_7C15);
+    for wrap in [false, true] {
+        let pieces = ["mRcpR", "mBcpB", "gQ", "R"]
+            .iter()
+            .zip(['C', 'D', 'G', 'R'])
+            .map(|(b, l)| PieceRules::new(l, b).unwrap())
+            .collect();
+        let mut r = Rules::new(9, 10, pieces);
+        r.check = CheckRule::Off;
+        r.topology.wrap_files = wrap;
+        let g = Generator::new(&r).unwrap();
+        let mut captures_seen = 0;
+        for _ in 0..300 {
+            let mut p = Position::empty(9, 10);
+            for f in 0..9 {
+                for rank in 0..10 {
+                    let x = next();
+                    if x % 3 == 0 {
+                        let colour = if x & 16 == 0 {
+                            Color::White
+                        } else {
+                            Color::Black
+                        };
+                        let cell = houserules_plugin_api::Cell::piece(((x >> 8) % 4) as u8, colour);
+                        p.set(Square::new(f, rank), cell);
+                    }
+                }
+            }
+            let mut moves = houserules_plugin_api::abi_stable::std_types::RVec::new();
+            g.pseudo_moves(&p, Color::Black, &SquareSet::EMPTY, &mut moves);
+            for f in 0..9 {
+                for rank in 0..10 {
+                    let s = Square::new(f, rank);
+                    if p.get(s).color() != Some(Color::White) {
+                        continue;
+                    }
+                    let by_moves: SquareSet = moves
+                        .iter()
+                        .filter(|m| m.to == s && m.is_capture())
+                        .map(|m| m.from)
+                        .collect();
+                    captures_seen += by_moves.len();
+                    assert_eq!(
+                        g.attackers(&p, s, Color::Black),
+                        by_moves,
+                        "wrap {wrap}, {s:?}"
+                    );
+                }
+            }
+        }
+        assert!(captures_seen > 1000, "wrap {wrap}: {captures_seen}");
+    }
+}
+
+/// With hoppers, legality is judged by trying each move on the bitboards (the candidates
+/// against the royal found once a position): the legal moves are the pseudo-legal moves
+/// after which, made on a copy, no piece of the other side attacks the mover's king.
+#[test]
+fn moves_tried_against_hoppers_are_those_that_leave_the_king_safe() {
+    let mut next = crate::xorshift(0x2545_F491_4F6C_DD1D);
+    let mut pieces: Vec<PieceRules> = ["mRcpR", "mBcpB", "gQ", "R"]
+        .iter()
+        .zip(['C', 'D', 'G', 'R'])
+        .map(|(b, l)| PieceRules::new(l, b).unwrap())
+        .collect();
+    let mut king = PieceRules::new('K', "K").unwrap();
+    king.royal = true;
+    pieces.push(king);
+    let g = Generator::new(&Rules::new(9, 10, pieces)).unwrap();
+    let (mut refused, mut positions) = (0, 0);
+    for _ in 0..400 {
+        let mut p = Position::empty(9, 10);
+        let cell = houserules_plugin_api::Cell::piece;
+        p.set(
+            Square::new((next() % 9) as u8, (next() % 5) as u8),
+            cell(4, Color::White),
+        );
+        p.set(
+            Square::new((next() % 9) as u8, 5 + (next() % 5) as u8),
+            cell(4, Color::Black),
+        );
+        for _ in 0..14 {
+            let x = next();
+            let s = Square::new((x % 9) as u8, ((x >> 8) % 10) as u8);
+            if p.get(s).is_empty() {
+                let colour = if x & 1 << 20 == 0 {
+                    Color::White
+                } else {
+                    Color::Black
+                };
+                p.set(s, cell(((x >> 24) % 4) as u8, colour));
+            }
+        }
+        let king_of = |p: &Position| {
+            (0..90u8)
+                .map(|i| Square::new(i % 9, i / 9))
+                .find(|&s| p.get(s) == cell(4, Color::White))
+        };
+        if g.is_attacked(&p, king_of(&p).unwrap(), Color::Black) {
+            continue;
+        }
+        positions += 1;
+        let mut pseudo = houserules_plugin_api::abi_stable::std_types::RVec::new();
+        g.pseudo_moves(&p, Color::White, &SquareSet::EMPTY, &mut pseudo);
+        let safe: Vec<_> = pseudo
+            .iter()
+            .copied()
+            .filter(|&m| {
+                let mut after = p.clone();
+                let mut fx = houserules_plugin_api::MoveEffects::new(Color::White, false);
+                g.apply(&mut after, m, &mut fx);
+                king_of(&after).is_some_and(|k| !g.is_attacked(&after, k, Color::Black))
+            })
+            .collect();
+        let mut legal = houserules_plugin_api::abi_stable::std_types::RVec::new();
+        g.legal_moves(&p, &mut legal);
+        assert_eq!(legal.to_vec(), safe, "{p:?}");
+        refused += pseudo.len() - safe.len();
+    }
+    assert!(
+        positions > 200 && refused > 100,
+        "{positions} positions, {refused} refused"
+    );
+}
