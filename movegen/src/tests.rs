@@ -251,7 +251,7 @@ fn hoppers_attack_where_their_captures_land() {
             for f in 0..9 {
                 for rank in 0..10 {
                     let x = next();
-                    if x % 3 == 0 {
+                    if x.is_multiple_of(3) {
                         let colour = if x & 16 == 0 {
                             Color::White
                         } else {
