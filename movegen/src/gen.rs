@@ -1088,13 +1088,10 @@ impl<'a, B: Bits> Ctx<'a, B> {
         match &self.c.info[kind].promotion {
             CompiledPromotion::None => self.mobile_count(t, kind),
             CompiledPromotion::Choice {
-                zone,
-                choices,
-                mandatory,
+                choices, mandatory, ..
             } => {
-                let z = zone[self.us];
-                let inz = t & z;
-                let mut n = self.mobile_count(t & !z, kind);
+                let inz = t & self.promotion_squares(kind, from, B::ZERO);
+                let mut n = self.mobile_count(t & !inz, kind);
                 if !inz.is_empty() {
                     // A promotion is no normal move: the immobility rule spares it.
                     n += inz.count() as u64 * choices[self.us].len() as u64;
@@ -1104,14 +1101,8 @@ impl<'a, B: Bits> Ctx<'a, B> {
                 }
                 n
             }
-            CompiledPromotion::Shogi {
-                zone, mandatory, ..
-            } => {
-                let z = zone[self.us];
-                let mut pz = if z.has(from) { t } else { t & z };
-                if self.c.info[kind].promotes_on_capture {
-                    pz &= self.st.color[self.them];
-                }
+            CompiledPromotion::Shogi { mandatory, .. } => {
+                let pz = t & self.promotion_squares(kind, from, self.st.color[self.them]);
                 let mut n = self.mobile_count(t & !pz, kind);
                 if !pz.is_empty() {
                     n += pz.count() as u64;
@@ -1120,6 +1111,30 @@ impl<'a, B: Bits> Ctx<'a, B> {
                     }
                 }
                 n
+            }
+        }
+    }
+
+    /// Where a move of the piece of `kind` from `from` promotes (by choice or compulsorily):
+    /// a chess promotion's zone; for a shogi promotion the zone, or every square once the
+    /// piece stands in it, and only on `captures` for a kind that promotes by capturing.
+    /// The one rule that counting, emitting and the reach after a move share.
+    #[inline(always)]
+    fn promotion_squares(&self, kind: usize, from: usize, captures: B) -> B {
+        match &self.c.info[kind].promotion {
+            CompiledPromotion::None => B::ZERO,
+            CompiledPromotion::Choice { zone, .. } => zone[self.us],
+            CompiledPromotion::Shogi { zone, .. } => {
+                let z = if zone[self.us].has(from) {
+                    !B::ZERO
+                } else {
+                    zone[self.us]
+                };
+                if self.c.info[kind].promotes_on_capture {
+                    z & captures
+                } else {
+                    z
+                }
             }
         }
     }
@@ -1142,12 +1157,12 @@ impl<'a, B: Bits> Ctx<'a, B> {
         } else {
             MoveFlags::NONE
         };
+        let captures = if capture { B::bit(to) } else { B::ZERO };
+        let promotes = self.promotion_squares(kind, from, captures).has(to);
         match &self.c.info[kind].promotion {
             CompiledPromotion::Choice {
-                zone,
-                choices,
-                mandatory,
-            } if zone[self.us].has(to) => {
+                choices, mandatory, ..
+            } if promotes => {
                 for &p in &choices[self.us] {
                     sink.push(Move::promotion(hf, ht, p, capture));
                 }
@@ -1156,12 +1171,10 @@ impl<'a, B: Bits> Ctx<'a, B> {
                 }
             }
             CompiledPromotion::Shogi {
-                zone,
                 promoted,
                 mandatory,
-            } if (zone[self.us].has(to) || zone[self.us].has(from))
-                && (capture || !self.c.info[kind].promotes_on_capture) =>
-            {
+                ..
+            } if promotes => {
                 let mut m = Move::promotion(hf, ht, *promoted, capture);
                 m.flags = m.flags | MoveFlags::SPECIAL;
                 sink.push(m);
@@ -1674,18 +1687,7 @@ impl<'a, B: Bits> Ctx<'a, B> {
         if self.c.rules.immobility_illegal {
             // As `emit` keeps them: a square where the piece could not move again only
             // with a promotion there.
-            let promoting = match &self.c.info[kind].promotion {
-                CompiledPromotion::Choice { zone, .. } => zone[self.us],
-                CompiledPromotion::Shogi { zone, .. } if !self.c.info[kind].promotes_on_capture => {
-                    if zone[self.us].has(to) {
-                        !B::ZERO
-                    } else {
-                        zone[self.us]
-                    }
-                }
-                _ => B::ZERO,
-            };
-            reach &= self.kt(self.us, kind).mobile | promoting;
+            reach &= self.kt(self.us, kind).mobile | self.promotion_squares(kind, to, B::ZERO);
         }
         Some(reach)
     }
