@@ -630,26 +630,7 @@ impl<'a, B: Bits> Ctx<'a, B> {
             if cand.is_empty() {
                 continue;
             }
-            if bit & family::SLIDERS != 0 {
-                if let Some(r) = &c.rays[i] {
-                    if (r.reach[sq] & cand).is_empty() {
-                        continue;
-                    }
-                    for ray in r.at(sq) {
-                        if (ray.all & cand).is_empty() {
-                            continue;
-                        }
-                        if let Some(b) = ray.first(occ) {
-                            if cand.has(b) {
-                                acc |= B::bit(b);
-                                if FIRST {
-                                    return acc;
-                                }
-                            }
-                        }
-                    }
-                }
-            } else if bit & family::LAME != 0 {
+            if bit & family::LAME != 0 {
                 if let Some(l) = &c.lame[i] {
                     for &(a, path) in &l.reverse[sq] {
                         if cand.has(a as usize) && (path & occ).is_empty() {
@@ -660,24 +641,35 @@ impl<'a, B: Bits> Ctx<'a, B> {
                         }
                     }
                 }
-            } else if let Some(r) = &c.rays[i] {
-                if (r.reach[sq] & cand).is_empty() {
-                    continue;
+                continue;
+            }
+            // Sliders and hoppers: none of the family's rays from `sq` holds a candidate.
+            let Some(r) = &c.rays[i] else { continue };
+            if (r.reach[sq] & cand).is_empty() {
+                continue;
+            }
+            if bit & family::SLIDERS != 0 {
+                for ray in r.at(sq) {
+                    if (ray.all & cand).is_empty() {
+                        continue;
+                    }
+                    if let Some(b) = ray.first(occ) {
+                        if cand.has(b) {
+                            acc |= B::bit(b);
+                            if FIRST {
+                                return acc;
+                            }
+                        }
+                    }
                 }
+            } else {
                 let grass = bit & (family::GRASS_H | family::GRASS_V | family::GRASS_D) != 0;
                 for (list, ray) in r.lists[sq].iter().zip(r.at(sq)) {
                     if (ray.all & cand).is_empty() {
                         continue;
                     }
                     let mut it = list.iter().map(|&x| x as usize);
-                    let attacker = if !grass && ray.single {
-                        // A hop on a straight ray: the screen is the first piece on it, the
-                        // attacker the first beyond, both read from the ray's bitboard.
-                        ray.first(occ).and_then(|screen| {
-                            ray.first(occ & !B::bit(screen))
-                                .filter(|&a| !(janggi.has(a) && janggi.has(screen)))
-                        })
-                    } else if grass {
+                    let attacker = if grass {
                         // The square next to `sq` is the screen; the attacker is the first
                         // piece beyond it.
                         match it.next() {
@@ -685,12 +677,20 @@ impl<'a, B: Bits> Ctx<'a, B> {
                             _ => None,
                         }
                     } else {
-                        // One screen, then the attacker; a janggi-hop attacker does not jump
-                        // another.
-                        it.by_ref().find(|&x| occ.has(x)).and_then(|screen| {
-                            it.find(|&x| occ.has(x))
-                                .filter(|&a| !(janggi.has(a) && janggi.has(screen)))
-                        })
+                        // One screen, then the attacker: on a straight ray both read from the
+                        // ray's bitboard, else square by square. A janggi-hop attacker does
+                        // not jump another.
+                        let hop = if ray.single {
+                            ray.first(occ).and_then(|screen| {
+                                Some((screen, ray.first(occ & !B::bit(screen))?))
+                            })
+                        } else {
+                            it.by_ref()
+                                .find(|&x| occ.has(x))
+                                .and_then(|screen| Some((screen, it.find(|&x| occ.has(x))?)))
+                        };
+                        hop.filter(|&(screen, a)| !(janggi.has(a) && janggi.has(screen)))
+                            .map(|(_, a)| a)
                     };
                     if let Some(a) = attacker {
                         if cand.has(a) {
