@@ -119,6 +119,20 @@ struct CheckSquares<B: Bits> {
     blockers: B,
 }
 
+/// The board after a move that is tried, not made ([`Ctx::trial_board`]): what the other
+/// side's attacks see of it.
+#[derive(Clone, Copy, Debug)]
+pub struct TrialBoard<B> {
+    /// Occupied squares.
+    pub occ: B,
+    /// The other side's pieces the move takes.
+    pub gone: B,
+    /// The mover's royal pieces.
+    pub royals: B,
+    /// Pieces of both sides whose kinds hop as janggi cannons.
+    pub janggi: B,
+}
+
 /// One generation over one position.
 pub struct Ctx<'a, B: Bits> {
     /// Tables.
@@ -1597,81 +1611,88 @@ impl<'a, B: Bits> Ctx<'a, B> {
     /// Whether `m` (pseudo-legal) leaves the mover's royals safe under the check rule.
     #[inline(always)]
     pub fn trial_ok(&self, m: Move) -> bool {
-        let c = self.c;
-        let g = &c.geo;
-        let (us, them) = (self.us, self.them);
-        let mut occ = self.st.occ;
-        let mut gone = B::ZERO;
-        let mut royals = self.royals_of(us);
-        let mut janggi = self.janggi;
-        let Some(to) = g.compact(m.to) else {
+        let Some(t) = self.trial_board(m) else {
             return false;
         };
+        match self.c.rules.check {
+            CheckRule::Off => true,
+            CheckRule::Any => !t.royals.squares().any(|r| self.attacked_after(r, &t)),
+            CheckRule::All => {
+                t.royals.is_empty() || t.royals.squares().any(|r| !self.attacked_after(r, &t))
+            }
+        }
+    }
+
+    /// The board after the pseudo-legal move `m`, as far as the other side's attacks see
+    /// it, without making the move; `None` for a square beyond the tables.
+    #[inline(always)]
+    pub fn trial_board(&self, m: Move) -> Option<TrialBoard<B>> {
+        let c = self.c;
+        let g = &c.geo;
+        let them = self.them;
+        let mut t = TrialBoard {
+            occ: self.st.occ,
+            gone: B::ZERO,
+            royals: self.royals_of(self.us),
+            janggi: self.janggi,
+        };
+        let to = g.compact(m.to)?;
         if m.is_drop() {
-            occ |= B::bit(to);
+            t.occ |= B::bit(to);
             if (m.piece as usize) < c.n_kinds && c.janggi_kinds & (1 << m.piece) != 0 {
-                janggi |= B::bit(to);
+                t.janggi |= B::bit(to);
             }
             if (m.piece as usize) < c.n_kinds && c.info[m.piece as usize].royal {
-                royals |= B::bit(to);
+                t.royals |= B::bit(to);
             }
+            return Some(t);
+        }
+        let from = g.compact(m.from)?;
+        let kind = self.st_kind(from).unwrap_or(0);
+        let was_royal = t.royals.has(from);
+        if m.is_castle() {
+            let kd = g.compact(m.via)?;
+            let rd = self.rook_dest(from, to);
+            t.occ ^= B::bit(from) | B::bit(to);
+            t.occ |= B::bit(kd) | B::bit(rd);
+            if was_royal {
+                t.royals ^= B::bit(from);
+                t.royals |= B::bit(kd);
+            }
+            return Some(t);
+        }
+        t.occ ^= B::bit(from);
+        if m.flags.contains(MoveFlags::EN_PASSANT) {
+            if let Some(v) = g.compact(self.pos.ep_victim) {
+                t.occ &= !B::bit(v);
+                t.gone |= B::bit(v);
+            }
+        } else if self.st.color[them].has(to) {
+            t.gone |= B::bit(to);
+        }
+        t.occ |= B::bit(to);
+        let after = if m.is_promotion() && (m.piece as usize) < c.n_kinds {
+            m.piece as usize
         } else {
-            let Some(from) = g.compact(m.from) else {
-                return false;
-            };
-            let kind = self.st_kind(from).unwrap_or(0);
-            let was_royal = royals.has(from);
-            if m.is_castle() {
-                let Some(kd) = g.compact(m.via) else {
-                    return false;
-                };
-                let rd = self.rook_dest(from, to);
-                occ ^= B::bit(from) | B::bit(to);
-                occ |= B::bit(kd) | B::bit(rd);
-                if was_royal {
-                    royals ^= B::bit(from);
-                    royals |= B::bit(kd);
-                }
-            } else {
-                occ ^= B::bit(from);
-                if m.flags.contains(MoveFlags::EN_PASSANT) {
-                    if let Some(v) = g.compact(self.pos.ep_victim) {
-                        occ &= !B::bit(v);
-                        gone |= B::bit(v);
-                    }
-                } else if self.st.color[them].has(to) {
-                    gone |= B::bit(to);
-                }
-                occ |= B::bit(to);
-                let after = if m.is_promotion() && (m.piece as usize) < c.n_kinds {
-                    m.piece as usize
-                } else {
-                    kind
-                };
-                if was_royal {
-                    royals ^= B::bit(from);
-                }
-                if c.info[after].royal {
-                    royals |= B::bit(to);
-                }
-                janggi &= !(B::bit(from) | B::bit(to));
-                if c.janggi_kinds & (1 << after) != 0 {
-                    janggi |= B::bit(to);
-                }
-            }
+            kind
+        };
+        if was_royal {
+            t.royals ^= B::bit(from);
         }
-        match c.rules.check {
-            CheckRule::Off => true,
-            CheckRule::Any => !royals
-                .squares()
-                .any(|r| self.royal_attacked(r, occ, gone, janggi)),
-            CheckRule::All => {
-                royals.is_empty()
-                    || royals
-                        .squares()
-                        .any(|r| !self.royal_attacked(r, occ, gone, janggi))
-            }
+        if c.info[after].royal {
+            t.royals |= B::bit(to);
         }
+        t.janggi &= !(B::bit(from) | B::bit(to));
+        if c.janggi_kinds & (1 << after) != 0 {
+            t.janggi |= B::bit(to);
+        }
+        Some(t)
+    }
+
+    /// Whether the other side attacks `sq` on the board `t` after a trial move.
+    #[inline(always)]
+    pub fn attacked_after(&self, sq: usize, t: &TrialBoard<B>) -> bool {
+        self.royal_attacked(sq, t.occ, t.gone, t.janggi)
     }
 
     /// The squares the piece that `m` moves could reach with a quiet move from `m`'s

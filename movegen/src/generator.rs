@@ -351,37 +351,48 @@ impl Generator {
         })
     }
 
-    /// Keeps the moves of the side to move that leave its pseudo-royal pieces `ours`
-    /// unattacked, for rules in which a move only moves a piece and takes the one on its
-    /// destination (no explosion, no piece added or changed): a plain move (no promotion,
-    /// drop, castle, en passant, second leg or special move) of a piece not among `ours` is
-    /// judged by the pins to `ours` alone where none of `ours` is attacked and the other side
-    /// attacks only by leaps and slides: the mover only blocks where it lands, and a piece it
-    /// takes attacks no more. (Taking one of the other side's pseudo-royal pieces excuses
-    /// nothing here: the taker stands on its square.) `judge` gives the verdict on every
-    /// other move.
-    pub fn retain_pseudo_royals_unpinned(
+    /// Keeps the moves of `moves` (pseudo-legal moves of the side to move) that `judge`
+    /// keeps. With each move `judge` gets a look at the board after it, tried on the
+    /// bitboards and not made: `attacked(sq)`, whether the other side attacks `sq` there
+    /// (`None` where the move cannot be tried: a square beyond the tables). The position is
+    /// read once for all the moves; a copy of it made each move before (mandala, spartan).
+    ///
+    /// With `unpinned`, the pseudo-royal pieces `ours`, for rules in which a move only moves
+    /// a piece and takes the one on its destination (no explosion, no piece added or
+    /// changed): a plain move (no promotion, drop, castle, en passant, second leg or special
+    /// move) of a piece not among `ours` is kept or not by the pins to `ours` alone, without
+    /// asking `judge`, where none of `ours` is attacked and the other side attacks only by
+    /// leaps and slides: the mover only blocks where it lands, and a piece it takes attacks
+    /// no more. (Taking one of the other side's pseudo-royal pieces excuses nothing here: the
+    /// taker stands on its square.)
+    pub fn retain_tried(
         &self,
         pos: &Position,
         moves: &mut Vec<Move>,
-        ours: &SquareSet,
-        mut judge: impl FnMut(&Move) -> bool,
+        unpinned: Option<&SquareSet>,
+        mut judge: impl FnMut(&Move, &dyn Fn(Square) -> Option<bool>) -> bool,
     ) {
         dispatch!(self, c => {
             let x = ctx(c, pos, pos.side_to_move, self.tag);
-            let royals = c.geo.set(ours);
-            let Some(pins) = x.quiet_pins(royals, royals) else {
-                moves.retain(|m| judge(m));
-                return;
-            };
+            let royals = unpinned.map(|ours| c.geo.set(ours));
+            let pins = royals.and_then(|r| x.quiet_pins(r, r));
             let plain = |m: &Move| -> Option<bool> {
+                let (pins, royals) = (pins.as_ref()?, royals?);
                 if m.flags.0 & !(MoveFlags::DOUBLE_STEP.0 | MoveFlags::CAPTURE.0) != 0 {
                     return None;
                 }
                 let (from, to) = (c.geo.compact(m.from)?, c.geo.compact(m.to)?);
                 (!royals.has(from) && from != to).then(|| pins.allows(from, to))
             };
-            moves.retain(|m| plain(m).unwrap_or_else(|| judge(m)));
+            moves.retain(|m| {
+                plain(m).unwrap_or_else(|| {
+                    let attacked = |sq: Square| -> Option<bool> {
+                        let t = x.trial_board(*m)?;
+                        Some(c.geo.compact(sq).is_some_and(|s| x.attacked_after(s, &t)))
+                    };
+                    judge(m, &attacked)
+                })
+            });
         })
     }
 

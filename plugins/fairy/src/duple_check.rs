@@ -54,17 +54,24 @@ pub fn all_attacked(v: &Fairy, pos: &Position, color: Color, theirs: &SquareSet)
     }
 }
 
-/// Whether `us`'s move `m` (reaching `after`) leaves all of `us`'s candidates attacked:
-/// `before`, `us`'s [`candidates`] in the position the move is made in, with the moved one
-/// on its destination, and a promotion to an extinction type.
+/// Whether the move `m` of the side to move in `pos` (reaching `after`) leaves all of its
+/// candidates attacked ([`after`] of `before`).
 pub fn leaves_all_attacked(
     v: &Fairy,
-    us: Color,
+    pos: &Position,
     before: &[Square],
     m: Move,
     after: &Position,
     theirs: &SquareSet,
 ) -> bool {
+    let by = pos.side_to_move.opposite();
+    every_one_attacked(v, after, &self::after(v, pos, before, m), by, theirs, true)
+}
+
+/// The mover's candidates after `m`: `before`, its [`candidates`] in `pos`, the position the
+/// move is made in, with the moved one on its destination, and a chess-style promotion to an
+/// extinction type (as Fairy-Stockfish's `legal()` has it).
+pub fn after(v: &Fairy, pos: &Position, before: &[Square], m: Move) -> Vec<Square> {
     let dest = if m.is_castle() { m.via } else { m.to };
     let mut c: Vec<Square> = before
         .iter()
@@ -72,11 +79,12 @@ pub fn leaves_all_attacked(
         .collect();
     let promoted_to_candidate = m.is_promotion()
         && !m.is_drop()
+        && v.is_chess_style_promotion(pos, &m)
         && v.kinds
             .get(m.piece as usize)
             .is_some_and(|k| v.extinction_type(k.ty));
     if promoted_to_candidate && !c.contains(&dest) {
         c.push(dest);
     }
-    every_one_attacked(v, after, &c, us.opposite(), theirs, true)
+    c
 }

@@ -672,8 +672,9 @@ impl Fairy {
         if !sp.promotion_limit.is_empty() {
             moves.retain(|&m| self.within_promotion_limit(pos, m));
         }
-        if sp.drop_opposite_colored_bishop {
-            moves.retain(|m| self.opposite_bishops_allow(pos, m));
+        if sp.drop_opposite_colored_bishop && moves.iter().any(Move::is_drop) {
+            let budget = self.bishop_budget(pos);
+            moves.retain(|m| self.opposite_bishops_allow(pos, &budget, m));
         }
         if self.royals_in_hand {
             moves.retain(|m| self.royal_drop_safe(pos, m));
@@ -743,8 +744,9 @@ impl Fairy {
     /// judged once for all its walls (atomic chess with a duck: a thousand moves a position,
     /// each judged on a copy of the position before), and where none of the mover's
     /// pseudo-royal pieces is attacked now, a drop of another kind is safe without a look
-    /// (mandala: hundreds of drops a position); `false`: every move judged on its own (the
-    /// tests' reference).
+    /// (mandala: hundreds of drops a position), and where the rules change the board as the
+    /// generator does, moves are tried on its bitboards ([`Fairy::royals_safe_by_trial`]);
+    /// `false`: every move judged on its own copy of the position (the tests' reference).
     pub(crate) fn retain_pseudo_royals_safe(
         &self,
         pos: &Position,
@@ -768,14 +770,15 @@ impl Fairy {
                 });
             return;
         }
-        if !by_board_move || !self.added_pieces_only_block() {
-            moves.retain(|&m| safe_in(pos, m));
-            return;
-        }
+        // Where an added piece can only take attacks away (below), drops and walls may be
+        // judged together; where the rules change the board as the generator does, moves
+        // are tried on its bitboards instead of made on a copy.
+        let only_block = by_board_move && self.added_pieces_only_block();
+        let trials = by_board_move && self.trials_judge_safety();
         // Where none of the mover's pseudo-royal pieces is attacked now, a dropped piece that
         // is not of an extinction type changes no piece's royalty and can only block an
         // attack. (Without explosions no pseudo-royal piece is excused by touching.)
-        let drops_free = moves.iter().any(|m| m.is_drop()) && {
+        let drops_free = only_block && moves.iter().any(|m| m.is_drop()) && {
             let now: Vec<Square> = ours.iter().collect();
             !self.any_attacked_for_safety(pos, &now, us.opposite())
         };
@@ -791,12 +794,14 @@ impl Fairy {
         // stay). A move with its wall is then the board move played here with one more wall,
         // and a wall only takes attacks away: where the board move alone leaves the pieces
         // safe, so does every wall. Where it does not, each wall is judged (it may shield).
-        let board = self.walling.map(|walling| {
+        let board = self.walling.filter(|_| only_block).map(|walling| {
             let mut board = pos.clone();
             if walling.rule == crate::walling::WallingRule::Duck {
                 for sq in walling.walls(self, pos).iter() {
                     board.clear(sq);
                 }
+                // Its bitboards once, not at every board move made on it.
+                self.gen.refresh(&mut board);
             }
             board
         });
@@ -818,14 +823,22 @@ impl Fairy {
                 }
             }
         };
-        let mut judge =
-            |m: &Move| free_drop(m) || safe_for_every_wall(*m) == Some(true) || safe_in(pos, *m);
-        if self.moves_only_move() {
-            // A plain move of a piece that is not pseudo-royal, judged by pins alone.
+        let mut judge = |m: &Move, attacked: Option<&dyn Fn(Square) -> Option<bool>>| {
+            free_drop(m)
+                || safe_for_every_wall(*m) == Some(true)
+                || attacked
+                    .and_then(|a| self.royals_safe_by_trial(pos, *m, &ours, &duple, a))
+                    .unwrap_or_else(|| safe_in(pos, *m))
+        };
+        // A plain move of a piece that is not pseudo-royal, judged by pins alone.
+        let pins = only_block && self.moves_only_move();
+        if trials || pins {
             self.gen
-                .retain_pseudo_royals_unpinned(pos, moves, &ours, judge);
+                .retain_tried(pos, moves, pins.then_some(&ours), |m, attacked| {
+                    judge(m, trials.then_some(attacked))
+                });
         } else {
-            moves.retain(|m| judge(m));
+            moves.retain(|m| judge(m, None));
         }
     }
 
@@ -1112,6 +1125,104 @@ impl Fairy {
                     .is_none_or(|k| self.extinction_type(k.ty)))
     }
 
+    /// The mover's pseudo-royal pieces after `m` (`ours` before it): the moved piece on its
+    /// destination, a dropped piece of an extinction type added, and a promotion to one
+    /// either added or, where it makes one too many of that type, taking the royalty of
+    /// every piece of the type. `cell_after`: the board after the move.
+    fn pseudo_royals_after(
+        &self,
+        pos: &Position,
+        m: Move,
+        ours: &SquareSet,
+        cell_after: &dyn Fn(Square) -> houserules_plugin_api::Cell,
+    ) -> Vec<Square> {
+        let us = pos.side_to_move;
+        let dest = if m.is_castle() { m.via } else { m.to };
+        let mut expected: Vec<Square> = ours
+            .iter()
+            .map(|s| if !m.is_drop() && s == m.from { dest } else { s })
+            .collect();
+        // `piece` is the dropped kind or the promotion's.
+        let placed_ty = (m.is_drop() || m.is_promotion())
+            .then(|| self.kinds.get(m.piece as usize).map(|k| k.ty))
+            .flatten();
+        if m.is_drop()
+            && placed_ty.is_some_and(|t| self.extinction_type(t))
+            && !expected.contains(&m.to)
+        {
+            expected.push(m.to);
+        }
+        // Only a chess-style promotion: Fairy-Stockfish's `legal()` leaves a shogi-style one
+        // (`promotedPieceType`, shoshogi's elephant to prince) out of this rule.
+        let chess_style = m.is_promotion() && self.is_chess_style_promotion(pos, &m);
+        if let Some(moved_ty) = placed_ty.filter(|&t| chess_style && self.extinction_type(t)) {
+            if self.count_board(pos, us, moved_ty) > self.spec.extinction_piece_count {
+                // One more of that type: none of them is pseudo-royal any more.
+                expected.retain(|&s| {
+                    piece_of(cell_after(s))
+                        .is_none_or(|(k, _)| self.kinds[k as usize].ty != moved_ty)
+                });
+            } else if !expected.contains(&m.to) {
+                expected.push(m.to);
+            }
+        }
+        expected
+    }
+
+    /// Whether the moves of `moves` that change the board only as the generator's moves do
+    /// may be judged on its bitboards ([`Fairy::royals_safe_by_trial`]): nothing explodes,
+    /// turns to stone, is flipped, gated or walled, and the generator tracks every kind.
+    pub(crate) fn trials_judge_safety(&self) -> bool {
+        self.moves_only_move()
+            && self.stone.is_none()
+            && self.placement.is_none()
+            && self.gen.tracks_kinds(self.kinds_where(|_| true))
+    }
+
+    /// [`Fairy::pseudo_royals_safe`] for a move tried on the generator's bitboards
+    /// (`attacked`, see `Generator::retain_tried`) instead of made on a copy of the
+    /// position: a plain move, capture, promotion or drop where the rules change the board
+    /// as the generator does ([`Fairy::trials_judge_safety`]). `None` for any other move.
+    /// Such a move takes no pseudo-royal piece off the board without standing on its square,
+    /// so none excuses an attacked one.
+    fn royals_safe_by_trial(
+        &self,
+        pos: &Position,
+        m: Move,
+        ours: &SquareSet,
+        duple: &[Square],
+        attacked: &dyn Fn(Square) -> Option<bool>,
+    ) -> Option<bool> {
+        let tried = houserules_plugin_api::MoveFlags::CAPTURE.0
+            | houserules_plugin_api::MoveFlags::PROMOTION.0
+            | houserules_plugin_api::MoveFlags::DROP.0
+            | houserules_plugin_api::MoveFlags::DOUBLE_STEP.0;
+        if m.flags.0 & !tried != 0 {
+            return None;
+        }
+        let us = pos.side_to_move;
+        let cell_after = |s: Square| match () {
+            _ if s != m.to => pos.get(s),
+            _ if m.is_promotion() || m.is_drop() => houserules_plugin_api::Cell::piece(m.piece, us),
+            _ => pos.get(m.from),
+        };
+        for s in self.pseudo_royals_after(pos, m, ours, &cell_after) {
+            if attacked(s)? {
+                return Some(false);
+            }
+        }
+        if !self.spec.duple_check {
+            return Some(true);
+        }
+        let all = crate::duple_check::after(self, pos, duple, m);
+        for s in &all {
+            if !attacked(*s)? {
+                return Some(true);
+            }
+        }
+        Some(all.is_empty())
+    }
+
     /// Fairy-Stockfish's legality rule for pseudo-royal pieces: after `m` none of the mover's
     /// (`ours`, before the move, following the moved, dropped or promoted piece) is gone
     /// (an explosion) or attacked, unless the move removed one of theirs by explosion or en
@@ -1171,31 +1282,7 @@ impl Fairy {
         {
             after.clear(m.to);
         }
-        let mut expected: Vec<Square> = ours
-            .iter()
-            .map(|s| if !m.is_drop() && s == m.from { dest } else { s })
-            .collect();
-        // `piece` is the dropped kind or the promotion's.
-        let placed_ty = (m.is_drop() || m.is_promotion())
-            .then(|| self.kinds.get(m.piece as usize).map(|k| k.ty))
-            .flatten();
-        if m.is_drop()
-            && placed_ty.is_some_and(|t| self.extinction_type(t))
-            && !expected.contains(&m.to)
-        {
-            expected.push(m.to);
-        }
-        if let Some(moved_ty) = placed_ty.filter(|&t| m.is_promotion() && self.extinction_type(t)) {
-            if self.count_board(pos, us, moved_ty) > self.spec.extinction_piece_count {
-                // One more of that type: none of them is pseudo-royal any more.
-                expected.retain(|&s| {
-                    piece_of(after.get(s))
-                        .is_none_or(|(k, _)| self.kinds[k as usize].ty != moved_ty)
-                });
-            } else if !expected.contains(&m.to) {
-                expected.push(m.to);
-            }
-        }
+        let mut expected = self.pseudo_royals_after(pos, m, ours, &|s| after.get(s));
         if expected.iter().any(|&s| !after.get(s).is_color(us)) {
             return false;
         }
@@ -1205,7 +1292,7 @@ impl Fairy {
             !self.any_attacked_for_safety(&after, &expected, them)
         };
         safe && !(self.spec.duple_check
-            && crate::duple_check::leaves_all_attacked(self, us, duple, m, &after, theirs))
+            && crate::duple_check::leaves_all_attacked(self, pos, duple, m, &after, theirs))
     }
 
     /// `promotionLimit`: whether a promotion `m` stays within its type's limit.
@@ -2357,6 +2444,12 @@ impl Fairy {
             s.push(self.kinds[m.piece as usize].san_letter);
         }
         s
+    }
+
+    /// Whether the promotion `m` is a chess-style one (to a piece of `promotionPieceTypes`:
+    /// Fairy-Stockfish's `PROMOTION` move type), not a shogi-style promotion or a demotion.
+    pub(crate) fn is_chess_style_promotion(&self, pos: &Position, m: &Move) -> bool {
+        self.move_type(pos, m).0 == 1
     }
 
     /// A move's type as Fairy-Stockfish's SAN disambiguation compares it: plain, a

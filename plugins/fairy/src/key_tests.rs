@@ -113,6 +113,75 @@ extinctionPseudoRoyal = true
 extinctionPieceTypes = k
 extinctionPieceCount = 1
 startFen = rnbkkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBKKBNR w - - 0 1
+[chak]
+maxRank = 9
+maxFile = 9
+rook = r
+knight = v
+centaur = j
+immobile = o
+customPiece1 = s:FvW
+customPiece2 = q:pQ
+customPiece3 = d:mQ2cQ2
+customPiece4 = p:fsmWfceF
+customPiece5 = k:WF
+customPiece6 = w:FvW
+startFen = rvsqkjsvr/4o4/p1p1p1p1p/9/9/9/P1P1P1P1P/4O4/RVSJKQSVR w - - 0 1
+mobilityRegionWhiteCustomPiece6 = *5 *6 *7 *8 *9
+mobilityRegionWhiteCustomPiece3 = *5 *6 *7 *8 *9
+mobilityRegionBlackCustomPiece6 = *1 *2 *3 *4 *5
+mobilityRegionBlackCustomPiece3 = *1 *2 *3 *4 *5
+promotionRegionWhite = *5 *6 *7 *8 *9
+promotionRegionBlack = *5 *4 *3 *2 *1
+promotionPieceTypes = -
+mandatoryPiecePromotion = true
+promotedPieceType = p:w k:d
+extinctionValue = loss
+extinctionPieceTypes = kd
+extinctionPseudoRoyal = true
+flagPiece = d
+flagRegionWhite = e8
+flagRegionBlack = e2
+nMoveRule = 50
+nFoldRule = 3
+nFoldValue = draw
+stalemateValue = loss
+[quasi-shatranj:twokings2]
+pieceToCharTable = PN....E...G..FZ....IAKpn....e...g..fz....iak
+maxRank = 10
+maxFile = 10
+customPiece1 = a:AD
+customPiece2 = e:AF
+customPiece3 = f:AW
+customPiece4 = i:DF
+customPiece5 = z:DW
+customPiece6 = g:K
+extinctionPieceCount = 3
+startFen = kifkaakfik/znegaagenz/pppppppppp/10/10/10/10/PPPPPPPPPP/ZNEGAAGENZ/KIFKAAKFIK w 0 1
+promotionRegionWhite = *10
+promotionPieceTypes = zangief
+doubleStepRegionWhite = *3
+doubleStepRegionBlack = *8
+[mounted]
+maxRank = 7
+maxFile = 7
+pieceDrops = true
+capturesToHand = true
+stalemateValue = loss
+nFoldValue = loss
+extinctionValue = loss
+extinctionPseudoRoyal = true
+extinctionPieceTypes = k
+flagPiece = k
+flagRegionWhite = *7
+flagRegionBlack = *1
+centaur = k
+bishop = b
+rook = r
+cannon = c
+customPiece1 = a:mBcpB
+customPiece2 = s:FsfW
+startFen = 1cbkra1/2s1s2/7/7/7/2S1S2/1CBKRA1 w - - 0 1
 [mandala]
 maxRank = 10
 maxFile = 10
@@ -668,6 +737,36 @@ fn quiet_moves_judged_by_pins_are_those_a_look_keeps() {
     assert!(met.positions > 600, "{met:?}");
     assert!(met.pinned > 10, "{met:?}");
     assert!(met.pinned_captures > 0, "{met:?}");
+}
+
+#[test]
+fn moves_tried_on_the_bitboards_are_those_a_copy_keeps() {
+    // Pseudo-royal pieces whose safety the generator's bitboards judge without making the
+    // move: spartan's duple check (Black's two kings), chak's and quasi-shatranj's hoppers
+    // and two-leg pieces, mandala's drops and promotions, mounted's drops of its royal type.
+    for (id, games, plies) in [
+        ("spartan", 8, 80),
+        ("chak", 6, 80),
+        ("quasi-shatranj", 6, 80),
+        ("mandala", 3, 60),
+        ("mounted", 6, 60),
+    ] {
+        assert!(section(id).trials_judge_safety(), "{id}");
+        let met = judged_at_once_agrees_with_each_alone(id, games, plies);
+        assert!(met.positions > 150, "{id}: {met:?}");
+    }
+}
+
+#[test]
+fn a_shogi_style_promotion_does_not_change_which_pieces_are_pseudo_royal_for_legality() {
+    // shoshogi: Black's king on f8 is in check from the horse on g9. The drunk elephant on c4
+    // may promote to a second prince (`promotedPieceType = e:k`), which would end the king's
+    // pseudo-royalty, but Fairy-Stockfish's `legal()` applies that rule to chess-style
+    // promotions only: promoting leaves the king attacked, so only the king's moves remain
+    // (pyffish: f8e9 f8f7 f8g7 f8g9 g8g9).
+    let fen = "ln1g2+B1l/4skg2/1pp1p2p1/p2p2p1p/9/2ePPK2P/PP3GPPL/3GER3/LNS3SN1 b - - 0 20";
+    let a = answer("shoshogi", fen, &[]);
+    assert_eq!(a.moves, ["f8e9", "f8f7", "f8g7", "f8g9", "g8g9"]);
 }
 
 #[test]

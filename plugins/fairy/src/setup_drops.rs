@@ -6,52 +6,77 @@
 
 use crate::engine::Fairy;
 use crate::spec;
-use houserules_plugin_api::{Color, Move, Position, Square};
+use houserules_plugin_api::{Color, Move, Position, Square, SquareSet};
 
 /// Fairy-Stockfish's dark squares (a1 is dark).
 fn dark(sq: Square) -> bool {
     (sq.file() + sq.rank()).is_multiple_of(2)
 }
 
+/// What `dropOppositeColoredBishop` needs of a position: the side's bishops on board and in
+/// hand, and by square colour (index 1: dark) its bishops and the empty squares of its drop
+/// region.
+pub(crate) struct BishopBudget {
+    total: u32,
+    region: Option<SquareSet>,
+    bishops: [u32; 2],
+    free: [u32; 2],
+}
+
 impl Fairy {
-    /// `dropOppositeColoredBishop`: a drop of another piece must leave enough empty squares
-    /// of each colour in the bishops' drop region for the bishops in hand; a bishop may not
-    /// be dropped on the colour that already has its half of the side's bishops.
-    pub(crate) fn opposite_bishops_allow(&self, pos: &Position, m: &Move) -> bool {
+    /// `dropOppositeColoredBishop`, counted once for all of a position's moves (the
+    /// filter asks at every node, a board scan a move was most of screen's search time).
+    pub(crate) fn bishop_budget(&self, pos: &Position) -> BishopBudget {
+        let us = pos.side_to_move;
+        let region = self.spec.drop_region[us.index()];
+        let mut budget = BishopBudget {
+            total: self.count_with_hand(pos, us, spec::BISHOP),
+            region,
+            bishops: [0; 2],
+            free: [0; 2],
+        };
+        for sq in self.board_squares() {
+            let cell = pos.get(sq);
+            let shade = usize::from(dark(sq));
+            if cell.is_empty() {
+                if region.is_none_or(|r| r.contains(sq)) {
+                    budget.free[shade] += 1;
+                }
+            } else if cell.is_color(us)
+                && cell
+                    .kind()
+                    .is_some_and(|k| self.kinds[k as usize].ty == spec::BISHOP)
+            {
+                budget.bishops[shade] += 1;
+            }
+        }
+        budget
+    }
+
+    /// Whether `m` keeps to the budget: a drop of another piece must leave enough empty
+    /// squares of each colour in the bishops' drop region for the bishops in hand; a bishop
+    /// may not be dropped on the colour that already has its half of the side's bishops.
+    pub(crate) fn opposite_bishops_allow(
+        &self,
+        pos: &Position,
+        budget: &BishopBudget,
+        m: &Move,
+    ) -> bool {
         if !m.is_drop() {
             return true;
         }
-        let us = pos.side_to_move;
-        let total = self.count_with_hand(pos, us, spec::BISHOP);
-        let bishops: Vec<Square> = self
-            .board_squares()
-            .filter(|&sq| {
-                pos.get(sq).is_color(us)
-                    && pos
-                        .get(sq)
-                        .kind()
-                        .is_some_and(|k| self.kinds[k as usize].ty == spec::BISHOP)
-            })
-            .collect();
-        let dropped_ty = self.kinds.get(m.piece as usize).map(|k| k.ty);
-        if dropped_ty == Some(spec::BISHOP) {
-            let same = bishops.iter().filter(|&&s| dark(s) == dark(m.to)).count() as u32;
-            return same < total.div_ceil(2);
+        let to = usize::from(dark(m.to));
+        let total = budget.total;
+        if self.kinds.get(m.piece as usize).map(|k| k.ty) == Some(spec::BISHOP) {
+            return budget.bishops[to] < total.div_ceil(2);
         }
-        let region = self.spec.drop_region[us.index()];
-        let remaining = self
-            .board_squares()
-            .filter(|&sq| sq != m.to && pos.get(sq).is_empty())
-            .filter(|&sq| region.is_none_or(|r| r.contains(sq)));
-        let (mut dark_n, mut light_n) = (0u32, 0u32);
-        for sq in remaining.chain(bishops.iter().copied()) {
-            if dark(sq) {
-                dark_n += 1;
-            } else {
-                light_n += 1;
-            }
+        // The squares of each colour a bishop could still stand on once `m` is made: the
+        // bishops' own and the empty ones of the region but `m.to`.
+        let mut room = [0, 1].map(|shade| budget.bishops[shade] + budget.free[shade]);
+        if pos.get(m.to).is_empty() && budget.region.is_none_or(|r| r.contains(m.to)) {
+            room[to] -= 1;
         }
-        dark_n >= total / 2 && light_n >= total / 2
+        room.iter().all(|&n| n >= total / 2)
     }
 
     /// A royal piece may not be dropped where the enemy attacks it (the generator's legality
