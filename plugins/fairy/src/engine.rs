@@ -1125,48 +1125,43 @@ impl Fairy {
                     .is_none_or(|k| self.extinction_type(k.ty)))
     }
 
-    /// The mover's pseudo-royal pieces after `m` (`ours` before it): the moved piece on its
-    /// destination, a dropped piece of an extinction type added, and a promotion to one
-    /// either added or, where it makes one too many of that type, taking the royalty of
-    /// every piece of the type. `cell_after`: the board after the move.
+    /// The mover's pseudo-royal pieces after `m` (`ours` before it), each handed to `visit`
+    /// while it returns `true`; whether every visit did. They are the moved piece on its
+    /// destination, a dropped piece of an extinction type, and a promotion to one, which
+    /// either adds it or, where it makes one too many of that type, takes the royalty of
+    /// every piece of the type. `cell_after`: the board after the move. (A visitor, not a
+    /// list: the list was an allocation a move.)
     fn pseudo_royals_after(
         &self,
         pos: &Position,
         m: Move,
         ours: &SquareSet,
         cell_after: &dyn Fn(Square) -> houserules_plugin_api::Cell,
-    ) -> Vec<Square> {
-        let us = pos.side_to_move;
+        mut visit: impl FnMut(Square) -> bool,
+    ) -> bool {
         let dest = if m.is_castle() { m.via } else { m.to };
-        let mut expected: Vec<Square> = ours
-            .iter()
-            .map(|s| if !m.is_drop() && s == m.from { dest } else { s })
-            .collect();
+        let follow = |s: Square| if !m.is_drop() && s == m.from { dest } else { s };
         // `piece` is the dropped kind or the promotion's.
         let placed_ty = (m.is_drop() || m.is_promotion())
             .then(|| self.kinds.get(m.piece as usize).map(|k| k.ty))
             .flatten();
-        if m.is_drop()
-            && placed_ty.is_some_and(|t| self.extinction_type(t))
-            && !expected.contains(&m.to)
-        {
-            expected.push(m.to);
-        }
+        let dropped = m.is_drop() && placed_ty.is_some_and(|t| self.extinction_type(t));
         // Only a chess-style promotion: Fairy-Stockfish's `legal()` leaves a shogi-style one
         // (`promotedPieceType`, shoshogi's elephant to prince) out of this rule.
         let chess_style = m.is_promotion() && self.is_chess_style_promotion(pos, &m);
-        if let Some(moved_ty) = placed_ty.filter(|&t| chess_style && self.extinction_type(t)) {
-            if self.count_board(pos, us, moved_ty) > self.spec.extinction_piece_count {
-                // One more of that type: none of them is pseudo-royal any more.
-                expected.retain(|&s| {
-                    piece_of(cell_after(s))
-                        .is_none_or(|(k, _)| self.kinds[k as usize].ty != moved_ty)
-                });
-            } else if !expected.contains(&m.to) {
-                expected.push(m.to);
-            }
-        }
-        expected
+        let promoted_ty = placed_ty.filter(|&t| chess_style && self.extinction_type(t));
+        // One more of that type: none of them is pseudo-royal any more.
+        let deposed = promoted_ty.filter(|&t| {
+            self.count_board(pos, pos.side_to_move, t) > self.spec.extinction_piece_count
+        });
+        let kept = |s: Square| {
+            deposed.is_none_or(|t| {
+                piece_of(cell_after(s)).is_none_or(|(k, _)| self.kinds[k as usize].ty != t)
+            })
+        };
+        let added = ((dropped && kept(m.to)) || (promoted_ty.is_some() && deposed.is_none()))
+            && !ours.iter().any(|s| follow(s) == m.to);
+        ours.iter().map(follow).filter(|&s| kept(s)).all(&mut visit) && (!added || visit(m.to))
     }
 
     /// Whether the moves of `moves` that change the board only as the generator's moves do
@@ -1206,10 +1201,18 @@ impl Fairy {
             _ if m.is_promotion() || m.is_drop() => houserules_plugin_api::Cell::piece(m.piece, us),
             _ => pos.get(m.from),
         };
-        for s in self.pseudo_royals_after(pos, m, ours, &cell_after) {
-            if attacked(s)? {
-                return Some(false);
+        // `None` where a square could not be tried.
+        let mut tried = Some(());
+        let safe = self.pseudo_royals_after(pos, m, ours, &cell_after, |s| match attacked(s) {
+            Some(hit) => !hit,
+            None => {
+                tried = None;
+                false
             }
+        });
+        tried?;
+        if !safe {
+            return Some(false);
         }
         if !self.spec.duple_check {
             return Some(true);
@@ -1282,7 +1285,11 @@ impl Fairy {
         {
             after.clear(m.to);
         }
-        let mut expected = self.pseudo_royals_after(pos, m, ours, &|s| after.get(s));
+        let mut expected = Vec::new();
+        self.pseudo_royals_after(pos, m, ours, &|s| after.get(s), |s| {
+            expected.push(s);
+            true
+        });
         if expected.iter().any(|&s| !after.get(s).is_color(us)) {
             return false;
         }
