@@ -1188,10 +1188,16 @@ impl Fairy {
         duple: &[Square],
         attacked: &dyn Fn(Square) -> Option<bool>,
     ) -> Option<bool> {
-        let tried = houserules_plugin_api::MoveFlags::CAPTURE.0
-            | houserules_plugin_api::MoveFlags::PROMOTION.0
-            | houserules_plugin_api::MoveFlags::DROP.0
-            | houserules_plugin_api::MoveFlags::DOUBLE_STEP.0;
+        use houserules_plugin_api::MoveFlags;
+        let mut tried = MoveFlags::CAPTURE.0
+            | MoveFlags::PROMOTION.0
+            | MoveFlags::DROP.0
+            | MoveFlags::DOUBLE_STEP.0;
+        if m.is_promotion() {
+            // Marked special for its notation only ([`Fairy::mark_promoted_forms`]): without
+            // gates and walls, no other special move promotes.
+            tried |= MoveFlags::SPECIAL.0;
+        }
         if m.flags.0 & !tried != 0 {
             return None;
         }

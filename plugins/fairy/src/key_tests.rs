@@ -182,6 +182,34 @@ cannon = c
 customPiece1 = a:mBcpB
 customPiece2 = s:FsfW
 startFen = 1cbkra1/2s1s2/7/7/7/2S1S2/1CBKRA1 w - - 0 1
+[gethenian]
+maxRank = 7
+maxFile = 7
+king = -
+customPiece1 = k:K
+customPiece2 = q:mW
+customPiece3 = b:lfrbB
+customPiece4 = i:rflbB
+customPiece5 = r:lrR
+customPiece6 = n:hlN
+customPiece7 = t:hrN
+customPiece8 = m:WfF
+customPiece9 = s:FfW
+startFen = 2ikb2/2mnm2/7/7/7/2MNM2/2B+KI2[] w - - 0 1
+promotionPieceTypes = -
+promotedPieceType = k:q b:r i:r n:t m:s
+promotionRegionWhite = *1 *2 *3 *4 *5 *6 *7
+promotionRegionBlack = *7 *6 *5 *4 *3 *2 *1
+mandatoryPiecePromotion = true
+pieceDemotion = true
+pieceDrops = true
+capturesToHand = true
+dropPromoted = true
+immobilityIllegal = false
+extinctionValue = loss
+extinctionPieceTypes = kq
+extinctionPseudoRoyal = true
+stalemateValue = loss
 [mandala]
 maxRank = 10
 maxFile = 10
@@ -743,13 +771,15 @@ fn quiet_moves_judged_by_pins_are_those_a_look_keeps() {
 fn moves_tried_on_the_bitboards_are_those_a_copy_keeps() {
     // Pseudo-royal pieces whose safety the generator's bitboards judge without making the
     // move: spartan's duple check (Black's two kings), chak's and quasi-shatranj's hoppers
-    // and two-leg pieces, mandala's drops and promotions, mounted's drops of its royal type.
+    // and two-leg pieces, mandala's drops and promotions, mounted's drops of its royal type,
+    // gethenian's promotions and demotions of its royal types (marked special for notation).
     for (id, games, plies) in [
         ("spartan", 8, 80),
         ("chak", 6, 80),
         ("quasi-shatranj", 6, 80),
         ("mandala", 3, 60),
         ("mounted", 6, 60),
+        ("gethenian", 6, 60),
     ] {
         assert!(section(id).trials_judge_safety(), "{id}");
         let met = judged_at_once_agrees_with_each_alone(id, games, plies);
