@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 /// `chennis`, `gethenian` and `cetus` of Fairy-Stockfish's variants.ini (comments left
 /// out), and two sections of these keys' other settings.
-const SECTIONS: &str = "
+pub(crate) const SECTIONS: &str = "
 [chennis]
 maxRank = 7
 maxFile = 7

@@ -11,7 +11,7 @@ use houserules_plugin_api::{Move, MoveEffects, VariantRules, Winner};
 use std::sync::Arc;
 
 /// Test sections, and sections of Fairy-Stockfish's variants.ini (comments left out); the
-/// placement tests' sections are read with them.
+/// placement and demotion tests' sections are read with them.
 const SECTIONS: &str = "
 [wall960:chess]
 chess960 = true
@@ -182,34 +182,6 @@ cannon = c
 customPiece1 = a:mBcpB
 customPiece2 = s:FsfW
 startFen = 1cbkra1/2s1s2/7/7/7/2S1S2/1CBKRA1 w - - 0 1
-[gethenian]
-maxRank = 7
-maxFile = 7
-king = -
-customPiece1 = k:K
-customPiece2 = q:mW
-customPiece3 = b:lfrbB
-customPiece4 = i:rflbB
-customPiece5 = r:lrR
-customPiece6 = n:hlN
-customPiece7 = t:hrN
-customPiece8 = m:WfF
-customPiece9 = s:FfW
-startFen = 2ikb2/2mnm2/7/7/7/2MNM2/2B+KI2[] w - - 0 1
-promotionPieceTypes = -
-promotedPieceType = k:q b:r i:r n:t m:s
-promotionRegionWhite = *1 *2 *3 *4 *5 *6 *7
-promotionRegionBlack = *7 *6 *5 *4 *3 *2 *1
-mandatoryPiecePromotion = true
-pieceDemotion = true
-pieceDrops = true
-capturesToHand = true
-dropPromoted = true
-immobilityIllegal = false
-extinctionValue = loss
-extinctionPieceTypes = kq
-extinctionPseudoRoyal = true
-stalemateValue = loss
 [mandala]
 maxRank = 10
 maxFile = 10
@@ -288,6 +260,7 @@ fn section(id: &str) -> Arc<Fairy> {
     // The placement tests' sections first: `gale` is a child of their `snort`.
     let files = [
         ("placement.ini", crate::placement_tests::SECTIONS),
+        ("demotion.ini", crate::demotion_tests::SECTIONS),
         ("keys.ini", SECTIONS),
     ];
     crate::tests::over_builtins(&files, id).unwrap_or_else(|e| panic!("{id}: {e}"))
