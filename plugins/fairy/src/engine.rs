@@ -136,6 +136,9 @@ pub struct Fairy {
     /// pieces and no rule that changes what a move leaves on the board: see
     /// [`Fairy::blast_on_bitboards`]); `None`: each move is made on a copy of the position.
     pub(crate) blast: Option<houserules_movegen::blast::Blast>,
+    /// Pseudo-royal safety tried on the generator's bitboards where a move allows it (see
+    /// [`Fairy::trials_judge_safety`]); found with the generator, not at every node.
+    pub(crate) trials: bool,
     /// The goal terms the engine's evaluation adds (see [`crate::eval`]).
     goals: crate::eval::Goals,
     /// The extinction piece types in increasing order (as Fairy-Stockfish tests them), each
@@ -507,6 +510,7 @@ impl Fairy {
             triple,
             chasing,
             blast: None,
+            trials: false,
             goals: crate::eval::Goals::default(),
             capture_steps: Vec::new(),
             move_only_reach: Vec::new(),
@@ -544,6 +548,7 @@ impl Fairy {
         v.start_fen = v.fen(&start);
         v.quiet_reach = v.quiet_reach_tables();
         v.blast = v.blast_on_bitboards();
+        v.trials = v.trials_judge_safety();
         v.goals = v.goals();
         let mut types = v.spec.extinction_piece_types.clone();
         types.sort_unstable();
@@ -774,7 +779,7 @@ impl Fairy {
         // judged together; where the rules change the board as the generator does, moves
         // are tried on its bitboards instead of made on a copy.
         let only_block = by_board_move && self.added_pieces_only_block();
-        let trials = by_board_move && self.trials_judge_safety();
+        let trials = by_board_move && self.trials;
         // Where none of the mover's pseudo-royal pieces is attacked now, a dropped piece that
         // is not of an extinction type changes no piece's royalty and can only block an
         // attack. (Without explosions no pseudo-royal piece is excused by touching.)
@@ -1167,7 +1172,7 @@ impl Fairy {
     /// Whether the moves of `moves` that change the board only as the generator's moves do
     /// may be judged on its bitboards ([`Fairy::royals_safe_by_trial`]): nothing explodes,
     /// turns to stone, is flipped, gated or walled, and the generator tracks every kind.
-    pub(crate) fn trials_judge_safety(&self) -> bool {
+    fn trials_judge_safety(&self) -> bool {
         self.moves_only_move()
             && self.stone.is_none()
             && self.placement.is_none()
@@ -1189,16 +1194,16 @@ impl Fairy {
         attacked: &dyn Fn(Square) -> Option<bool>,
     ) -> Option<bool> {
         use houserules_plugin_api::MoveFlags;
-        let mut tried = MoveFlags::CAPTURE.0
+        let mut board_flags = MoveFlags::CAPTURE.0
             | MoveFlags::PROMOTION.0
             | MoveFlags::DROP.0
             | MoveFlags::DOUBLE_STEP.0;
         if m.is_promotion() {
             // Marked special for its notation only ([`Fairy::mark_promoted_forms`]): without
             // gates and walls, no other special move promotes.
-            tried |= MoveFlags::SPECIAL.0;
+            board_flags |= MoveFlags::SPECIAL.0;
         }
-        if m.flags.0 & !tried != 0 {
+        if m.flags.0 & !board_flags != 0 {
             return None;
         }
         let us = pos.side_to_move;
@@ -3048,6 +3053,7 @@ impl VariantRules for Fairy {
         self.gen = Arc::new(self.extras.generator(model)?);
         self.model = model.clone();
         self.blast = self.blast_on_bitboards();
+        self.trials = self.trials_judge_safety();
         self.memo_owner = self.memo_owner();
         Ok(())
     }

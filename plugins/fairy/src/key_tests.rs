@@ -754,7 +754,7 @@ fn moves_tried_on_the_bitboards_are_those_a_copy_keeps() {
         ("mounted", 6, 60),
         ("gethenian", 6, 60),
     ] {
-        assert!(section(id).trials_judge_safety(), "{id}");
+        assert!(section(id).trials, "{id}");
         let met = judged_at_once_agrees_with_each_alone(id, games, plies);
         assert!(met.positions > 150, "{id}: {met:?}");
     }
