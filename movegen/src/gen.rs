@@ -125,7 +125,8 @@ struct CheckSquares<B: Bits> {
 pub struct TrialBoard<B> {
     /// Occupied squares.
     pub occ: B,
-    /// The other side's pieces the move takes.
+    /// The other side's pieces whose attacks do not count: those the move takes (and those
+    /// the caller silences, see `Generator::retain_tried`).
     pub gone: B,
     /// The mover's royal pieces.
     pub royals: B,

@@ -365,15 +365,21 @@ impl Generator {
     /// leaps and slides: the mover only blocks where it lands, and a piece it takes attacks
     /// no more. (Taking one of the other side's pseudo-royal pieces excuses nothing here: the
     /// taker stands on its square.)
+    ///
+    /// `silent`: pieces of the other side that block but whose attacks do not count in
+    /// `attacked` (Fairy-Stockfish's petrifying pseudo-royal pieces, which could not take
+    /// without turning to stone).
     pub fn retain_tried(
         &self,
         pos: &Position,
         moves: &mut Vec<Move>,
         unpinned: Option<&SquareSet>,
+        silent: &SquareSet,
         mut judge: impl FnMut(&Move, &dyn Fn(Square) -> Option<bool>) -> bool,
     ) {
         dispatch!(self, c => {
             let x = ctx(c, pos, pos.side_to_move, self.tag);
+            let silent = c.geo.set(silent);
             let royals = unpinned.map(|ours| c.geo.set(ours));
             let pins = royals.and_then(|r| x.quiet_pins(r, r));
             let plain = |m: &Move| -> Option<bool> {
@@ -387,7 +393,8 @@ impl Generator {
             moves.retain(|m| {
                 plain(m).unwrap_or_else(|| {
                     let attacked = |sq: Square| -> Option<bool> {
-                        let t = x.trial_board(*m)?;
+                        let mut t = x.trial_board(*m)?;
+                        t.gone |= silent;
                         Some(c.geo.compact(sq).is_some_and(|s| x.attacked_after(s, &t)))
                     };
                     judge(m, &attacked)

@@ -838,8 +838,9 @@ impl Fairy {
         // A plain move of a piece that is not pseudo-royal, judged by pins alone.
         let pins = only_block && self.moves_only_move();
         if trials || pins {
+            let silent = self.silent_for_safety(pos, us.opposite());
             self.gen
-                .retain_tried(pos, moves, pins.then_some(&ours), |m, attacked| {
+                .retain_tried(pos, moves, pins.then_some(&ours), &silent, |m, attacked| {
                     judge(m, trials.then_some(attacked))
                 });
         } else {
@@ -1052,6 +1053,20 @@ impl Fairy {
         .then(crate::board_memo::owner)
     }
 
+    /// The pieces of `by` whose attacks do not count for the safety of pseudo-royal pieces
+    /// ([`Fairy::attacks_for_safety`]): those of petrifying pseudo-royal types.
+    fn silent_for_safety(&self, pos: &Position, by: Color) -> SquareSet {
+        if !self.spec.extinction_pseudo_royal || self.stone.is_none() {
+            return SquareSet::EMPTY;
+        }
+        pos.pieces_of(by)
+            .filter(|&(_, k)| {
+                crate::petrify::petrifying_royal(&self.spec, self.kinds[k as usize].ty)
+            })
+            .map(|(s, _)| s)
+            .collect()
+    }
+
     /// Whether `attackers` (of a square in `pos`) attack it as the safety of pseudo-royal
     /// pieces is judged: by a piece that is not itself a petrifying pseudo-royal type
     /// ([`crate::petrify`]).
@@ -1171,10 +1186,10 @@ impl Fairy {
 
     /// Whether the moves of `moves` that change the board only as the generator's moves do
     /// may be judged on its bitboards ([`Fairy::royals_safe_by_trial`]): nothing explodes,
-    /// turns to stone, is flipped, gated or walled, and the generator tracks every kind.
+    /// is flipped, gated or walled, and the generator tracks every kind. A capturer that
+    /// turns to stone blocks where it stands as the stone would.
     fn trials_judge_safety(&self) -> bool {
         self.moves_only_move()
-            && self.stone.is_none()
             && self.placement.is_none()
             && self.gen.tracks_kinds(self.kinds_where(|_| true))
     }
@@ -1207,10 +1222,36 @@ impl Fairy {
             return None;
         }
         let us = pos.side_to_move;
-        let cell_after = |s: Square| match () {
+        // A capturer that turns to stone stands on the bitboards as itself: the same
+        // blocker, but not the same screen where it hops as a janggi cannon, and not the same
+        // piece where it is pseudo-royal, promotes or counts for duple check (left to the
+        // copy).
+        let moved = (!m.is_drop()).then(|| pos.get(m.from).kind()).flatten();
+        let moved_ty = moved.map(|k| self.kinds[k as usize].ty);
+        let stone = self.stone.filter(|_| {
+            m.is_capture()
+                && moved_ty.is_some_and(|ty| self.spec.petrify_on_capture_types.contains(&ty))
+        });
+        if let (Some(_), Some(ty)) = (stone, moved_ty) {
+            if ours.contains(m.from) && crate::petrify::petrifying_royal(&self.spec, ty) {
+                // A pseudo-royal piece that would turn to stone may not capture.
+                return Some(false);
+            }
+            if ours.contains(m.from)
+                || m.is_promotion()
+                || self.spec.duple_check
+                || ty == spec::JANGGI_CANNON
+            {
+                return None;
+            }
+        }
+        let cell_after = |s: Square| match stone {
             _ if s != m.to => pos.get(s),
-            _ if m.is_promotion() || m.is_drop() => houserules_plugin_api::Cell::piece(m.piece, us),
-            _ => pos.get(m.from),
+            Some(k) => crate::petrify::stone(k),
+            None if m.is_promotion() || m.is_drop() => {
+                houserules_plugin_api::Cell::piece(m.piece, us)
+            }
+            None => pos.get(m.from),
         };
         // `None` where a square could not be tried.
         let mut tried = Some(());

@@ -13,6 +13,11 @@ use std::sync::Arc;
 /// Test sections, and sections of Fairy-Stockfish's variants.ini (comments left out); the
 /// placement and demotion tests' sections are read with them.
 const SECTIONS: &str = "
+[stonecannons:petrified]
+cannon = c
+janggiCannon = j
+petrifyOnCaptureTypes = kqrbncj
+startFen = rcbqkjnr/pppppppp/8/8/8/8/PPPPPPPP/RCBQKJNR w - - 0 1
 [wall960:chess]
 chess960 = true
 wallingRule = edge
@@ -745,8 +750,12 @@ fn moves_tried_on_the_bitboards_are_those_a_copy_keeps() {
     // Pseudo-royal pieces whose safety the generator's bitboards judge without making the
     // move: spartan's duple check (Black's two kings), chak's and quasi-shatranj's hoppers
     // and two-leg pieces, mandala's drops and promotions, mounted's drops of its royal type,
-    // gethenian's promotions and demotions of its royal types (marked special for notation).
+    // gethenian's promotions and demotions of its royal types (marked special for notation),
+    // petrified's captures that turn the capturer to stone (its kings, which would, attack
+    // nothing), the same with cannons that hop over stones.
     for (id, games, plies) in [
+        ("petrified", 8, 80),
+        ("stonecannons", 8, 80),
         ("spartan", 8, 80),
         ("chak", 6, 80),
         ("quasi-shatranj", 6, 80),
@@ -758,6 +767,17 @@ fn moves_tried_on_the_bitboards_are_those_a_copy_keeps() {
         let met = judged_at_once_agrees_with_each_alone(id, games, plies);
         assert!(met.positions > 150, "{id}: {met:?}");
     }
+}
+
+#[test]
+fn a_janggi_cannon_turned_to_stone_becomes_a_screen_for_one() {
+    // stonecannons: the black janggi cannon on e8 checks the king on e1 over the knight on
+    // e5. The white janggi cannon on a5 takes the knight (over the pawn on c5) and turns to
+    // stone, which screens as the knight did, so the capture leaves the king in check; a
+    // janggi cannon on e5 would have blocked (one cannon does not hop over another).
+    // Fairy-Stockfish (pyffish) gives the king's four moves.
+    let a = answer("stonecannons", "4j2k/8/8/J1P1n3/8/8/8/4K3 w - - 0 1", &[]);
+    assert_eq!(a.moves, ["e1d1", "e1d2", "e1f1", "e1f2"]);
 }
 
 #[test]
