@@ -95,6 +95,11 @@ fn explosions_on_bitboards_agree_with_moves_made_on_copies() {
         let v = over_builtins(&[("test.ini", ini)], id).expect("builds");
         captures += explosions_agree(&v, 21 + i as u64);
     }
+    // Capturers that turn to stone (Fairy-Stockfish's `nuclear`): stones outlast explosions.
+    let v = over_builtins(&[("nuclear.ini", crate::petrify_tests::NUCLEAR)], "nuclear")
+        .expect("builds");
+    let stones = explosions_agree(&v, 31);
+    assert!(stones > 150, "too few captures in nuclear: {stones}");
     assert!(
         captures > 1000,
         "too few captures to test explosions: {captures}"

@@ -1053,6 +1053,13 @@ impl Fairy {
         .then(crate::board_memo::owner)
     }
 
+    /// Whether some kind is of a petrifying pseudo-royal type ([`crate::petrify`]).
+    fn has_petrifying_royal(&self) -> bool {
+        self.kinds
+            .iter()
+            .any(|k| crate::petrify::petrifying_royal(&self.spec, k.ty))
+    }
+
     /// The pieces of `by` whose attacks do not count for the safety of pseudo-royal pieces
     /// ([`Fairy::attacks_for_safety`]): those of petrifying pseudo-royal types.
     fn silent_for_safety(&self, pos: &Position, by: Color) -> SquareSet {
@@ -1101,8 +1108,11 @@ impl Fairy {
 
     /// The explosions as kind masks, where the generator can judge the pseudo-royal pieces'
     /// safety on its bitboards: a move there is the generator's move and the explosion, and
-    /// nothing else (no walls, gates, placement, triple steps or petrification), the pieces
-    /// are all the generator's kinds, and no duple check widens what safety means.
+    /// nothing else (no walls, gates, placement or triple steps), the pieces are all the
+    /// generator's kinds, and no duple check widens what safety means. Petrification changes
+    /// nothing there (`nuclear`): Fairy-Stockfish's test sees the square of an exploded
+    /// capturer empty, stone or not, and stones outlast explosions as immune kinds do; only
+    /// petrifying pseudo-royal types, whose attacks do not count, keep the copy.
     fn blast_on_bitboards(&self) -> Option<houserules_movegen::blast::Blast> {
         let sp = &self.spec;
         let plain = self.pseudo_royal
@@ -1111,7 +1121,7 @@ impl Fairy {
             && !sp.duple_check
             && self.walling.is_none()
             && self.placement.is_none()
-            && self.stone.is_none()
+            && !(self.stone.is_some() && self.has_petrifying_royal())
             && self.triple.is_none()
             && self.kinds.len() <= 64;
         if !plain {
@@ -1125,7 +1135,7 @@ impl Fairy {
         // Every kind must be one the generator tracks, or its bitboards miss pieces.
         self.gen.tracks_kinds(self.kinds_where(|_| true)).then(|| {
             houserules_movegen::blast::Blast {
-                immune_kinds: of_type(&immune),
+                immune_kinds: of_type(&immune) | self.stone.map_or(0, |k| 1 << k),
                 pawn_kinds: of_type(&|ty| ty == spec::PAWN),
             }
         })

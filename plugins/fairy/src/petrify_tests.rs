@@ -10,7 +10,7 @@ use crate::Fairy;
 use std::sync::Arc;
 
 /// Fairy-Stockfish's section (comments left out); its parent `atomic` is a built-in.
-const NUCLEAR: &str = "
+pub(crate) const NUCLEAR: &str = "
 [nuclear:atomic]
 pawn = -
 customPiece1 = p:fmWfceFifmnD
