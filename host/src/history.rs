@@ -63,6 +63,9 @@ pub struct HistoryFacts {
     pub clock_start_in_check: bool,
     /// See [`OutcomeContext::last_move`] (`None`: no move led here, or a pass).
     pub last_move: Option<Move>,
+    /// Whether the side to move is in check ([`crate::Pipeline::royal_attacked`]), where
+    /// the caller knows already (`None`: the outcome asks).
+    pub side_in_check: Option<bool>,
 }
 
 impl HistoryFacts {
@@ -150,6 +153,7 @@ mod tests {
             clock_window: 101,
             clock_start_in_check: true,
             last_move: Some(Move::drop(3, sq("e4"))),
+            side_in_check: None,
         };
         let mut ctx = OutcomeContext {
             has_legal_moves: true,

@@ -1640,7 +1640,10 @@ impl Pipeline {
         let rb = self.royals(pos, Color::Black)?;
         let mine = if side == Color::White { &rw } else { &rb };
         // The royals just asked for: one call of the variant fewer at every node.
-        let in_check = self.any_royal_attacked(pos, side, self.protect(pos, side, *mine)?)?;
+        let in_check = match history.side_in_check {
+            Some(known) => known,
+            None => self.any_royal_attacked(pos, side, self.protect(pos, side, *mine)?)?,
+        };
         let mut ctx = OutcomeContext {
             has_legal_moves,
             in_check,

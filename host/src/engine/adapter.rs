@@ -37,6 +37,15 @@ impl Ply {
     }
 }
 
+/// What [`PipelineGame::unmake`] restores.
+#[derive(Clone)]
+struct Undo {
+    pos: Position,
+    hash: u64,
+    mobility: [Option<u32>; 2],
+    check_now: Option<bool>,
+}
+
 /// A game as the search sees it.
 #[derive(Clone)]
 pub(crate) struct PipelineGame<'p> {
@@ -44,9 +53,14 @@ pub(crate) struct PipelineGame<'p> {
     eval: &'p Evaluation,
     pos: Position,
     hash: u64,
-    /// Positions before each move made in the search (copy-make), with their hash and
-    /// mobility.
-    undo: Vec<(Position, u64, [Option<u32>; 2])>,
+    /// Positions before each move made in the search (copy-make), with their hash,
+    /// mobility and check.
+    undo: Vec<Undo>,
+    /// Whether the side to move is in check in `pos`, where known: from the move that led
+    /// here (under rules that read the check history, [`PipelineGame::make`] asks anyway),
+    /// or asked already at this node. The search asks at every node, and the outcome asks
+    /// again; with several royals each answer is a call of the variant per royal.
+    check_now: Option<bool>,
     /// Legal moves of each colour, as last counted on the path to here (mobility term).
     mobility: [Option<u32>; 2],
     /// Hashes of the game since its start and of the search path, with the check facts.
@@ -144,6 +158,7 @@ impl<'p> PipelineGame<'p> {
             pos: game.position.clone(),
             hash,
             undo: Vec::with_capacity(128),
+            check_now: None,
             mobility: [None; 2],
             root_plies: plies.len(),
             plies,
@@ -231,7 +246,9 @@ impl<'p> PipelineGame<'p> {
     /// The repetition facts of the current position (see [`Game::history_facts`]).
     fn history_facts(&mut self) -> Result<HistoryFacts, HostError> {
         let marked_in_cycle = self.marked_in_cycle()?;
+        let side_in_check = Some(self.in_check()?);
         let mut facts = HistoryFacts {
+            side_in_check,
             repetitions: self.repetitions(),
             checks_in_cycle: self.checks_in_cycle(),
             marked_in_cycle,
@@ -289,8 +306,8 @@ impl<'p> PipelineGame<'p> {
             let Some(mv) = self.marked[i].mv else {
                 continue;
             };
-            let before = &self.undo[k].0;
-            let after = self.undo.get(k + 1).map_or(&self.pos, |u| &u.0);
+            let before = &self.undo[k].pos;
+            let after = self.undo.get(k + 1).map_or(&self.pos, |u| &u.pos);
             self.marked[i].mark = self.pipeline.move_mark(before, mv, after)?;
         }
         self.marks_known = self.marked.len();
@@ -354,7 +371,14 @@ impl SearchGame for PipelineGame<'_> {
                 mark: houserules_plugin_api::SquareSet::EMPTY,
             });
         }
-        self.undo.push((before, self.hash, self.mobility));
+        self.undo.push(Undo {
+            pos: before,
+            hash: self.hash,
+            mobility: self.mobility,
+            check_now: self.check_now,
+        });
+        self.check_now =
+            (self.track_checks && self.pos.side_to_move == mover.opposite()).then_some(check);
         self.hash = self.pos.repetition_hash();
         *self.seen.entry(self.hash).or_insert(0) += 1;
         self.plies.push(Ply::after(
@@ -368,8 +392,15 @@ impl SearchGame for PipelineGame<'_> {
     }
 
     fn unmake(&mut self) {
-        if let Some((pos, hash, mobility)) = self.undo.pop() {
+        if let Some(Undo {
+            pos,
+            hash,
+            mobility,
+            check_now,
+        }) = self.undo.pop()
+        {
             self.mobility = mobility;
+            self.check_now = check_now;
             if let Some(c) = self.seen.get_mut(&self.hash) {
                 *c -= 1;
                 if *c == 0 {
@@ -427,8 +458,14 @@ impl SearchGame for PipelineGame<'_> {
     }
 
     fn in_check(&mut self) -> Result<bool, HostError> {
-        self.pipeline
-            .royal_attacked(&self.pos, self.pos.side_to_move)
+        if let Some(known) = self.check_now {
+            return Ok(known);
+        }
+        let check = self
+            .pipeline
+            .royal_attacked(&self.pos, self.pos.side_to_move)?;
+        self.check_now = Some(check);
+        Ok(check)
     }
 
     fn checks_possible(&mut self) -> Result<bool, HostError> {
@@ -448,7 +485,7 @@ impl SearchGame for PipelineGame<'_> {
 
     fn check_persists(&mut self) -> Result<bool, HostError> {
         match self.undo.last() {
-            Some((before, _, _)) => self.pipeline.royal_attacked(before, self.pos.side_to_move),
+            Some(u) => self.pipeline.royal_attacked(&u.pos, self.pos.side_to_move),
             None => Ok(false),
         }
     }
@@ -508,7 +545,12 @@ impl SearchGame for PipelineGame<'_> {
         }
         let before = self.pos.clone();
         crate::game::pass_position(&mut self.pos);
-        self.undo.push((before, self.hash, self.mobility));
+        self.undo.push(Undo {
+            pos: before,
+            hash: self.hash,
+            mobility: self.mobility,
+            check_now: self.check_now.take(),
+        });
         self.hash = self.pos.repetition_hash();
         *self.seen.entry(self.hash).or_insert(0) += 1;
         self.plies
