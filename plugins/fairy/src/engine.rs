@@ -1347,6 +1347,23 @@ impl Fairy {
         {
             after.clear(m.to);
         }
+        // It also takes the explosion from the board before the move: a wall put on a square
+        // next to the capture that held a piece other than a pawn then (the capturer's
+        // origin) is blown away with it, and shields nothing.
+        if let Some(wall) = crate::walling::wall_of(m)
+            .filter(|_| self.spec.blast_on_capture && m.is_capture() && self.walling.is_some())
+        {
+            let blown_before = piece_of(pos.get(wall)).is_some_and(|(k, _)| {
+                let ty = self.kinds[k as usize].ty;
+                ty != spec::PAWN && ty != crate::walling::WALL_TY
+            });
+            let touches = wall != m.to
+                && wall.file().abs_diff(m.to.file()) <= 1
+                && wall.rank().abs_diff(m.to.rank()) <= 1;
+            if blown_before && touches {
+                after.clear(wall);
+            }
+        }
         let mut expected = Vec::new();
         self.pseudo_royals_after(pos, m, ours, &|s| after.get(s), |s| {
             expected.push(s);

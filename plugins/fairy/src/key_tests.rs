@@ -770,6 +770,23 @@ fn moves_tried_on_the_bitboards_are_those_a_copy_keeps() {
 }
 
 #[test]
+fn a_duck_put_where_an_exploding_capturer_stood_does_not_shield() {
+    // atomicduck: the bishop on f5 takes on g4 and explodes, which opens the queen's diagonal
+    // e4-g6 to the black king. Fairy-Stockfish takes the explosion from the board before the
+    // move, so a duck put on f5 (the bishop's square, next to g4) is blown away too and no
+    // capture on g4 is legal (pyffish); a duck put elsewhere on the diagonal does not touch g4.
+    let fen = "rn1q1bnr/1pp1p1p1/p1*p1pkp/3B1b2/1PP1QPP1/N6N/P2PP2P/R1B1K2R b KQ - 3 12";
+    let a = answer("atomicduck", fen, &[]);
+    assert!(
+        !a.moves.iter().any(|m| m.starts_with("f5g4")),
+        "{:?}",
+        a.moves
+    );
+    // The bishop's other moves off the diagonal may still be shielded by a duck on f5.
+    assert!(a.moves.iter().any(|m| m == "f5e6,e6f5"));
+}
+
+#[test]
 fn a_janggi_cannon_turned_to_stone_becomes_a_screen_for_one() {
     // stonecannons: the black janggi cannon on e8 checks the king on e1 over the knight on
     // e5. The white janggi cannon on a5 takes the knight (over the pawn on c5) and turns to
