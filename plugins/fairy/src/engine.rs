@@ -1100,10 +1100,7 @@ impl Fairy {
     /// Whether `sq` touches one of `others` (with explosions, touching pseudo-royal pieces
     /// cannot take each other and so are not in check).
     pub(crate) fn touches(&self, sq: Square, others: &SquareSet) -> bool {
-        self.spec.blast_on_capture
-            && others.iter().any(|o| {
-                o != sq && o.file().abs_diff(sq.file()) <= 1 && o.rank().abs_diff(sq.rank()) <= 1
-            })
+        self.spec.blast_on_capture && others.iter().any(|o| next_to(o, sq))
     }
 
     /// The explosions as kind masks, where the generator can judge the pseudo-royal pieces'
@@ -1357,10 +1354,7 @@ impl Fairy {
                 let ty = self.kinds[k as usize].ty;
                 ty != spec::PAWN && ty != crate::walling::WALL_TY
             });
-            let touches = wall != m.to
-                && wall.file().abs_diff(m.to.file()) <= 1
-                && wall.rank().abs_diff(m.to.rank()) <= 1;
-            if blown_before && touches {
+            if blown_before && next_to(wall, m.to) {
                 after.clear(wall);
             }
         }
@@ -2571,6 +2565,11 @@ impl Fairy {
             Value::Draw => Outcome::draw(reason),
         }
     }
+}
+
+/// Whether `a` and `b` are different squares a king's step apart (an explosion's reach).
+fn next_to(a: Square, b: Square) -> bool {
+    a != b && a.file().abs_diff(b.file()) <= 1 && a.rank().abs_diff(b.rank()) <= 1
 }
 
 /// The kind and colour of the piece in `cell`, if any.
