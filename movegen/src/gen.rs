@@ -439,19 +439,29 @@ impl<'a, B: Bits> Ctx<'a, B> {
         janggi: B,
     ) -> B {
         let own = (by == self.them).then_some(&self.fam);
-        self.attack_scan_in::<FIRST>(&self.st, own, false, sq, occ, by, gone, janggi)
+        self.attack_scan_in::<FIRST>(&self.st, own, false, sq, occ, by, gone, janggi, None)
     }
 
     /// [`Ctx::attack_scan`] by the other side on the square of one of the mover's royals
-    /// after a trial move (`occ`, `gone`, `janggi`).
+    /// after a trial move (`occ`, `gone`, `janggi`); `through`: see [`Ctx::attack_scan_in`].
     #[inline(always)]
-    fn royal_attacked(&self, sq: usize, occ: B, gone: B, janggi: B) -> bool {
+    fn royal_attacked(&self, sq: usize, occ: B, gone: B, janggi: B, through: Option<B>) -> bool {
         let (fam, exact) = match self.royal_candidates(sq) {
             Some(cands) => (cands, true),
             None => (&self.fam, false),
         };
         !self
-            .attack_scan_in::<true>(&self.st, Some(fam), exact, sq, occ, self.them, gone, janggi)
+            .attack_scan_in::<true>(
+                &self.st,
+                Some(fam),
+                exact,
+                sq,
+                occ,
+                self.them,
+                gone,
+                janggi,
+                through,
+            )
             .is_empty()
     }
 
@@ -584,7 +594,17 @@ impl<'a, B: Bits> Ctx<'a, B> {
             let royals = st.of_kinds(c.royal_kinds) & st.color[them];
             let hit = |r: usize| {
                 !self
-                    .attack_scan_in::<true>(&st, Some(&fam), false, r, st.occ, us, B::ZERO, janggi)
+                    .attack_scan_in::<true>(
+                        &st,
+                        Some(&fam),
+                        false,
+                        r,
+                        st.occ,
+                        us,
+                        B::ZERO,
+                        janggi,
+                        None,
+                    )
                     .is_empty()
             };
             let check = match c.rules.check {
@@ -598,6 +618,9 @@ impl<'a, B: Bits> Ctx<'a, B> {
 
     /// The attack scan over the bitboards `st`; `fam`: the full-family pieces of `by` in
     /// them, where known, or (`exact`) every candidate of each family against `sq`.
+    /// `through`: where `sq` was not attacked before a move that changed only these squares
+    /// (and not `sq`), an attack after it must run through one of them: leaps are left out,
+    /// and only the lines and lame legs that hold one of them are looked at.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn attack_scan_in<const FIRST: bool>(
@@ -610,10 +633,12 @@ impl<'a, B: Bits> Ctx<'a, B> {
         by: usize,
         gone: B,
         janggi: B,
+        through: Option<B>,
     ) -> B {
         let c = self.c;
         let mut acc = B::ZERO;
         let keep = st.color[by] & !gone;
+        let on_line = |line: B| through.is_none_or(|t| !(line & t).is_empty());
         let other;
         let fam = match fam {
             Some(f) => f,
@@ -622,7 +647,7 @@ impl<'a, B: Bits> Ctx<'a, B> {
                 &other
             }
         };
-        if !(c.leap_reach[by][sq] & keep).is_empty() {
+        if through.is_none() && !(c.leap_reach[by][sq] & keep).is_empty() {
             for &k in &c.leapers[by] {
                 acc |= c.kinds[by][k as usize].rev_leap[sq] & st.kind[k as usize] & keep;
                 if FIRST && !acc.is_empty() {
@@ -648,7 +673,7 @@ impl<'a, B: Bits> Ctx<'a, B> {
             if bit & family::LAME != 0 {
                 if let Some(l) = &c.lame[i] {
                     for &(a, path) in &l.reverse[sq] {
-                        if cand.has(a as usize) && (path & occ).is_empty() {
+                        if cand.has(a as usize) && (path & occ).is_empty() && on_line(path) {
                             acc |= B::bit(a as usize);
                             if FIRST {
                                 return acc;
@@ -665,7 +690,7 @@ impl<'a, B: Bits> Ctx<'a, B> {
             }
             if bit & family::SLIDERS != 0 {
                 for ray in r.at(sq) {
-                    if (ray.all & cand).is_empty() {
+                    if (ray.all & cand).is_empty() || !on_line(ray.all) {
                         continue;
                     }
                     if let Some(b) = ray.first(occ) {
@@ -680,7 +705,7 @@ impl<'a, B: Bits> Ctx<'a, B> {
             } else {
                 let grass = bit & (family::GRASS_H | family::GRASS_V | family::GRASS_D) != 0;
                 for (list, ray) in r.lists[sq].iter().zip(r.at(sq)) {
-                    if (ray.all & cand).is_empty() {
+                    if (ray.all & cand).is_empty() || !on_line(ray.all) {
                         continue;
                     }
                     let mut it = list.iter().map(|&x| x as usize);
@@ -1494,7 +1519,7 @@ impl<'a, B: Bits> Ctx<'a, B> {
                     if self.attacked(r, self.st.occ, self.them, B::ZERO) {
                         return None;
                     }
-                    mask |= sens[self.us][r];
+                    mask |= sens.around(self.us, r, self.st.occ);
                 }
                 Some(mask)
             });
@@ -1502,6 +1527,7 @@ impl<'a, B: Bits> Ctx<'a, B> {
                 ctx: self,
                 inner: sink,
                 safe_unless,
+                royals,
             };
             self.pseudo_with(B::ZERO, true, &mut t);
             return;
@@ -1624,6 +1650,19 @@ impl<'a, B: Bits> Ctx<'a, B> {
         }
     }
 
+    /// [`Ctx::trial_ok`] for a move made out of check that changes only the squares
+    /// `changed` and moves no royal (the rule is `CheckRule::Any`): an attack on a royal after
+    /// it runs through one of those squares (see [`Ctx::attack_scan_in`]).
+    #[inline(always)]
+    fn trial_ok_through(&self, m: Move, changed: B) -> bool {
+        let Some(t) = self.trial_board(m) else {
+            return false;
+        };
+        !t.royals
+            .squares()
+            .any(|r| self.royal_attacked(r, t.occ, t.gone, t.janggi, Some(changed)))
+    }
+
     /// The board after the pseudo-legal move `m`, as far as the other side's attacks see
     /// it, without making the move; `None` for a square beyond the tables.
     #[inline(always)]
@@ -1693,7 +1732,7 @@ impl<'a, B: Bits> Ctx<'a, B> {
     /// Whether the other side attacks `sq` on the board `t` after a trial move.
     #[inline(always)]
     pub fn attacked_after(&self, sq: usize, t: &TrialBoard<B>) -> bool {
-        self.royal_attacked(sq, t.occ, t.gone, t.janggi)
+        self.royal_attacked(sq, t.occ, t.gone, t.janggi, None)
     }
 
     /// The squares the piece that `m` moves could reach with a quiet move from `m`'s
@@ -1982,6 +2021,8 @@ struct Trial<'x, 'a, B: Bits, S: Sink> {
     inner: &'x mut S,
     /// Out of check: the squares a move must leave or enter to need a trial.
     safe_unless: Option<B>,
+    /// The mover's royals.
+    royals: B,
 }
 
 impl<B: Bits, S: Sink> Sink for Trial<'_, '_, B, S> {
@@ -1989,25 +2030,33 @@ impl<B: Bits, S: Sink> Sink for Trial<'_, '_, B, S> {
     #[inline]
     fn push(&mut self, m: Move) {
         if let Some(mask) = self.safe_unless {
-            let g = &self.ctx.c.geo;
-            let promotes_to_royal = m.is_promotion()
-                && self
-                    .ctx
-                    .c
-                    .info
-                    .get(m.piece as usize)
-                    .is_some_and(|i| i.royal);
-            let plain = !(m.is_drop()
-                || m.is_castle()
+            let ctx = self.ctx;
+            let g = &ctx.c.geo;
+            let royal_kind = |k: u8| ctx.c.info.get(k as usize).is_none_or(|i| i.royal);
+            // The squares the move changes, where it neither moves a royal nor brings one:
+            // a drop only fills its square (it can close a line or make a screen there);
+            // a plain move empties one and fills another.
+            let changed = if m.is_drop() {
+                (!royal_kind(m.piece))
+                    .then(|| g.compact(m.to))
+                    .flatten()
+                    .map(B::bit)
+            } else if m.is_castle()
                 || m.flags.contains(MoveFlags::EN_PASSANT)
-                || promotes_to_royal);
-            if plain {
-                if let (Some(f), Some(t)) = (g.compact(m.from), g.compact(m.to)) {
-                    if !mask.has(f) && !mask.has(t) {
-                        self.inner.push(m);
-                        return;
-                    }
+                || (m.is_promotion() && royal_kind(m.piece))
+            {
+                None
+            } else {
+                match (g.compact(m.from), g.compact(m.to)) {
+                    (Some(f), Some(t)) if !self.royals.has(f) => Some(B::bit(f) | B::bit(t)),
+                    _ => None,
                 }
+            };
+            if let Some(changed) = changed {
+                if (changed & mask).is_empty() || ctx.trial_ok_through(m, changed) {
+                    self.inner.push(m);
+                }
+                return;
             }
         }
         if self.ctx.trial_ok(m) {

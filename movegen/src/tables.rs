@@ -417,6 +417,59 @@ pub enum CompileError {
     },
 }
 
+/// Where a move could change an attack on a royal, for [`Compiled::sensitive`]: the royal's
+/// own square, the legs of the other side's lame leaps that land on it, and along each line on which the other side slides or hops, the
+/// squares up to the second piece on it. A slider's attack along a line is decided by the
+/// line's first piece and a hopper's by its first two (the screen and the hopper), so a move
+/// beyond the second piece changes neither.
+#[derive(Clone, Debug)]
+pub struct Sensitive<B> {
+    /// Per colour of a royal and per square: the square and the legs of the lame leaps of the
+    /// other side that land there.
+    near: [Vec<B>; 2],
+    /// Per colour of a royal: the directions (indices of `DIRECTIONS`) along which the
+    /// other side slides or hops.
+    dirs: [Vec<u8>; 2],
+    /// Per square and direction: the ray from the square (without it), and whether it runs
+    /// towards higher indices.
+    lines: Vec<[(B, bool); 8]>,
+}
+
+impl<B: Bits> Sensitive<B> {
+    /// The eight directions as (file step, rank step): ranks, files, diagonals.
+    const DIRECTIONS: [(i32, i32); 8] = [
+        (1, 0),
+        (-1, 0),
+        (0, 1),
+        (0, -1),
+        (1, 1),
+        (1, -1),
+        (-1, 1),
+        (-1, -1),
+    ];
+
+    /// The squares where a piece arriving or leaving could change an attack on a royal of
+    /// `color` on `sq`, with the board occupied as `occ`.
+    #[inline]
+    pub fn around(&self, color: usize, sq: usize, occ: B) -> B {
+        let mut mask = self.near[color][sq];
+        let rays = &self.lines[sq];
+        for &d in &self.dirs[color] {
+            let (ray, up) = rays[d as usize];
+            let mut blockers = ray & occ;
+            if blockers.count() >= 2 {
+                let first = if up { blockers.lsb() } else { blockers.msb() };
+                blockers &= !B::bit(first);
+                let second = if up { blockers.lsb() } else { blockers.msb() };
+                mask |= ray & !self.lines[second][d as usize].0;
+            } else {
+                mask |= ray;
+            }
+        }
+        mask
+    }
+}
+
 /// The compiled rules.
 #[derive(Debug, Clone)]
 pub struct Compiled<B: Bits> {
@@ -453,14 +506,12 @@ pub struct Compiled<B: Bits> {
     /// Pins and check masks are not enough (hoppers, or the "all royals" rule): legality is
     /// tested by making each move.
     pub trial_legality: bool,
-    /// With trial legality, per colour of a royal and per square: the squares where a piece
-    /// arriving or leaving could change an attack of the other side on a royal standing there
-    /// (its lines in the directions the other side slides or hops, and the squares within two
-    /// steps where the other side has lame leaps, whose legs are there). A move out of check
-    /// that neither leaves nor enters them keeps the royal safe, so it needs no trial. `None`
-    /// where that does not hold (two-leg leaps, warps, nightriders, wrapped or bouncing
-    /// boards, the all-royals rule).
-    pub sensitive: Option<[Vec<B>; 2]>,
+    /// With trial legality: where a piece arriving or leaving could change an attack of the
+    /// other side on a royal (see [`Sensitive`]). A move out of check that neither leaves nor
+    /// enters those squares keeps the royal safe, so it needs no trial. `None` where that does
+    /// not hold (two-leg leaps, warps, nightriders, wrapped or bouncing boards, the all-royals
+    /// rule).
+    pub sensitive: Option<Sensitive<B>>,
     /// Royal kinds as a bit mask.
     pub royal_kinds: u64,
     /// Immune kinds as a bit mask.
@@ -845,7 +896,7 @@ impl<B: Bits> Compiled<B> {
     }
 
     /// See [`Compiled::sensitive`].
-    fn sensitive_squares(&self) -> Option<[Vec<B>; 2]> {
+    fn sensitive_squares(&self) -> Option<Sensitive<B>> {
         use family::*;
         let t = self.geo.topology;
         let plain = !t.wrap_files && !t.bounce_files && !t.bounce_ranks;
@@ -862,41 +913,67 @@ impl<B: Bits> Compiled<B> {
             return None;
         }
         let g = &self.geo;
+        let mut lines = vec![[(B::ZERO, true); 8]; g.n];
+        for (s, rays) in lines.iter_mut().enumerate() {
+            if !g.on(s) {
+                continue;
+            }
+            for (ray, &(df, dr)) in rays.iter_mut().zip(Sensitive::<B>::DIRECTIONS.iter()) {
+                let squares = g.ray_squares(s, df, dr, false);
+                let all = squares.iter().fold(B::ZERO, |acc, &q| acc | B::bit(q));
+                *ray = (all, squares.first().is_none_or(|&q| q > s));
+            }
+        }
         let for_colour = |color: usize| {
             let theirs = self.families_by[1 - color];
-            let mut dirs: Vec<(i32, i32)> = Vec::new();
+            let mut dirs = Vec::new();
             if theirs & (ROOK_H | CANNON_H | GRASS_H) != 0 {
-                dirs.extend([(1, 0), (-1, 0)]);
+                dirs.extend([0u8, 1]);
             }
             if theirs & (ROOK_V | CANNON_V | GRASS_V) != 0 {
-                dirs.extend([(0, 1), (0, -1)]);
+                dirs.extend([2u8, 3]);
             }
             if theirs & (BISHOP | CANNON_D | GRASS_D) != 0 {
-                dirs.extend([(1, 1), (1, -1), (-1, 1), (-1, -1)]);
+                dirs.extend([4u8, 5, 6, 7]);
             }
-            let reach = if theirs & LAME != 0 { 2 } else { 0 };
-            let mut out = vec![B::ZERO; g.n];
-            for (s, mask) in out.iter_mut().enumerate() {
+            let mut near = vec![B::ZERO; g.n];
+            for (s, mask) in near.iter_mut().enumerate() {
                 if !g.on(s) {
                     continue;
                 }
                 *mask |= B::bit(s);
-                for &(df, dr) in &dirs {
-                    for q in g.ray_squares(s, df, dr, false) {
-                        *mask |= B::bit(q);
-                    }
-                }
-                for df in -reach..=reach {
-                    for dr in -reach..=reach {
-                        if let Some(q) = g.step(s, df, dr) {
-                            *mask |= B::bit(q);
+                let mut lame = theirs & LAME;
+                while lame != 0 {
+                    let i = lame.trailing_zeros() as usize;
+                    lame &= lame - 1;
+                    match &self.lame[i] {
+                        // The legs of every lame leap that lands here.
+                        Some(table) => {
+                            for &(_, path) in &table.reverse[s] {
+                                *mask |= path;
+                            }
+                        }
+                        // No table: every square within two steps.
+                        None => {
+                            for df in -2..=2 {
+                                for dr in -2..=2 {
+                                    if let Some(q) = g.step(s, df, dr) {
+                                        *mask |= B::bit(q);
+                                    }
+                                }
+                            }
                         }
                     }
                 }
             }
-            out
+            (near, dirs)
         };
-        Some([for_colour(0), for_colour(1)])
+        let (white, black) = (for_colour(0), for_colour(1));
+        Some(Sensitive {
+            near: [white.0, black.0],
+            dirs: [white.1, black.1],
+            lines,
+        })
     }
 
     fn ensure_rays(&mut self, f: u32) {

@@ -289,48 +289,88 @@ fn hoppers_attack_where_their_captures_land() {
 }
 
 /// With hoppers, legality is judged by trying each move on the bitboards (the candidates
-/// against the royal found once a position): the legal moves are the pseudo-legal moves
-/// after which, made on a copy, no piece of the other side attacks the mover's king.
+/// against the royal found once a position), out of check only where a move touches the
+/// royal's lines up to their second piece or the legs of a lame leap onto it: the legal moves
+/// are the pseudo-legal moves after which, made on a copy, no piece of the other side attacks
+/// the mover's king. Hoppers and riders in every direction, then hoppers along ranks and
+/// files with lame leapers (as in xiangqi and janggi: their legs are off those lines); with
+/// pieces in hand too (a drop can make a screen).
 #[test]
 fn moves_tried_against_hoppers_are_those_that_leave_the_king_safe() {
+    let every_line = [('C', "mRcpR"), ('D', "mBcpB"), ('G', "gQ"), ('R', "R")];
+    let lame = [
+        ('C', "mRcpR"),
+        ('R', "R"),
+        ('H', "nN"),
+        ('E', "nA"),
+        ('J', "nZ"),
+    ];
+    for drops in [false, true] {
+        moves_tried_against_hoppers(&every_line, drops);
+        moves_tried_against_hoppers(&lame, drops);
+    }
+}
+
+/// See [`moves_tried_against_hoppers_are_those_that_leave_the_king_safe`]: `others` are the
+/// pieces besides the king (letter, Betza); with `drops`, White holds one each of the first
+/// three.
+fn moves_tried_against_hoppers(others: &[(char, &str)], drops: bool) {
     let mut next = crate::xorshift(0x2545_F491_4F6C_DD1D);
-    let mut pieces: Vec<PieceRules> = ["mRcpR", "mBcpB", "gQ", "R"]
+    let mut pieces: Vec<PieceRules> = others
         .iter()
-        .zip(['C', 'D', 'G', 'R'])
-        .map(|(b, l)| PieceRules::new(l, b).unwrap())
+        .map(|&(l, b)| PieceRules::new(l, b).unwrap())
         .collect();
     let mut king = PieceRules::new('K', "K").unwrap();
     king.royal = true;
     pieces.push(king);
-    let g = Generator::new(&Rules::new(9, 10, pieces)).unwrap();
-    let (mut refused, mut positions) = (0, 0);
+    let k = others.len() as u8;
+    let mut rules = Rules::new(9, 10, pieces);
+    if drops {
+        rules.drops = Some(crate::rules::DropRules {
+            region: vec![None; others.len() + 1],
+            no_doubled: None,
+            promoted: Vec::new(),
+        });
+    }
+    let g = Generator::new(&rules).unwrap();
+    let (mut refused, mut positions, mut drops_refused) = (0, 0, 0);
     for _ in 0..400 {
         let mut p = Position::empty(9, 10);
+        if drops {
+            p.hands[0][..3].copy_from_slice(&[1, 1, 1]);
+        }
         let cell = houserules_plugin_api::Cell::piece;
-        p.set(
-            Square::new((next() % 9) as u8, (next() % 5) as u8),
-            cell(4, Color::White),
-        );
+        let (kf, kr) = ((next() % 9) as i32, (next() % 5) as i32);
+        p.set(Square::new(kf as u8, kr as u8), cell(k, Color::White));
         p.set(
             Square::new((next() % 9) as u8, 5 + (next() % 5) as u8),
-            cell(4, Color::Black),
+            cell(k, Color::Black),
         );
-        for _ in 0..14 {
+        for i in 0..22 {
             let x = next();
-            let s = Square::new((x % 9) as u8, ((x >> 8) % 10) as u8);
+            // Eight of them within three steps of the white king, where lame legs are.
+            let (f, r) = if i < 8 {
+                (kf + (x % 7) as i32 - 3, kr + ((x >> 8) % 7) as i32 - 3)
+            } else {
+                ((x % 9) as i32, ((x >> 8) % 10) as i32)
+            };
+            if !(0..9).contains(&f) || !(0..10).contains(&r) {
+                continue;
+            }
+            let s = Square::new(f as u8, r as u8);
             if p.get(s).is_empty() {
                 let colour = if x & 1 << 20 == 0 {
                     Color::White
                 } else {
                     Color::Black
                 };
-                p.set(s, cell(((x >> 24) % 4) as u8, colour));
+                p.set(s, cell(((x >> 24) % u64::from(k)) as u8, colour));
             }
         }
         let king_of = |p: &Position| {
             (0..90u8)
                 .map(|i| Square::new(i % 9, i / 9))
-                .find(|&s| p.get(s) == cell(4, Color::White))
+                .find(|&s| p.get(s) == cell(k, Color::White))
         };
         if g.is_attacked(&p, king_of(&p).unwrap(), Color::Black) {
             continue;
@@ -350,11 +390,13 @@ fn moves_tried_against_hoppers_are_those_that_leave_the_king_safe() {
             .collect();
         let mut legal = houserules_plugin_api::abi_stable::std_types::RVec::new();
         g.legal_moves(&p, &mut legal);
-        assert_eq!(legal.to_vec(), safe, "{p:?}");
+        assert_eq!(legal.to_vec(), safe, "{others:?} {p:?}");
         refused += pseudo.len() - safe.len();
+        drops_refused += pseudo.iter().filter(|m| m.is_drop()).count()
+            - safe.iter().filter(|m| m.is_drop()).count();
     }
     assert!(
-        positions > 200 && refused > 100,
-        "{positions} positions, {refused} refused"
+        positions > 150 && refused > 100 && (!drops || drops_refused > 50),
+        "{others:?}: {positions} positions, {refused} refused, {drops_refused} drops"
     );
 }

@@ -686,17 +686,30 @@ impl Fairy {
         }
         if sp.flying_general || sp.bikjang_rule {
             let king = self.king_square(pos, pos.side_to_move);
-            let theirs = self.king_square(pos, pos.side_to_move.opposite());
+            let their_kings = self.king_squares(pos, pos.side_to_move.opposite());
+            let theirs = their_kings.iter().next();
             // Kings on no common rank or file face each other only after a king's move.
             let aligned = matches!((king, theirs), (Some(a), Some(b))
                 if a.file() == b.file() || a.rank() == b.rank());
             let may_face = |m: &Move| aligned || m.is_castle() || Some(m.from) == king;
+            // With one king against one on a common line, the other moves are judged from
+            // the pieces between them, counted once.
+            let line = match (king, theirs) {
+                (Some(a), Some(b)) if aligned && their_kings.len() == 1 => {
+                    Some(self.kings_line(pos, a, b))
+                }
+                _ => None,
+            };
+            let faces_after = |m: Move| match &line {
+                Some(line) if !m.is_castle() && Some(m.from) != king => line.faces_after(&m),
+                _ => self.kings_face_after(pos, m, king),
+            };
             if sp.flying_general {
-                moves.retain(|&m| !may_face(&m) || !self.kings_face_after(pos, m, king));
+                moves.retain(|&m| !may_face(&m) || !faces_after(m));
             }
             if sp.bikjang_rule && aligned && self.king_sees_king(pos, king, pos.side_to_move) {
                 // In bikjang every move but a pass must break it.
-                moves.retain(|&m| crate::pass::is_pass(&m) || !self.kings_face_after(pos, m, king));
+                moves.retain(|&m| crate::pass::is_pass(&m) || !faces_after(m));
             }
         }
         if sp.makpong_rule {

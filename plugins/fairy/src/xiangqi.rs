@@ -96,6 +96,42 @@ impl Fairy {
         self.squares_where(pos, color, king).iter().next()
     }
 
+    /// The royal kings of `color` (see [`Fairy::king_square`]).
+    pub(crate) fn king_squares(&self, pos: &Position, color: Color) -> SquareSet {
+        self.squares_where(pos, color, |k| {
+            let k = &self.kinds[k as usize];
+            k.ty == spec::KING && !k.promoted
+        })
+    }
+
+    /// The line from the mover's king `ours` to the other side's only king `theirs`, on a
+    /// common rank or file, and what stands between them.
+    pub(crate) fn kings_line(&self, pos: &Position, ours: Square, theirs: Square) -> KingsLine {
+        let step = |a: u8, b: u8| (b as i8 - a as i8).signum();
+        let (df, dr) = (
+            step(ours.file(), theirs.file()),
+            step(ours.rank(), theirs.rank()),
+        );
+        let mut line = KingsLine {
+            ours,
+            theirs,
+            between: 0,
+            blocker: None,
+        };
+        let mut sq = ours;
+        while let Some(next) = sq.offset_within(df, dr, self.files, self.ranks) {
+            if next == theirs {
+                break;
+            }
+            sq = next;
+            if !pos.get(sq).is_empty() {
+                line.between += 1;
+                line.blocker.get_or_insert(sq);
+            }
+        }
+        line
+    }
+
     /// Whether the first piece on a rank or file line from `from` is the enemy king, with
     /// `vacated` empty and `filled` occupied (a piece there blocks, even the king).
     pub(crate) fn sees_king(
@@ -168,5 +204,45 @@ impl Fairy {
         let vacated = (!m.is_drop()).then_some(m.from);
         let eye = if vacated == Some(king) { m.to } else { king };
         self.sees_king(pos, eye, them, vacated, Some(m.to))
+    }
+}
+
+/// Two kings on a common rank or file, the other side's its only king, with the pieces
+/// between them counted once per position ([`Fairy::kings_line`]): whether a move that is
+/// neither the king's nor a castle leaves them facing is then a question of its two squares,
+/// not a scan of the board per move.
+pub(crate) struct KingsLine {
+    ours: Square,
+    theirs: Square,
+    /// Pieces strictly between the kings.
+    between: u32,
+    /// The one nearest the mover's king.
+    blocker: Option<Square>,
+}
+
+impl KingsLine {
+    /// [`Fairy::kings_face_after`] for `m`, which neither moves the mover's king nor castles.
+    pub(crate) fn faces_after(&self, m: &Move) -> bool {
+        // En passant is exempt; a piece landing between the kings blocks them; the capture
+        // of the other king leaves none to face.
+        if m.flags.contains(MoveFlags::EN_PASSANT) || m.to == self.theirs || self.is_between(m.to) {
+            return false;
+        }
+        match self.between {
+            0 => true,
+            1 => !m.is_drop() && Some(m.from) == self.blocker,
+            _ => false,
+        }
+    }
+
+    /// Whether `sq` lies strictly between the two kings.
+    fn is_between(&self, sq: Square) -> bool {
+        let (a, b) = (self.ours, self.theirs);
+        let within = |x: u8, p: u8, q: u8| p.min(q) < x && x < p.max(q);
+        if a.file() == b.file() {
+            sq.file() == a.file() && within(sq.rank(), a.rank(), b.rank())
+        } else {
+            sq.rank() == a.rank() && within(sq.file(), a.file(), b.file())
+        }
     }
 }

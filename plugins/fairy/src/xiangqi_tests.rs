@@ -328,3 +328,57 @@ fn a_drop_chases_with_every_attack_of_the_dropped_piece() {
         assert_eq!(chased_by(&v, fen, mv), want, "{mv} in {fen}");
     }
 }
+
+/// With one king against one on a common rank or file, the flying general's test for a move
+/// that is neither the king's nor a castle is answered from the pieces between the kings,
+/// counted once a position (`KingsLine`): over random games (a fixed seed) it gives the
+/// scan's answer for every such move, and some of them do leave the kings facing.
+#[test]
+fn the_kings_line_answers_as_the_scan_from_the_king_does() {
+    use houserules_plugin_api::abi_stable::std_types::RVec;
+    use houserules_plugin_api::{MoveEffects, VariantRules};
+    let (mut compared, mut facing, mut drops) = (0, 0, 0);
+    let mut random = crate::tests::random_below(0x2545_F491_4F6C_DD1D);
+    for id in ["xiangqi", "janggi", "xqhouse", "xqfly", "minixiangqi"] {
+        let v = section(id);
+        let mut unfiltered = (*v).clone();
+        unfiltered.filters = false;
+        for _ in 0..8 {
+            let mut pos = v.parse(v.info().layouts[0].fen.as_str()).expect("fen");
+            for _ in 0..150 {
+                let us = pos.side_to_move;
+                let king = v.king_square(&pos, us);
+                let theirs = v.king_squares(&pos, us.opposite());
+                if let (Some(a), Some(b)) = (king, theirs.iter().next()) {
+                    if theirs.len() == 1 && (a.file() == b.file() || a.rank() == b.rank()) {
+                        let line = v.kings_line(&pos, a, b);
+                        let mut candidates = RVec::new();
+                        unfiltered.legal(&pos, &mut candidates);
+                        for m in candidates
+                            .iter()
+                            .filter(|m| !m.is_castle() && Some(m.from) != king)
+                        {
+                            let scan = v.kings_face_after(&pos, *m, king);
+                            assert_eq!(line.faces_after(m), scan, "{id} {} {m:?}", v.fen(&pos));
+                            compared += 1;
+                            facing += usize::from(scan);
+                            drops += usize::from(m.is_drop());
+                        }
+                    }
+                }
+                let mut legal = RVec::new();
+                v.legal(&pos, &mut legal);
+                if legal.is_empty() {
+                    break;
+                }
+                let m = legal[random(legal.len() as u64) as usize];
+                let mut fx = MoveEffects::new(us, false);
+                v.apply(&mut pos, m, &mut fx);
+            }
+        }
+    }
+    assert!(
+        compared > 5000 && facing > 50 && drops > 100,
+        "{compared} moves, {facing} facing, {drops} drops"
+    );
+}
