@@ -5,6 +5,7 @@
 use super::eval::Evaluation;
 use crate::error::HostError;
 use crate::game::Game;
+use crate::game::KeyHasher;
 use crate::history::{self, HistoryFacts, MarkedPly};
 use crate::pipeline::Pipeline;
 use abi_stable::std_types::RVec;
@@ -68,7 +69,7 @@ pub(crate) struct PipelineGame<'p> {
     /// Where the search path starts in `plies`.
     root_plies: usize,
     /// Occurrences per hash over `plies` and the start.
-    seen: HashMap<u64, u32>,
+    seen: HashMap<u64, u32, KeyHasher>,
     buf: RVec<Move>,
     /// Hash of the game's first position.
     start_hash: u64,
@@ -104,7 +105,7 @@ impl<'p> PipelineGame<'p> {
         let track_checks = pipeline.reads_check_history();
         let mut pos = game.start.clone();
         let start_hash = pos.repetition_hash();
-        let mut seen = HashMap::new();
+        let mut seen = HashMap::default();
         seen.insert(start_hash, 1);
         let mut plies: Vec<Ply> = Vec::with_capacity(game.moves.len() + 64);
         let marks_moves = pipeline.marks_moves();
