@@ -427,8 +427,8 @@ pub struct Sensitive<B> {
     /// Per colour of a royal and per square: the square and the legs of the lame leaps of the
     /// other side that land there.
     near: [Vec<B>; 2],
-    /// Per colour of a royal: the directions (indices of `DIRECTIONS`) along which the
-    /// other side slides or hops.
+    /// Per colour of a royal: the directions (indices into `lines`) along which the other
+    /// side slides or hops.
     dirs: [Vec<u8>; 2],
     /// Per square and direction: the ray from the square (without it), and whether it runs
     /// towards higher indices.
@@ -436,17 +436,10 @@ pub struct Sensitive<B> {
 }
 
 impl<B: Bits> Sensitive<B> {
-    /// The eight directions as (file step, rank step): ranks, files, diagonals.
-    const DIRECTIONS: [(i32, i32); 8] = [
-        (1, 0),
-        (-1, 0),
-        (0, 1),
-        (0, -1),
-        (1, 1),
-        (1, -1),
-        (-1, 1),
-        (-1, -1),
-    ];
+    /// The eight directions of `lines`: along the rank, along the file, the diagonals.
+    fn directions() -> impl Iterator<Item = &'static Vector> {
+        ORTH_H.iter().chain(&ORTH_V).chain(&DIAG)
+    }
 
     /// The squares where a piece arriving or leaving could change an attack on a royal of
     /// `color` on `sq`, with the board occupied as `occ`.
@@ -918,8 +911,8 @@ impl<B: Bits> Compiled<B> {
             if !g.on(s) {
                 continue;
             }
-            for (ray, &(df, dr)) in rays.iter_mut().zip(Sensitive::<B>::DIRECTIONS.iter()) {
-                let squares = g.ray_squares(s, df, dr, false);
+            for (ray, &(df, dr)) in rays.iter_mut().zip(Sensitive::<B>::directions()) {
+                let squares = g.ray_squares(s, df.into(), dr.into(), false);
                 let all = squares.iter().fold(B::ZERO, |acc, &q| acc | B::bit(q));
                 *ray = (all, squares.first().is_none_or(|&q| q > s));
             }
