@@ -1844,7 +1844,7 @@ impl RoyalCells {
 
 /// Eight cells as one little-endian word.
 #[inline(always)]
-fn cell_word(chunk: &[Cell]) -> u64 {
+pub(crate) fn cell_word(chunk: &[Cell]) -> u64 {
     let mut w = 0u64;
     for (j, c) in chunk.iter().take(8).enumerate() {
         w |= (c.0 as u64) << (8 * j);

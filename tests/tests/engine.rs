@@ -382,6 +382,78 @@ fn walls_are_no_material() {
     );
 }
 
+/// Every square of the board counts (the material sum reads the cells eight at a time and
+/// skips empty groups): on grand chess's 10x10 board, which uses cells past the first 128, a
+/// white rook on any square adds to White's material what a black rook on the same square
+/// takes away, and both kings alone weigh nothing.
+#[test]
+fn material_counts_a_piece_on_every_square() {
+    let p = pipeline("grand", &[]);
+    let engine = Engine::new(
+        &p,
+        EngineConfig {
+            threads: 1,
+            hash_mb: 4,
+        },
+    )
+    .unwrap();
+    let material = |fen: &str| engine.evaluation().material(&p.game_start(fen).unwrap());
+    let kings = "k9/10/10/10/10/10/10/10/10/9K w - - 0 1";
+    assert_eq!(material(kings), 0);
+    for rank in 0..10 {
+        for file in 0..10 {
+            if (file, rank) == (0, 9) || (file, rank) == (9, 0) {
+                continue;
+            }
+            let with = |rook: char| {
+                let mut rows: Vec<String> = (0..10)
+                    .map(|r| {
+                        let row: Vec<char> = (0..10)
+                            .map(|f| match (f, 9 - r) {
+                                (0, 9) => 'k',
+                                (9, 0) => 'K',
+                                x if x == (file, rank) => rook,
+                                _ => '.',
+                            })
+                            .collect();
+                        row.into_iter().collect()
+                    })
+                    .collect();
+                for row in &mut rows {
+                    *row = compress(row);
+                }
+                // The other side to move: the rook may give check.
+                let side = if rook == 'R' { 'b' } else { 'w' };
+                format!("{} {side} - - 0 1", rows.join("/"))
+            };
+            let (white, black) = (material(&with('R')), material(&with('r')));
+            assert!(white > 0, "{file},{rank}: {white}");
+            assert_eq!(white, -black, "{file},{rank}");
+        }
+    }
+}
+
+/// A FEN rank with empty squares written `.` turned into digits.
+fn compress(row: &str) -> String {
+    let mut out = String::new();
+    let mut empty = 0;
+    for c in row.chars() {
+        if c == '.' {
+            empty += 1;
+            continue;
+        }
+        if empty > 0 {
+            out.push_str(&empty.to_string());
+            empty = 0;
+        }
+        out.push(c);
+    }
+    if empty > 0 {
+        out.push_str(&empty.to_string());
+    }
+    out
+}
+
 #[test]
 fn a_perpetual_chase_is_a_loss_the_engine_does_not_repeat_into() {
     // Xiangqi: White's rook has chased Black's unprotected cannon up and down (a7, a6, a7);
