@@ -26,10 +26,12 @@ pub struct Evaluation {
     values: Vec<i32>,
     /// Per piece kind: royal (a capture of it is ordered first).
     royal: Vec<bool>,
-    /// Per piece kind: a wall ([`Role::WALL`]), no side's material and no placement.
-    wall: Vec<bool>,
     /// Per cell: centrality bonus (0 at the rim).
     center: Vec<i32>,
+    /// Per cell byte ([`Cell`]'s 256 values): the piece's value for White (negative for a
+    /// black piece) and its side's sign (1 White, -1 Black, 0 an empty square, a hole or a
+    /// wall), so that the material sum reads one table entry a piece.
+    cell_worth: Vec<(i32, i32)>,
     least: i32,
     plugin_terms: bool,
 }
@@ -80,11 +82,28 @@ impl Evaluation {
                 center[Square::new(f as u8, r as u8).index()] = bonus;
             }
         }
+        // A wall ([`Role::WALL`]) is no side's material and has no placement.
+        let wall: Vec<bool> = info.pieces.iter().map(|p| p.role == Role::WALL).collect();
+        let cell_worth = (0..=u8::MAX)
+            .map(|b| {
+                let cell = Cell(b);
+                match (cell.kind(), cell.color()) {
+                    (Some(kind), Some(color))
+                        if !wall.get(kind as usize).copied().unwrap_or(false) =>
+                    {
+                        let sign = if color == Color::White { 1 } else { -1 };
+                        let v = values.get(kind as usize).copied().unwrap_or(DEFAULT_VALUE);
+                        (sign * v, sign)
+                    }
+                    _ => (0, 0),
+                }
+            })
+            .collect();
         Evaluation {
             values,
             royal: info.pieces.iter().map(|p| p.royal).collect(),
-            wall: info.pieces.iter().map(|p| p.role == Role::WALL).collect(),
             center,
+            cell_worth,
             least,
             plugin_terms: pipeline.has_evaluation_terms(),
         }
@@ -126,16 +145,14 @@ impl Evaluation {
             .filter(|(_, chunk)| cell_word(chunk) != 0)
             .flat_map(|(w, chunk)| chunk.iter().enumerate().map(move |(j, c)| (w * 8 + j, c)));
         for (sq, cell) in occupied {
-            let (Some(kind), Some(color)) = (cell.kind(), cell.color()) else {
-                continue;
-            };
             // Walls are stored as pieces of a colour (the fairy plugin's are White's): counted,
             // every wall put was a pawn won, and in atlantis, where a turn may put a wall
-            // instead of moving, the engine walled the board up instead of playing.
-            if self.wall.get(kind as usize).copied().unwrap_or(false) {
+            // instead of moving, the engine walled the board up instead of playing. Their
+            // sign is 0, as an empty square's.
+            let (mut v, sign) = self.cell_worth[cell.0 as usize];
+            if sign == 0 {
                 continue;
             }
-            let mut v = self.value(kind);
             if hp_in_use {
                 // A piece that takes n hits to remove is worth more, by half a piece per
                 // extra hit point (it still moves like one piece), up to 3: no shipped rule
@@ -146,8 +163,7 @@ impl Evaluation {
                     v += v * (hp.clamp(1, 3) - 1) / 2;
                 }
             }
-            v += self.center[sq] * CENTRALITY;
-            score += if color == Color::White { v } else { -v };
+            score += v + sign * self.center[sq] * CENTRALITY;
         }
         for (c, hand) in pos.hands.iter().enumerate() {
             if hand.iter().all(|&n| n == 0) {
