@@ -418,10 +418,10 @@ pub enum CompileError {
 }
 
 /// Where a move could change an attack on a royal, for [`Compiled::sensitive`]: the royal's
-/// own square, the legs of the other side's lame leaps that land on it, and along each line on which the other side slides or hops, the
-/// squares up to the second piece on it. A slider's attack along a line is decided by the
-/// line's first piece and a hopper's by its first two (the screen and the hopper), so a move
-/// beyond the second piece changes neither.
+/// own square, the legs of the other side's lame leaps that land on it, and along each line
+/// on which the other side slides or hops, the squares up to the second piece on it. A
+/// slider's attack along a line is decided by the line's first piece and a hopper's by its
+/// first two (the screen and the hopper), so a move beyond the second piece changes neither.
 #[derive(Clone, Debug)]
 pub struct Sensitive<B> {
     /// Per colour of a royal and per square: the square and the legs of the lame leaps of the
