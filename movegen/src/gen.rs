@@ -1019,8 +1019,9 @@ impl<'a, B: Bits> Ctx<'a, B> {
     }
 
     /// The destinations of a move from `s` (`usize::MAX`: a piece pinned to nothing, a drop)
-    /// after which the royals other than `except` are safe enough for the check rule: every one of them (any rule: the AND of their check
-    /// and pin masks) or at least one (all-royals rule: the OR; empty with no other royal).
+    /// after which the royals other than `except` are safe enough for the check rule: every
+    /// one of them (any rule: the AND of their check and pin masks) or at least one
+    /// (all-royals rule: the OR; empty with no other royal).
     #[inline(always)]
     fn safe_mask(&self, an: &Analysis<B>, s: usize, except: usize) -> B {
         if !self.all_rule {
