@@ -366,7 +366,17 @@ fn arbiter_writes_promotions_as_fairy_stockfish_reads_them() {
 /// every wall was a pawn for White).
 #[test]
 fn walls_are_no_material() {
-    let p = pipeline("amazons", &[]);
+    with_material("amazons", |material| {
+        assert_eq!(
+            material("3q2q3/**********/10/q8q/****4**/10/Q8Q/10/**********/3Q2Q3 w - - 0 1"),
+            material("3q2q3/10/10/q8q/10/10/Q8Q/10/10/3Q2Q3 w - - 0 1"),
+        );
+    });
+}
+
+/// Runs `check` with the engine's material sum for White of a FEN of `variant`.
+fn with_material(variant: &str, check: impl FnOnce(&dyn Fn(&str) -> i32)) {
+    let p = pipeline(variant, &[]);
     let engine = Engine::new(
         &p,
         EngineConfig {
@@ -375,11 +385,7 @@ fn walls_are_no_material() {
         },
     )
     .unwrap();
-    let material = |fen: &str| engine.evaluation().material(&p.game_start(fen).unwrap());
-    assert_eq!(
-        material("3q2q3/**********/10/q8q/****4**/10/Q8Q/10/**********/3Q2Q3 w - - 0 1"),
-        material("3q2q3/10/10/q8q/10/10/Q8Q/10/10/3Q2Q3 w - - 0 1"),
-    );
+    check(&|fen: &str| engine.evaluation().material(&p.game_start(fen).unwrap()));
 }
 
 /// Every square of the board counts (the material sum reads the cells eight at a time and
@@ -388,49 +394,41 @@ fn walls_are_no_material() {
 /// takes away, and both kings alone weigh nothing.
 #[test]
 fn material_counts_a_piece_on_every_square() {
-    let p = pipeline("grand", &[]);
-    let engine = Engine::new(
-        &p,
-        EngineConfig {
-            threads: 1,
-            hash_mb: 4,
-        },
-    )
-    .unwrap();
-    let material = |fen: &str| engine.evaluation().material(&p.game_start(fen).unwrap());
-    let kings = "k9/10/10/10/10/10/10/10/10/9K w - - 0 1";
-    assert_eq!(material(kings), 0);
-    for rank in 0..10 {
-        for file in 0..10 {
-            if (file, rank) == (0, 9) || (file, rank) == (9, 0) {
-                continue;
-            }
-            let with = |rook: char| {
-                let mut rows: Vec<String> = (0..10)
-                    .map(|r| {
-                        let row: Vec<char> = (0..10)
-                            .map(|f| match (f, 9 - r) {
-                                (0, 9) => 'k',
-                                (9, 0) => 'K',
-                                x if x == (file, rank) => rook,
-                                _ => '.',
-                            })
-                            .collect();
-                        row.into_iter().collect()
-                    })
-                    .collect();
-                for row in &mut rows {
-                    *row = compress(row);
+    with_material("grand", |material| {
+        let kings = "k9/10/10/10/10/10/10/10/10/9K w - - 0 1";
+        assert_eq!(material(kings), 0);
+        for rank in 0..10 {
+            for file in 0..10 {
+                if (file, rank) == (0, 9) || (file, rank) == (9, 0) {
+                    continue;
                 }
-                // The other side to move: the rook may give check.
-                let side = if rook == 'R' { 'b' } else { 'w' };
-                format!("{} {side} - - 0 1", rows.join("/"))
-            };
-            let (white, black) = (material(&with('R')), material(&with('r')));
-            assert!(white > 0, "{file},{rank}: {white}");
-            assert_eq!(white, -black, "{file},{rank}");
+                let with = |rook: char| {
+                    let mut rows: Vec<String> = (0..10)
+                        .map(|r| {
+                            let row: Vec<char> = (0..10)
+                                .map(|f| match (f, 9 - r) {
+                                    (0, 9) => 'k',
+                                    (9, 0) => 'K',
+                                    x if x == (file, rank) => rook,
+                                    _ => '.',
+                                })
+                                .collect();
+                            row.into_iter().collect()
+                        })
+                        .collect();
+                    for row in &mut rows {
+                        *row = compress(row);
+                    }
+                    // The other side to move: the rook may give check.
+                    let side = if rook == 'R' { 'b' } else { 'w' };
+                    format!("{} {side} - - 0 1", rows.join("/"))
+                };
+                let (white, black) = (material(&with('R')), material(&with('r')));
+                assert!(white > 0, "{file},{rank}: {white}");
+                assert_eq!(white, -black, "{file},{rank}");
+            }
         }
-    }
+    });
 }
 
 /// A FEN rank with empty squares written `.` turned into digits.
