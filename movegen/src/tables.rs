@@ -423,16 +423,15 @@ pub enum CompileError {
 /// slider's attack along a line is decided by the line's first piece and a hopper's by its
 /// first two (the screen and the hopper), so a move beyond the second piece changes neither.
 #[derive(Clone, Debug)]
-pub struct Sensitive<B> {
+pub struct Sensitive<B: Bits> {
     /// Per colour of a royal and per square: the square and the legs of the lame leaps of the
     /// other side that land there.
     near: [Vec<B>; 2],
     /// Per colour of a royal: the directions (indices into `lines`) along which the other
     /// side slides or hops.
     dirs: [Vec<u8>; 2],
-    /// Per square and direction: the ray from the square (without it), and whether it runs
-    /// towards higher indices.
-    lines: Vec<[(B, bool); 8]>,
+    /// Per square and direction: the ray from the square (without it).
+    lines: Vec<[Ray<B>; 8]>,
 }
 
 impl<B: Bits> Sensitive<B> {
@@ -448,16 +447,15 @@ impl<B: Bits> Sensitive<B> {
         let mut mask = self.near[color][sq];
         let rays = &self.lines[sq];
         for &d in &self.dirs[color] {
-            let (ray, up) = rays[d as usize];
-            let mut blockers = ray & occ;
-            if blockers.count() >= 2 {
-                let first = if up { blockers.lsb() } else { blockers.msb() };
-                blockers &= !B::bit(first);
-                let second = if up { blockers.lsb() } else { blockers.msb() };
-                mask |= ray & !self.lines[second][d as usize].0;
-            } else {
-                mask |= ray;
-            }
+            let ray = &rays[d as usize];
+            // The line's first two pieces, as a hopper's attack reads them.
+            let second = ray
+                .first(occ)
+                .and_then(|first| ray.first(occ & !B::bit(first)));
+            mask |= match second {
+                Some(second) => ray.all & !self.lines[second][d as usize].all,
+                None => ray.all,
+            };
         }
         mask
     }
@@ -906,15 +904,13 @@ impl<B: Bits> Compiled<B> {
             return None;
         }
         let g = &self.geo;
-        let mut lines = vec![[(B::ZERO, true); 8]; g.n];
+        let mut lines = vec![[Ray::default(); 8]; g.n];
         for (s, rays) in lines.iter_mut().enumerate() {
             if !g.on(s) {
                 continue;
             }
             for (ray, &(df, dr)) in rays.iter_mut().zip(Sensitive::<B>::directions()) {
-                let squares = g.ray_squares(s, df.into(), dr.into(), false);
-                let all = squares.iter().fold(B::ZERO, |acc, &q| acc | B::bit(q));
-                *ray = (all, squares.first().is_none_or(|&q| q > s));
+                *ray = g.ray(&g.ray_squares(s, df.into(), dr.into(), false));
             }
         }
         let for_colour = |color: usize| {
@@ -935,26 +931,15 @@ impl<B: Bits> Compiled<B> {
                     continue;
                 }
                 *mask |= B::bit(s);
+                // The legs of every lame leap that lands here (from the tables the attack
+                // scan reads; a family without one attacks nothing there either).
                 let mut lame = theirs & LAME;
                 while lame != 0 {
                     let i = lame.trailing_zeros() as usize;
                     lame &= lame - 1;
-                    match &self.lame[i] {
-                        // The legs of every lame leap that lands here.
-                        Some(table) => {
-                            for &(_, path) in &table.reverse[s] {
-                                *mask |= path;
-                            }
-                        }
-                        // No table: every square within two steps.
-                        None => {
-                            for df in -2..=2 {
-                                for dr in -2..=2 {
-                                    if let Some(q) = g.step(s, df, dr) {
-                                        *mask |= B::bit(q);
-                                    }
-                                }
-                            }
+                    if let Some(table) = &self.lame[i] {
+                        for &(_, path) in &table.reverse[s] {
+                            *mask |= path;
                         }
                     }
                 }

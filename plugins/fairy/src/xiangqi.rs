@@ -89,11 +89,7 @@ fn ranks_where(spec: &Spec, keep: impl Fn(u8) -> bool) -> SquareSet {
 impl Fairy {
     /// The royal king of `color` (Fairy-Stockfish's piece type `king`), if it has one.
     pub(crate) fn king_square(&self, pos: &Position, color: Color) -> Option<Square> {
-        let king = |k: u8| {
-            let k = &self.kinds[k as usize];
-            k.ty == spec::KING && !k.promoted
-        };
-        self.squares_where(pos, color, king).iter().next()
+        self.king_squares(pos, color).iter().next()
     }
 
     /// The royal kings of `color` (see [`Fairy::king_square`]).
