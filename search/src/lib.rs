@@ -13,6 +13,7 @@
 //! - **Mate distances count turns** (changes of the side to move), not plies, so "mate in n"
 //!   means the same thing whether a turn has one move or two.
 
+mod history;
 mod spread;
 mod tt;
 mod worker;
@@ -261,34 +262,14 @@ pub fn mate_in(score: i32) -> Option<i32> {
 
 /// Per-thread tables kept between searches (cleared by [`Searcher::clear`]).
 pub(crate) struct ThreadTables {
-    /// By [`SearchGame::history_slot`].
-    pub(crate) history: Vec<i32>,
-    /// By [`SearchGame::detail_slot`].
-    pub(crate) detail_history: Vec<i32>,
+    pub(crate) histories: history::Histories,
 }
 
 impl ThreadTables {
     fn new() -> ThreadTables {
         ThreadTables {
-            history: vec![0; HISTORY_SLOTS],
-            detail_history: vec![0; HISTORY_SLOTS],
+            histories: history::Histories::new(),
         }
-    }
-
-    fn histories(&mut self) -> impl Iterator<Item = &mut i32> {
-        self.history
-            .iter_mut()
-            .chain(self.detail_history.iter_mut())
-    }
-
-    /// Every history at `1 / divisor` of its weight.
-    fn fade(&mut self, divisor: i32) {
-        self.histories().for_each(|h| *h /= divisor);
-    }
-
-    /// Every history forgotten.
-    fn forget(&mut self) {
-        self.histories().for_each(|h| *h = 0);
     }
 }
 
@@ -316,7 +297,7 @@ impl Searcher {
     pub fn clear(&mut self) {
         self.tt.clear();
         for t in &mut self.threads {
-            t.forget();
+            t.histories.forget();
         }
     }
 
@@ -346,7 +327,7 @@ impl Searcher {
         self.tt.next_age();
         // Histories from the previous search still order moves, at a smaller weight.
         for t in &mut self.threads {
-            t.fade(8);
+            t.histories.fade();
         }
         let shared = Shared {
             start: Instant::now(),

@@ -1,5 +1,6 @@
 //! One search thread: iterative deepening over a principal variation search.
 
+use crate::history::HISTORY_BOUND;
 use crate::spread::FamilySpread;
 use crate::tt::{Bound, Table};
 use crate::{
@@ -73,9 +74,7 @@ pub(crate) struct Worker<'a, G: SearchGame> {
     tt: &'a Table,
     shared: &'a Shared<'a>,
     id: usize,
-    history: &'a mut [i32],
-    /// By [`SearchGame::detail_slot`].
-    detail_history: &'a mut [i32],
+    histories: &'a mut crate::history::Histories,
     killers: Vec<[u64; 2]>,
     pv: Vec<Vec<G::Move>>,
     moves: Vec<Vec<G::Move>>,
@@ -160,12 +159,6 @@ const LATE_MOVES: [usize; 4] = [usize::MAX, 6, 12, 22];
 /// Moves picked one by one (best remaining first) before the rest are sorted at once.
 const SELECTED_MOVES: usize = 6;
 
-/// A history moved by `bonus` (negative: lowered), less the nearer it is to the bound it
-/// moves toward ([`HISTORY_BOUND`], never passed).
-fn gain(h: &mut i32, bonus: i32) {
-    *h += bonus - *h * bonus.abs() / HISTORY_BOUND;
-}
-
 /// Sorts `moves` by `scores`, highest first (ties keep their order), moving both together;
 /// `keyed` is room for the pairs, kept by the caller (a sort at every node of the search
 /// allocates nothing).
@@ -182,8 +175,6 @@ fn sort_by_score<M: Copy>(moves: &mut [M], scores: &mut [i32], keyed: &mut Vec<(
 const TT_MOVE: i32 = 1 << 30;
 const CAPTURE: i32 = 1 << 28;
 const KILLER: i32 = 1 << 27;
-/// A history's bound (the updates of [`Worker::reward`] approach it and never pass it).
-const HISTORY_BOUND: i32 = 16384;
 /// Where quiet moves are pruned and a game's moves have details
 /// ([`SearchGame::detail_slot`]), a quiet move's order is its history times this plus its
 /// detail's history over 16: the detail breaks ties between moves of the same history (a
@@ -206,8 +197,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             tt,
             shared,
             id,
-            history: &mut tables.history,
-            detail_history: &mut tables.detail_history,
+            histories: &mut tables.histories,
             killers: vec![[0; 2]; n],
             pv: (0..n).map(|_| Vec::new()).collect(),
             moves: (0..n).map(|_| Vec::new()).collect(),
@@ -598,11 +588,11 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         } else if self.killers[ply][1] == bits {
             KILLER
         } else {
-            let h = self.history[self.game.history_slot(m) % HISTORY_SLOTS];
+            let h = self.histories.history(self.game.history_slot(m));
             match self.detail_slot(m) {
                 None => h.min(KILLER - 1),
                 Some(d) => {
-                    let detail = self.detail_history[d];
+                    let detail = self.histories.detail(d);
                     h.clamp(-HISTORY_BOUND, HISTORY_BOUND) * DETAIL_WEIGHT
                         + (detail.clamp(1 - HISTORY_BOUND, HISTORY_BOUND - 1) >> 4)
                 }
@@ -888,16 +878,15 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             k[0] = bits;
         }
         let bonus = (depth * depth).min(400);
-        let slot = self.game.history_slot(m) % HISTORY_SLOTS;
-        gain(&mut self.history[slot], bonus);
+        self.histories.gain(self.game.history_slot(m), bonus);
         if let Some(d) = self.detail_slot(m) {
-            gain(&mut self.detail_history[d], bonus);
+            self.histories.gain_detail(d, bonus);
         }
         for &i in tried {
-            let slot = self.game.history_slot(moves[i]) % HISTORY_SLOTS;
-            gain(&mut self.history[slot], -bonus);
+            self.histories
+                .gain(self.game.history_slot(moves[i]), -bonus);
             if let Some(d) = self.detail_slot(moves[i]) {
-                gain(&mut self.detail_history[d], -bonus);
+                self.histories.gain_detail(d, -bonus);
             }
         }
     }
@@ -994,7 +983,9 @@ impl<'a, G: SearchGame> Worker<'a, G> {
                 } else if self.game.is_capture(m) {
                     CAPTURE + self.game.capture_order(m)
                 } else {
-                    self.history[self.game.history_slot(m) % HISTORY_SLOTS].min(KILLER - 1)
+                    self.histories
+                        .history(self.game.history_slot(m))
+                        .min(KILLER - 1)
                 };
                 (k, m)
             })
