@@ -781,17 +781,23 @@ impl Fairy {
             Vec::new()
         };
         let safe_in = |p: &Position, m: Move| self.pseudo_royals_safe(p, m, &ours, &theirs, &duple);
-        if let Some(blast) = &self.blast {
-            self.gen
-                .retain_blast_safe(pos, moves, &ours, &theirs, blast, |m| {
-                    self.blast_needs_position(m).then(|| safe_in(pos, *m))
-                });
-            return;
-        }
         // Where an added piece can only take attacks away (below), drops and walls may be
         // judged together; where the rules change the board as the generator does, moves
         // are tried on its bitboards instead of made on a copy.
         let only_block = by_board_move && self.added_pieces_only_block();
+        if let Some(blast) = &self.blast {
+            match self.walling.as_ref().filter(|_| only_block) {
+                Some(walling) => self.retain_blast_safe_with_duck(
+                    pos, moves, walling, blast, &ours, &theirs, &safe_in,
+                ),
+                None => self
+                    .gen
+                    .retain_blast_safe(pos, moves, &ours, &theirs, blast, |m| {
+                        self.blast_needs_position(m).then(|| safe_in(pos, *m))
+                    }),
+            }
+            return;
+        }
         let trials = by_board_move && self.trials;
         // Where none of the mover's pseudo-royal pieces is attacked now, a dropped piece that
         // is not of an extinction type changes no piece's royalty and can only block an
@@ -859,6 +865,66 @@ impl Fairy {
         } else {
             moves.retain(|m| judge(m, None));
         }
+    }
+
+    /// [`Fairy::retain_pseudo_royals_safe`] under the blast rule with a duck (atomicduck):
+    /// each board move (the move without its wall) is judged once, on the generator's
+    /// bitboards of the board without the duck (which leaves its square whatever the move).
+    /// A wall only takes attacks away (an explosion next to it takes it too, as if it had not
+    /// been put), so where the board move leaves the pieces safe, so does every wall; where
+    /// it does not, each wall is judged on a copy (it may shield). Before, every board move
+    /// was made on a copy: about twenty a node, each with its bitboards built anew.
+    #[allow(clippy::too_many_arguments)]
+    fn retain_blast_safe_with_duck(
+        &self,
+        pos: &Position,
+        moves: &mut Vec<Move>,
+        walling: &crate::walling::Walling,
+        blast: &houserules_movegen::blast::Blast,
+        ours: &SquareSet,
+        theirs: &SquareSet,
+        safe_in: &dyn Fn(&Position, Move) -> bool,
+    ) {
+        use crate::walling::{base, is_pass, wall_of};
+        // Castling's path counts the wall (`a_duck_may_shield_the_castling_kings_path`).
+        let walled = |m: &Move| !m.is_castle() && !is_pass(*m) && wall_of(*m).is_some();
+        let mut board = pos.clone();
+        for sq in walling.walls(self, pos).iter() {
+            board.clear(sq);
+        }
+        self.gen.refresh(&mut board);
+        // A board move's walls come one after another: each board move once, in order.
+        let mut bases: Vec<Move> = Vec::new();
+        for m in moves.iter().filter(|m| walled(m)) {
+            let b = base(*m);
+            if bases.last() != Some(&b) {
+                bases.push(b);
+            }
+        }
+        let mut kept = bases.clone();
+        self.gen
+            .retain_blast_safe(&board, &mut kept, ours, theirs, blast, |m| {
+                self.blast_needs_position(m).then(|| safe_in(&board, *m))
+            });
+        // `kept` is in the order of `bases`: walk both.
+        let mut kept = kept.into_iter().peekable();
+        let mut groups = bases.into_iter().map(|b| {
+            let safe = kept.next_if_eq(&b).is_some();
+            (b, safe)
+        });
+        let mut group: Option<(Move, bool)> = None;
+        moves.retain(|m| {
+            if walled(m) {
+                let b = base(*m);
+                if group.is_none_or(|(g, _)| g != b) {
+                    group = groups.next();
+                }
+                if group == Some((b, true)) {
+                    return true;
+                }
+            }
+            safe_in(pos, *m)
+        });
     }
 
     /// Whether a move only moves a piece and takes the one on its destination: no wall or
@@ -1129,7 +1195,11 @@ impl Fairy {
             && sp.blast_on_capture
             && !sp.gating
             && !sp.duple_check
-            && self.walling.is_none()
+            // A duck leaves its square whatever the move: the board moves are judged on the
+            // board without it (`retain_blast_safe_with_duck`).
+            && self.walling.as_ref().is_none_or(|w| {
+                w.rule == crate::walling::WallingRule::Duck && !w.or_move
+            })
             && self.placement.is_none()
             && !(self.stone.is_some() && self.has_petrifying_royal())
             && self.triple.is_none()

@@ -723,6 +723,10 @@ fn judged_at_once_agrees_with_each_alone(id: &str, games: usize, plies: usize) -
 
 #[test]
 fn a_board_move_judged_once_keeps_what_each_wall_judged_alone_keeps() {
+    assert!(
+        section("atomicduck").blast.is_some(),
+        "atomicduck: board moves on the bitboards"
+    );
     let met = judged_at_once_agrees_with_each_alone("atomicduck", 5, 40);
     assert!(met.positions > 150, "{met:?}");
     assert!(met.shielded > 0, "no duck shielded a board move: {met:?}");
