@@ -572,6 +572,8 @@ pub struct Analyzer<'r> {
     cache: HashMap<String, Result<Rules, RulesError>>,
     variant_ids: Vec<String>,
     buf: RVec<Move>,
+    /// The engine analysis's search tables, from one record to the next.
+    search_tables: Option<houserules_search::Searcher>,
 }
 
 /// Why a rule set could not be built: the message, the tag to blame, and the fault if plugin
@@ -598,6 +600,7 @@ impl<'r> Analyzer<'r> {
             cache: HashMap::new(),
             variant_ids,
             buf: RVec::with_capacity(256),
+            search_tables: None,
         }
     }
 
@@ -869,6 +872,7 @@ impl<'r> Analyzer<'r> {
                 limits,
                 plies.as_mut(),
                 written.as_mut(),
+                &mut self.search_tables,
             ) {
                 report.note_fault(&e);
                 warnings.push(pos_err(rec.end, None, format!("engine analysis: {e}")));

@@ -24,6 +24,7 @@ use crate::notation::san;
 use crate::pgn::WrittenMove;
 use crate::pipeline::Pipeline;
 use houserules_plugin_api::{Color, Move, Position};
+use houserules_search::Searcher;
 use serde::Serialize;
 use std::sync::atomic::AtomicBool;
 
@@ -157,24 +158,40 @@ fn score(
     Ok((Eval::white_view(r.score, side), r.best))
 }
 
-/// Evaluates every ply of a main line (`steps` from `start`; `None`: a null move).
+/// Evaluates every ply of a main line (`steps` from `start`; `None`: a null move) with the
+/// tables of `tables` (made there if there are none; left there for the next line).
 pub fn evaluate_line(
     p: &Pipeline,
     start: &Position,
     steps: &[Option<Move>],
     limits: &Limits,
+    tables: &mut Option<Searcher>,
 ) -> Result<Vec<PlyEval>, HostError> {
-    let mut engine = Engine::new(
-        p,
-        EngineConfig {
-            threads: 1,
-            ..EngineConfig::default()
-        },
-    )?;
-    engine.new_game();
+    let mut engine = match tables.take() {
+        Some(searcher) => Engine::with_searcher(p, searcher),
+        None => Engine::new(
+            p,
+            EngineConfig {
+                threads: 1,
+                ..EngineConfig::default()
+            },
+        )?,
+    };
+    let evals = evaluate_with(&mut engine, p, start, steps, limits);
+    *tables = Some(engine.into_searcher());
+    evals
+}
+
+fn evaluate_with(
+    engine: &mut Engine<'_>,
+    p: &Pipeline,
+    start: &Position,
+    steps: &[Option<Move>],
+    limits: &Limits,
+) -> Result<Vec<PlyEval>, HostError> {
     let mut game = Game::new(p, start.clone());
     // Winning chances of White per position, and the engine's move there.
-    let (first, mut best) = score(&mut engine, &game, limits)?;
+    let (first, mut best) = score(engine, &game, limits)?;
     let mut before_chances = chances_white(&game, first)?;
     let mut out = Vec::with_capacity(steps.len());
     for step in steps {
@@ -190,7 +207,7 @@ pub fn evaluate_line(
             }
             None => game.pass(),
         }
-        let (after, next_best) = score(&mut engine, &game, limits)?;
+        let (after, next_best) = score(engine, &game, limits)?;
         let after_chances = chances_white(&game, after)?;
         let sign = if mover == Color::White { 1.0 } else { -1.0 };
         let played_best = step.is_some() && *step == best;
@@ -229,7 +246,8 @@ fn chances_white(game: &Game<'_>, e: Eval) -> Result<f64, HostError> {
 }
 
 /// Annotates a replayed main line: the engine's view into each ply report, and the NAG and
-/// `[%eval ...]` comment into each written move.
+/// `[%eval ...]` comment into each written move. `tables`: the search tables of the line
+/// before, if any (see [`evaluate_line`]).
 pub fn annotate(
     p: &Pipeline,
     start: &Position,
@@ -237,12 +255,13 @@ pub fn annotate(
     limits: &str,
     plies: Option<&mut Plies>,
     written: Option<&mut Vec<WrittenMove>>,
+    tables: &mut Option<Searcher>,
 ) -> Result<(), HostError> {
     let limits = parse_limits(limits).map_err(|reason| HostError::BadMove {
         text: limits.to_string(),
         reason,
     })?;
-    let evals = evaluate_line(p, start, steps, &limits)?;
+    let evals = evaluate_line(p, start, steps, &limits, tables)?;
     if let Some(w) = written {
         for (m, e) in w.iter_mut().zip(&evals) {
             if let Some(nag) = e.nag {

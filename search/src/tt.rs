@@ -62,9 +62,12 @@ struct Slot {
 
 /// The table: a power of two of slots, two per bucket (depth-preferred and always-replace).
 pub struct Table {
-    slots: Vec<Slot>,
+    slots: Box<[Slot]>,
     mask: usize,
     age: AtomicU64,
+    /// XORed into every key the table checks: clearing the table draws a new one, so that
+    /// no entry stored before answers (as if every slot had been written anew).
+    salt: AtomicU64,
 }
 
 const SLOT_BYTES: usize = 24;
@@ -96,6 +99,25 @@ fn unpack(data: u64) -> Option<(i32, i32, Bound, u8)> {
     Some((score, depth, bound, (data >> 32) as u8))
 }
 
+/// `n` empty slots, from memory the allocator hands out zeroed: for a large table, pages the
+/// system zeroes when they are first touched, so a table costs nothing until it is used (an
+/// engine made for each record analysed wrote its 16 MB slot by slot before its first
+/// search, which at depth 1 took longer than the search).
+fn zeroed_slots(n: usize) -> Box<[Slot]> {
+    let layout = std::alloc::Layout::array::<Slot>(n).expect("a table that fits in memory");
+    // SAFETY: `layout` has a non-zero size (n >= 2 slots of three words). The allocation is
+    // zeroed, and a zero `AtomicU64` is a valid one (it has the in-memory representation of
+    // `u64`), so it holds `n` initialised slots; the box frees it with the same layout
+    // (`Box<[Slot]>` of length `n`, allocated by the global allocator).
+    unsafe {
+        let ptr = std::alloc::alloc_zeroed(layout).cast::<Slot>();
+        if ptr.is_null() {
+            std::alloc::handle_alloc_error(layout);
+        }
+        Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, n))
+    }
+}
+
 impl Table {
     /// A table of about `mb` megabytes (at least one bucket).
     pub fn new(mb: usize) -> Table {
@@ -104,27 +126,30 @@ impl Table {
         while n * 2 <= want {
             n *= 2;
         }
-        let slots = (0..n)
-            .map(|_| Slot {
-                check: AtomicU64::new(0),
-                mv: AtomicU64::new(0),
-                data: AtomicU64::new(0),
-            })
-            .collect();
         Table {
-            slots,
+            slots: zeroed_slots(n),
             mask: n / 2 - 1,
             age: AtomicU64::new(0),
+            salt: AtomicU64::new(0),
         }
     }
 
-    /// Forgets every entry.
+    /// Forgets every entry: a new salt, so that no stored entry's check matches a key again
+    /// (but with the odds of two keys colliding), and a new age, so that the entries are the
+    /// first to be replaced. Writing every slot instead cost 16 MB of stores a game: more
+    /// than the searches of a record analysed at depth 1.
     pub fn clear(&self) {
-        for s in &self.slots {
-            s.check.store(0, Ordering::Relaxed);
-            s.mv.store(0, Ordering::Relaxed);
-            s.data.store(0, Ordering::Relaxed);
-        }
+        let next = self
+            .salt
+            .load(Ordering::Relaxed)
+            .wrapping_add(0x9E37_79B9_7F4A_7C15);
+        // The last salt stepped and mixed (SplitMix64's finaliser): salts far apart in every bit.
+        let mut z = next;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        self.salt.store(z, Ordering::Relaxed);
+        self.next_age();
     }
 
     /// Starts a new search: older entries become the first to be replaced.
@@ -139,6 +164,7 @@ impl Table {
     /// The entry for `key`, if stored.
     pub fn probe(&self, key: u64) -> Option<Hit> {
         let b = self.bucket(key);
+        let key = key ^ self.salt.load(Ordering::Relaxed);
         for s in &self.slots[b..b + 2] {
             let mv = s.mv.load(Ordering::Relaxed);
             let data = s.data.load(Ordering::Relaxed);
@@ -162,6 +188,7 @@ impl Table {
         let age = self.age.load(Ordering::Relaxed) as u8;
         let data = pack(score, depth, bound, age);
         let b = self.bucket(key);
+        let key = key ^ self.salt.load(Ordering::Relaxed);
         let mut target = b + 1;
         for (i, s) in self.slots[b..b + 2].iter().enumerate() {
             let smv = s.mv.load(Ordering::Relaxed);
@@ -219,6 +246,28 @@ mod tests {
         assert!(t.probe(12345 ^ (1 << 60)).is_none());
         t.clear();
         assert!(t.probe(12345).is_none());
+    }
+
+    #[test]
+    fn a_cleared_table_answers_nothing_it_held_and_takes_new_entries() {
+        let t = Table::new(1);
+        let keys: Vec<u64> = (1..=20_000u64)
+            .map(|k| k.wrapping_mul(0x9E37_79B9_7F4A_7C15))
+            .collect();
+        for round in 0..3 {
+            for &k in &keys {
+                t.store(k, k & 0xffff, 7, 200, Bound::Exact);
+            }
+            assert!(keys.iter().filter(|&&k| t.probe(k).is_some()).count() > 1000);
+            t.clear();
+            assert!(keys.iter().all(|&k| t.probe(k).is_none()), "round {round}");
+            // The old entries (deep, exact) give way to shallow new ones in both slots.
+            for &k in &keys[..100] {
+                t.store(k, 1, -5, 1, Bound::Upper);
+                let h = t.probe(k).expect("stored after the clear");
+                assert_eq!((h.score, h.depth, h.bound), (-5, 1, Bound::Upper));
+            }
+        }
     }
 
     #[test]

@@ -1343,6 +1343,44 @@ fn match_reads_the_xboard_pass() {
     assert!(games.contains("15. "), "{games}");
 }
 
+/// One analyzer keeps its search tables from one record to the next (cleared between them):
+/// each record's engine analysis is the same as when it is analysed alone.
+#[test]
+fn engine_analysis_of_a_record_does_not_depend_on_the_records_before_it() {
+    let root = houserules_tests::workspace_root();
+    let records = root.join("tests/data/records");
+    let files = [
+        records.join("python-chess/molinari-bordais-1979.pgn"),
+        records.join("lichess-crazyhouse.pgn"),
+        records.join("annotated.pgn"),
+    ];
+    let analyse = |files: &[&std::path::Path]| -> Vec<serde_json::Value> {
+        let mut args: Vec<&std::ffi::OsStr> =
+            ["analyze", "--engine", "depth=2", "--jsonl", "--jobs", "1"]
+                .iter()
+                .map(|a| a.as_ref())
+                .collect();
+        args.extend(files.iter().map(|f| f.as_os_str()));
+        let out = houserules(args);
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .map(|g| g["plies"].clone())
+            .collect()
+    };
+    let together = analyse(&files.iter().map(|f| f.as_path()).collect::<Vec<_>>());
+    let alone: Vec<serde_json::Value> =
+        files.iter().flat_map(|f| analyse(&[f.as_path()])).collect();
+    assert!(together.len() >= 4, "{together:?}");
+    assert_eq!(together.len(), alone.len());
+    for (t, a) in together.iter().zip(&alone) {
+        assert!(t
+            .as_array()
+            .is_some_and(|p| p.iter().any(|p| p["eval"].is_object())));
+        assert_eq!(t, a);
+    }
+}
+
 #[test]
 fn analyze_engine_writes_evals_and_marks_a_blunder() {
     let dir = tempfile::tempdir().unwrap();

@@ -329,6 +329,24 @@ impl<'p> Engine<'p> {
         })
     }
 
+    /// An engine playing by `pipeline`'s rules with the tables of an earlier engine (whose
+    /// game is over: [`Engine::into_searcher`]), forgotten as by [`Engine::new_game`].
+    /// Allocating a table of 16 MB for each record analysed cost more than the searches of
+    /// a record at depth 1 (the allocator zeroes memory it hands out again).
+    pub fn with_searcher(pipeline: &'p Pipeline, mut searcher: Searcher) -> Engine<'p> {
+        searcher.clear();
+        Engine {
+            pipeline,
+            eval: Evaluation::new(pipeline),
+            searcher,
+        }
+    }
+
+    /// The engine's tables, for [`Engine::with_searcher`].
+    pub fn into_searcher(self) -> Searcher {
+        self.searcher
+    }
+
     /// Forgets what earlier searches learned (transposition table, history).
     pub fn new_game(&mut self) {
         self.searcher.clear();
