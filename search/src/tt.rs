@@ -62,7 +62,7 @@ struct Slot {
 
 /// The table: a power of two of slots, two per bucket (depth-preferred and always-replace).
 pub struct Table {
-    slots: Box<[Slot]>,
+    slots: Vec<Slot>,
     mask: usize,
     age: AtomicU64,
     /// XORed into every key the table checks: clearing the table draws a new one, so that
@@ -99,25 +99,6 @@ fn unpack(data: u64) -> Option<(i32, i32, Bound, u8)> {
     Some((score, depth, bound, (data >> 32) as u8))
 }
 
-/// `n` empty slots, from memory the allocator hands out zeroed: for a large table, pages the
-/// system zeroes when they are first touched, so a table costs nothing until it is used (an
-/// engine made for each record analysed wrote its 16 MB slot by slot before its first
-/// search, which at depth 1 took longer than the search).
-fn zeroed_slots(n: usize) -> Box<[Slot]> {
-    let layout = std::alloc::Layout::array::<Slot>(n).expect("a table that fits in memory");
-    // SAFETY: `layout` has a non-zero size (n >= 2 slots of three words). The allocation is
-    // zeroed, and a zero `AtomicU64` is a valid one (it has the in-memory representation of
-    // `u64`), so it holds `n` initialised slots; the box frees it with the same layout
-    // (`Box<[Slot]>` of length `n`, allocated by the global allocator).
-    unsafe {
-        let ptr = std::alloc::alloc_zeroed(layout).cast::<Slot>();
-        if ptr.is_null() {
-            std::alloc::handle_alloc_error(layout);
-        }
-        Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, n))
-    }
-}
-
 impl Table {
     /// A table of about `mb` megabytes (at least one bucket).
     pub fn new(mb: usize) -> Table {
@@ -127,7 +108,15 @@ impl Table {
             n *= 2;
         }
         Table {
-            slots: zeroed_slots(n),
+            // Written here, not left to the allocator's zeroed pages: a search would then take
+            // the page faults of its first touches in its own time (-3% nodes a second).
+            slots: (0..n)
+                .map(|_| Slot {
+                    check: AtomicU64::new(0),
+                    mv: AtomicU64::new(0),
+                    data: AtomicU64::new(0),
+                })
+                .collect(),
             mask: n / 2 - 1,
             age: AtomicU64::new(0),
             salt: AtomicU64::new(0),
