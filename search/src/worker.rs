@@ -3,9 +3,7 @@
 use crate::history::HISTORY_BOUND;
 use crate::spread::FamilySpread;
 use crate::tt::{Bound, Table};
-use crate::{
-    Budget, Focus, Found, Report, SearchGame, Terminal, HISTORY_SLOTS, MATE, MATE_BOUND, MAX_PLY,
-};
+use crate::{Budget, Focus, Found, Report, SearchGame, Terminal, MATE, MATE_BOUND, MAX_PLY};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
@@ -571,10 +569,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
     /// the order of a board move's details was better left as generated (a history keyed by
     /// the whole move lost about 50 Elo there, docs/benchmarks.md).
     fn detail_slot(&self, m: G::Move) -> Option<usize> {
-        self.game
-            .detail_slot(m)
-            .filter(|_| self.quiet_pruning)
-            .map(|d| d % HISTORY_SLOTS)
+        self.game.detail_slot(m).filter(|_| self.quiet_pruning)
     }
 
     fn order_key(&self, m: G::Move, hash_move: u64, ply: usize) -> i32 {

@@ -322,11 +322,8 @@ pub struct Engine<'p> {
 impl<'p> Engine<'p> {
     /// An engine playing by `pipeline`'s rules.
     pub fn new(pipeline: &'p Pipeline, config: EngineConfig) -> Result<Engine<'p>, HostError> {
-        Ok(Engine {
-            pipeline,
-            eval: Evaluation::new(pipeline),
-            searcher: Searcher::new(config.threads.max(1), config.hash_mb.max(1)),
-        })
+        let searcher = Searcher::new(config.threads.max(1), config.hash_mb.max(1));
+        Ok(Engine::with_searcher(pipeline, searcher))
     }
 
     /// An engine playing by `pipeline`'s rules with the tables of an earlier engine (whose

@@ -818,23 +818,15 @@ impl Fairy {
         // stay). A move with its wall is then the board move played here with one more wall,
         // and a wall only takes attacks away: where the board move alone leaves the pieces
         // safe, so does every wall. Where it does not, each wall is judged (it may shield).
-        let board = self.walling.filter(|_| only_block).map(|walling| {
-            let mut board = pos.clone();
-            if walling.rule == crate::walling::WallingRule::Duck {
-                for sq in walling.walls(self, pos).iter() {
-                    board.clear(sq);
-                }
-                // Its bitboards once, not at every board move made on it.
-                self.gen.refresh(&mut board);
-            }
-            board
-        });
+        let board = self
+            .walling
+            .filter(|_| only_block)
+            .map(|walling| self.board_for_walls(pos, &walling));
         // A board move's walls come one after another: the last board move's answer.
         let mut last: Option<(Move, bool)> = None;
         let mut safe_for_every_wall = |m: Move| {
             let board = board.as_ref()?;
-            // Castling's path counts the wall (`a_duck_may_shield_the_castling_kings_path`).
-            if m.is_castle() || crate::walling::is_pass(m) || crate::walling::wall_of(m).is_none() {
+            if !crate::walling::judged_by_board_move(m) {
                 return None;
             }
             let board_move = crate::walling::base(m);
@@ -885,17 +877,11 @@ impl Fairy {
         theirs: &SquareSet,
         safe_in: &dyn Fn(&Position, Move) -> bool,
     ) {
-        use crate::walling::{base, is_pass, wall_of};
-        // Castling's path counts the wall (`a_duck_may_shield_the_castling_kings_path`).
-        let walled = |m: &Move| !m.is_castle() && !is_pass(*m) && wall_of(*m).is_some();
-        let mut board = pos.clone();
-        for sq in walling.walls(self, pos).iter() {
-            board.clear(sq);
-        }
-        self.gen.refresh(&mut board);
+        use crate::walling::{base, judged_by_board_move};
+        let board = self.board_for_walls(pos, walling);
         // A board move's walls come one after another: each board move once, in order.
         let mut bases: Vec<Move> = Vec::new();
-        for m in moves.iter().filter(|m| walled(m)) {
+        for m in moves.iter().filter(|m| judged_by_board_move(**m)) {
             let b = base(*m);
             if bases.last() != Some(&b) {
                 bases.push(b);
@@ -914,7 +900,7 @@ impl Fairy {
         });
         let mut group: Option<(Move, bool)> = None;
         moves.retain(|m| {
-            if walled(m) {
+            if judged_by_board_move(*m) {
                 let b = base(*m);
                 if group.is_none_or(|(g, _)| g != b) {
                     group = groups.next();
@@ -925,6 +911,21 @@ impl Fairy {
             }
             safe_in(pos, *m)
         });
+    }
+
+    /// The board on which a walling move's board move is judged for all its walls
+    /// ([`Fairy::retain_pseudo_royals_safe`]): `pos` without the duck, which leaves its
+    /// square whatever the move (other walls stay), its bitboards made once, not at every
+    /// board move made on it.
+    fn board_for_walls(&self, pos: &Position, walling: &crate::walling::Walling) -> Position {
+        let mut board = pos.clone();
+        if walling.rule == crate::walling::WallingRule::Duck {
+            for sq in walling.walls(self, pos).iter() {
+                board.clear(sq);
+            }
+            self.gen.refresh(&mut board);
+        }
+        board
     }
 
     /// Whether a move only moves a piece and takes the one on its destination: no wall or

@@ -109,6 +109,13 @@ pub fn is_pass(m: Move) -> bool {
     m.is_special() && m.special & PASS != 0
 }
 
+/// Whether `m` is a move with its wall that is judged as its board move (the move without
+/// the wall) for every wall: not a pass, which has no board move, nor a castle, whose path
+/// counts the wall (`a_duck_may_shield_the_castling_kings_path`).
+pub fn judged_by_board_move(m: Move) -> bool {
+    !m.is_castle() && !is_pass(m) && wall_of(m).is_some()
+}
+
 /// The generator's move a walling move is made of.
 pub fn base(m: Move) -> Move {
     let mut b = m;
